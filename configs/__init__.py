@@ -1,0 +1,1 @@
+"""Variant files (TOML). A package only so that they install with `stratego`."""

@@ -1,0 +1,131 @@
+#include "batch.h"
+
+#include <string.h>
+
+#include "game.h"
+#include "moves.h"
+#include "rng.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* Writes what the caller reads for game i after a reset or a step. */
+static void batch_write_turn(Batch *b, int64_t i) {
+    const GameState *s = &b->states[i];
+    moves_legal_mask(s, &b->rules, b->mask + i * ACTION_NB);
+    b->to_play[i] = (int8_t)s->to_move;
+}
+
+void batch_reset(Batch *b, uint64_t seed, int num_threads) {
+    memset(&b->stats, 0, sizeof(b->stats));
+    int64_t n = b->num_envs;
+#pragma omp parallel for schedule(static) num_threads(num_threads)
+    for (int64_t i = 0; i < n; i++) {
+        GameState *s = &b->states[i];
+        s->rng = rng_seed_stream(seed, (uint64_t)i, 0);
+        b->sample_rng[i] = rng_seed_stream(seed, (uint64_t)i, 1);
+        game_reset_random(s, &b->rules);
+        b->rewards[2 * i] = b->rewards[2 * i + 1] = b->reward[i] = 0.0f;
+        b->terminated[i] = b->truncated[i] = 0;
+        b->final_winner[i] = -1;
+        b->final_reason[i] = END_NONE;
+        b->final_plies[i] = 0;
+        batch_write_turn(b, i);
+    }
+}
+
+int64_t batch_find_out_of_range(const Batch *b, const int64_t *actions) {
+    for (int64_t i = 0; i < b->num_envs; i++) {
+        if (actions[i] < 0 || actions[i] >= ACTION_NB) return i;
+    }
+    return -1;
+}
+
+int64_t batch_find_illegal(const Batch *b, const int64_t *actions, int *code) {
+    for (int64_t i = 0; i < b->num_envs; i++) {
+        const GameState *s = &b->states[i];
+        int from, to;
+        action_decode(s->to_move, (int)actions[i], &from, &to);
+        int c = moves_check(s, &b->rules, s->to_move, from, to);
+        if (c != 0) {
+            *code = c;
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* A hash of one finished game, summed over games so that the total does not depend on
+ * the order in which threads finish them. */
+static uint64_t game_result_hash(int64_t index, const GameState *s) {
+    uint64_t h = (uint64_t)index * 0x9E3779B97F4A7C15ull ^ ((uint64_t)s->ply << 16) ^
+                 ((uint64_t)s->winner << 8) ^ s->end_reason;
+    return rng_next(&h);
+}
+
+void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_threads) {
+    int64_t n = b->num_envs;
+    int64_t finished = 0, red = 0, blue = 0, draws = 0, trunc = 0, plies = 0;
+    uint64_t checksum = 0;
+#pragma omp parallel for schedule(static) num_threads(num_threads) \
+    reduction(+ : finished, red, blue, draws, trunc, plies, checksum)
+    for (int64_t i = 0; i < n; i++) {
+        GameState *s = &b->states[i];
+        const Rules *r = &b->rules;
+        int player = s->to_move, from, to;
+        action_decode(player, (int)actions[i], &from, &to);
+        if (illegal_mode == ILLEGAL_LOSES && moves_check(s, r, player, from, to) != 0) {
+            game_end(s, 1 - player, END_ILLEGAL_ACTION);
+        } else {
+            game_apply_move(s, r, from, to);
+        }
+        float *rew = b->rewards + 2 * i;
+        rew[0] = rew[1] = 0.0f;
+        b->terminated[i] = b->truncated[i] = 0;
+        b->final_winner[i] = -1;
+        b->final_reason[i] = END_NONE;
+        b->final_plies[i] = 0;
+        if (s->done) {
+            int trunc_end = game_is_truncation(s->end_reason);
+            b->terminated[i] = (uint8_t)!trunc_end;
+            b->truncated[i] = (uint8_t)trunc_end;
+            b->final_reason[i] = s->end_reason;
+            b->final_plies[i] = s->ply;
+            if (s->winner != NO_WINNER) {
+                b->final_winner[i] = (int8_t)s->winner;
+                rew[s->winner] = 1.0f;
+                rew[1 - s->winner] = -1.0f;
+            }
+            finished++;
+            red += s->winner == RED;
+            blue += s->winner == BLUE;
+            draws += s->winner == NO_WINNER;
+            trunc += trunc_end;
+            plies += s->ply;
+            checksum += game_result_hash(i, s);
+            game_reset_random(s, r);
+        }
+        b->reward[i] = rew[player];
+        batch_write_turn(b, i);
+    }
+    b->stats.games_finished += finished;
+    b->stats.red_wins += red;
+    b->stats.blue_wins += blue;
+    b->stats.draws += draws;
+    b->stats.truncations += trunc;
+    b->stats.plies_of_finished += plies;
+    b->stats.checksum += checksum;
+}
+
+void batch_sample_actions(Batch *b, int64_t *actions, int num_threads) {
+    int64_t n = b->num_envs;
+#pragma omp parallel for schedule(static) num_threads(num_threads)
+    for (int64_t i = 0; i < n; i++) {
+        const GameState *s = &b->states[i];
+        uint16_t legal[ACTION_NB];
+        int count = moves_list(s, &b->rules, s->to_move, legal);
+        /* A live game always has a legal move (game.c ends it otherwise). */
+        actions[i] = count > 0 ? legal[rng_below(&b->sample_rng[i], (uint32_t)count)] : 0;
+    }
+}

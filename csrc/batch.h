@@ -1,0 +1,65 @@
+/* batch.h: N games stepped together, writing into arrays the caller owns.
+ *
+ * Auto-reset is SAME_STEP: a game that ends during batch_step has its result written
+ * to the final_* arrays and its rewards set, and is replaced at once by a new game
+ * whose mask and player to move are what the step writes. No result is lost: every
+ * finished game shows in that step's outputs.
+ *
+ * Determinism: each game owns its random streams (setups in GameState.rng, the random
+ * action sampler in sample_rng), seeded from (seed, game index); a game never reads
+ * another's data, so any thread count gives the same games.
+ */
+#ifndef STRATEGO_BATCH_H
+#define STRATEGO_BATCH_H
+
+#include <stdint.h>
+
+#include "board.h"
+#include "rules.h"
+
+typedef struct {
+    int64_t games_finished;
+    int64_t red_wins;
+    int64_t blue_wins;
+    int64_t draws;
+    int64_t truncations;
+    int64_t plies_of_finished; /* total length of the finished games */
+    uint64_t checksum;         /* order-free hash of (game, ply, winner, reason) */
+} BatchStats;
+
+typedef struct {
+    int num_envs;
+    Rules rules;
+    GameState *states;   /* num_envs, owned by the batch */
+    uint64_t *sample_rng; /* num_envs, owned by the batch */
+    BatchStats stats;
+    /* Output arrays, owned by the caller, num_envs rows each. */
+    uint8_t *mask;          /* [N][ACTION_NB] legal actions of the player to move */
+    float *rewards;         /* [N][2] reward of red and blue for the last step */
+    float *reward;          /* [N] reward of the player who acted in the last step */
+    uint8_t *terminated;    /* [N] the game ended by the rules this step */
+    uint8_t *truncated;     /* [N] the game hit a cap this step */
+    int8_t *to_play;        /* [N] player to move now */
+    int8_t *final_winner;   /* [N] winner of the game that ended this step, -1 draw */
+    uint8_t *final_reason;  /* [N] its EndReason */
+    int32_t *final_plies;   /* [N] its length in plies */
+} Batch;
+
+enum { ILLEGAL_RAISE = 0, ILLEGAL_LOSES = 1 };
+
+/* Starts every game anew from `seed`. */
+void batch_reset(Batch *b, uint64_t seed, int num_threads);
+
+/* First game whose action is outside [0, ACTION_NB), or -1. */
+int64_t batch_find_out_of_range(const Batch *b, const int64_t *actions);
+
+/* First game whose action is not legal there, or -1; *code gets moves_check's code. */
+int64_t batch_find_illegal(const Batch *b, const int64_t *actions, int *code);
+
+/* Plays actions[i] in game i (all in range; under ILLEGAL_RAISE all legal). */
+void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_threads);
+
+/* A uniformly random legal action for each game, from its own sampler stream. */
+void batch_sample_actions(Batch *b, int64_t *actions, int num_threads);
+
+#endif

@@ -1,0 +1,753 @@
+/* binding.c: the CPython extension `stratego._core`. It converts and checks, and holds
+ * no rule: every decision about the game is made by the C core it calls. The only file
+ * that includes Python.h or NumPy.
+ *
+ * Style: every call that can fail is checked; functions have one exit (locals start
+ * NULL, failures `goto done`, cleanup at the end); messages name the argument and say
+ * what was expected and what came.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "board.h"
+#include "game.h"
+#include "moves.h"
+#include "rng.h"
+#include "rules.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static const char *const END_REASON_NAMES[END_REASON_NB] = {
+    "", "flag_captured", "no_movable_pieces", "no_legal_move", "neither_can_move",
+    "max_plies", "max_plies_without_attack", "illegal_action",
+};
+
+/* ------------------------------------------------------------------ helpers */
+
+/* Reads an int attribute of the rules dict, in [lo, hi]. 0 or -1 with an exception. */
+static int dict_get_int(PyObject *dict, const char *key, long lo, long hi, long *out) {
+    PyObject *value = PyDict_GetItemString(dict, key); /* borrowed */
+    if (value == NULL) {
+        PyErr_Format(PyExc_KeyError, "rules need the setting '%s'", key);
+        return -1;
+    }
+    if (!PyLong_Check(value) || PyBool_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "rule setting '%s' must be an int, got %s", key,
+                     Py_TYPE(value)->tp_name);
+        return -1;
+    }
+    long v = PyLong_AsLong(value);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < lo || v > hi) {
+        PyErr_Format(PyExc_ValueError, "rule setting '%s' must be in [%ld, %ld], got %ld", key,
+                     lo, hi, v);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Fills Rules from a dict {piece_counts: 12 ints, setup_rows, two_square_limit,
+ * max_plies, max_plies_without_attack}. 0, or -1 with an exception. */
+static int rules_from_dict(PyObject *dict, Rules *r) {
+    int result = -1;
+    PyObject *seq = NULL;
+    long v;
+    char err[200];
+    if (!PyDict_Check(dict)) {
+        PyErr_Format(PyExc_TypeError, "rules must be a dict, got %s", Py_TYPE(dict)->tp_name);
+        goto done;
+    }
+    rules_default(r);
+    PyObject *counts = PyDict_GetItemString(dict, "piece_counts");
+    if (counts == NULL) {
+        PyErr_SetString(PyExc_KeyError, "rules need the setting 'piece_counts'");
+        goto done;
+    }
+    seq = PySequence_Fast(counts, "piece_counts must be a sequence of 12 ints");
+    if (seq == NULL) goto done;
+    if (PySequence_Fast_GET_SIZE(seq) != PIECE_TYPE_NB) {
+        PyErr_Format(PyExc_ValueError, "piece_counts must have 12 entries (bomb..flag), got %zd",
+                     PySequence_Fast_GET_SIZE(seq));
+        goto done;
+    }
+    for (int t = 0; t < PIECE_TYPE_NB; t++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, t);
+        long c = PyLong_Check(item) ? PyLong_AsLong(item) : -2;
+        if (c == -1 && PyErr_Occurred()) goto done;
+        if (c < 0 || c > MAX_PIECES) {
+            PyErr_Format(PyExc_ValueError, "piece_counts[%d] must be an int in [0, 40]", t);
+            goto done;
+        }
+        r->piece_counts[t] = (uint8_t)c;
+    }
+    if (dict_get_int(dict, "setup_rows", 1, 4, &v) < 0) goto done;
+    r->setup_rows = (uint8_t)v;
+    if (dict_get_int(dict, "two_square_limit", 0, 255, &v) < 0) goto done;
+    r->two_square_limit = (uint8_t)v;
+    if (dict_get_int(dict, "max_plies", 0, 65535, &v) < 0) goto done;
+    r->max_plies = (uint16_t)v;
+    if (dict_get_int(dict, "max_plies_without_attack", 0, 65535, &v) < 0) goto done;
+    r->max_plies_without_attack = (uint16_t)v;
+    if (rules_validate(r, err, sizeof(err)) < 0) {
+        PyErr_SetString(PyExc_ValueError, err);
+        goto done;
+    }
+    result = 0;
+done:
+    Py_XDECREF(seq);
+    return result;
+}
+
+static int parse_player(PyObject *obj, const char *name, int *out) {
+    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s must be 0 (red) or 1 (blue), got %s", name,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    long v = PyLong_AsLong(obj);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v != 0 && v != 1) {
+        PyErr_Format(PyExc_ValueError, "%s must be 0 (red) or 1 (blue), got %ld", name, v);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_square(PyObject *obj, const char *name, int *out) {
+    long v = PyLong_Check(obj) && !PyBool_Check(obj) ? PyLong_AsLong(obj) : -2;
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < 0 || v >= SQ_NB) {
+        PyErr_Format(PyExc_ValueError, "%s must be a square index in [0, 99]", name);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_seed(PyObject *obj, uint64_t *out) {
+    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "seed must be an int, got %s", Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    /* Any Python int: its value modulo 2^64 (negative seeds included). */
+    unsigned long long v = PyLong_AsUnsignedLongLongMask(obj);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+static const char *dtype_name(int typenum) {
+    switch (typenum) {
+    case NPY_BOOL: return "bool";
+    case NPY_FLOAT32: return "float32";
+    case NPY_INT8: return "int8";
+    case NPY_UINT8: return "uint8";
+    case NPY_INT32: return "int32";
+    case NPY_INT64: return "int64";
+    default: return "?";
+    }
+}
+
+/* Checks an output array completely: ndarray, dtype, C-contiguous, aligned, writeable,
+ * and shape (n) or (n, d1). 0, or -1 with an exception naming `name`. */
+static int check_out_array(PyObject *obj, const char *name, int typenum, npy_intp n, npy_intp d1) {
+    int ndim = d1 > 0 ? 2 : 1;
+    if (!PyArray_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a numpy.ndarray, got %s", name,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    PyArrayObject *a = (PyArrayObject *)obj;
+    if (PyArray_TYPE(a) != typenum) {
+        PyErr_Format(PyExc_TypeError, "%s must have dtype %s", name, dtype_name(typenum));
+        return -1;
+    }
+    if (PyArray_NDIM(a) != ndim || PyArray_DIM(a, 0) != n || (ndim == 2 && PyArray_DIM(a, 1) != d1)) {
+        PyErr_Format(PyExc_ValueError, "%s must have shape (%zd%s%zd), got ndim %d", name,
+                     (Py_ssize_t)n, ndim == 2 ? ", " : ",", ndim == 2 ? (Py_ssize_t)d1 : 0,
+                     PyArray_NDIM(a));
+        return -1;
+    }
+    if (!PyArray_IS_C_CONTIGUOUS(a) || !PyArray_ISALIGNED(a) || !PyArray_ISWRITEABLE(a)) {
+        PyErr_Format(PyExc_ValueError, "%s must be C-contiguous, aligned and writeable", name);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ GameState */
+
+typedef struct {
+    PyObject_HEAD
+    GameState state;
+    Rules rules;
+} GameStateObject;
+
+static int GameState_init(GameStateObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"rules", NULL};
+    PyObject *rules = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O", kwlist, &rules)) return -1;
+    if (rules_from_dict(rules, &self->rules) < 0) return -1;
+    board_clear(&self->state);
+    return 0;
+}
+
+static PyObject *GameState_reset_random(GameStateObject *self, PyObject *seed_obj) {
+    uint64_t seed;
+    if (parse_seed(seed_obj, &seed) < 0) return NULL;
+    self->state.rng = rng_seed_stream(seed, 0, 0);
+    game_reset_random(&self->state, &self->rules);
+    Py_RETURN_NONE;
+}
+
+static PyObject *GameState_set_field(GameStateObject *self, PyObject *args) {
+    PyObject *field_obj = NULL, *to_move_obj = NULL;
+    int to_move;
+    char err[200];
+    if (!PyArg_ParseTuple(args, "UO", &field_obj, &to_move_obj)) return NULL;
+    if (parse_player(to_move_obj, "to_move", &to_move) < 0) return NULL;
+    Py_ssize_t len;
+    const char *field = PyUnicode_AsUTF8AndSize(field_obj, &len);
+    if (field == NULL) return NULL;
+    GameState fresh;
+    if (board_from_field(&fresh, field, (size_t)len, err, sizeof(err)) < 0) {
+        PyErr_Format(PyExc_ValueError, "bad field: %s", err);
+        return NULL;
+    }
+    fresh.to_move = (uint8_t)to_move;
+    fresh.rng = self->state.rng;
+    game_judge_start(&fresh, &self->rules);
+    self->state = fresh;
+    Py_RETURN_NONE;
+}
+
+static PyObject *GameState_field(GameStateObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    char out[SQ_NB];
+    board_to_field(&self->state, out);
+    return PyUnicode_FromStringAndSize(out, SQ_NB);
+}
+
+static PyObject *GameState_legal_actions(GameStateObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    PyObject *list = NULL, *result = NULL;
+    uint16_t actions[ACTION_NB];
+    int n = self->state.done ? 0 : moves_list(&self->state, &self->rules, self->state.to_move, actions);
+    list = PyList_New(n);
+    if (list == NULL) goto done;
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLong(actions[i]);
+        if (v == NULL) goto done;
+        PyList_SET_ITEM(list, i, v);
+    }
+    result = list;
+    list = NULL;
+done:
+    Py_XDECREF(list);
+    return result;
+}
+
+/* check_move(from, to) -> None if legal, else the reason as a str. */
+static PyObject *GameState_check_move(GameStateObject *self, PyObject *args) {
+    PyObject *from_obj, *to_obj;
+    int from, to;
+    if (!PyArg_ParseTuple(args, "OO", &from_obj, &to_obj)) return NULL;
+    if (parse_square(from_obj, "from", &from) < 0 || parse_square(to_obj, "to", &to) < 0) return NULL;
+    if (self->state.done) return PyUnicode_FromString("the game is over");
+    int code = moves_check(&self->state, &self->rules, self->state.to_move, from, to);
+    if (code == 0) Py_RETURN_NONE;
+    return PyUnicode_FromString(moves_illegal_reason(code));
+}
+
+static PyObject *GameState_play_move(GameStateObject *self, PyObject *args) {
+    PyObject *from_obj, *to_obj;
+    int from, to;
+    if (!PyArg_ParseTuple(args, "OO", &from_obj, &to_obj)) return NULL;
+    if (parse_square(from_obj, "from", &from) < 0 || parse_square(to_obj, "to", &to) < 0) return NULL;
+    if (self->state.done) {
+        PyErr_SetString(PyExc_ValueError, "the game is over");
+        return NULL;
+    }
+    int code = moves_check(&self->state, &self->rules, self->state.to_move, from, to);
+    if (code != 0) {
+        PyErr_SetString(PyExc_ValueError, moves_illegal_reason(code));
+        return NULL;
+    }
+    game_apply_move(&self->state, &self->rules, from, to);
+    Py_RETURN_NONE;
+}
+
+/* status() -> (to_move, done, winner or -1, end reason name, ply, plies_since_attack) */
+static PyObject *GameState_status(GameStateObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    const GameState *s = &self->state;
+    return Py_BuildValue("(iOisii)", s->to_move, s->done ? Py_True : Py_False,
+                         s->winner == NO_WINNER ? -1 : s->winner, END_REASON_NAMES[s->end_reason],
+                         s->ply, s->plies_since_attack);
+}
+
+/* cells() -> bytes of 3 per square: owner (0 red, 1 blue, 2 empty, 3 lake), type, flags.
+ * For display and tests; it shows everything, and the renderer decides what to hide. */
+static PyObject *GameState_cells(GameStateObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    char out[3 * SQ_NB];
+    const GameState *s = &self->state;
+    for (int sq = 0; sq < SQ_NB; sq++) {
+        uint8_t cell = s->board[sq];
+        if (cell == CELL_EMPTY || cell == CELL_LAKE) {
+            out[3 * sq] = cell == CELL_EMPTY ? 2 : 3;
+            out[3 * sq + 1] = out[3 * sq + 2] = 0;
+        } else {
+            out[3 * sq] = (char)piece_owner(cell - 1);
+            out[3 * sq + 1] = (char)s->piece_type[cell - 1];
+            out[3 * sq + 2] = (char)s->piece_flags[cell - 1];
+        }
+    }
+    return PyBytes_FromStringAndSize(out, sizeof(out));
+}
+
+static PyObject *GameState_perft(GameStateObject *self, PyObject *depth_obj) {
+    long depth = PyLong_AsLong(depth_obj);
+    if (depth == -1 && PyErr_Occurred()) return NULL;
+    if (depth < 0 || depth > 6) {
+        PyErr_Format(PyExc_ValueError, "perft depth must be in [0, 6], got %ld", depth);
+        return NULL;
+    }
+    uint64_t n;
+    Py_BEGIN_ALLOW_THREADS
+    n = game_perft(&self->state, &self->rules, (int)depth);
+    Py_END_ALLOW_THREADS
+    return PyLong_FromUnsignedLongLong(n);
+}
+
+static PyObject *GameState_copy(GameStateObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    GameStateObject *other = PyObject_New(GameStateObject, Py_TYPE(self));
+    if (other == NULL) return NULL;
+    other->state = self->state;
+    other->rules = self->rules;
+    return (PyObject *)other;
+}
+
+static PyMethodDef GameState_methods[] = {
+    {"reset_random", (PyCFunction)GameState_reset_random, METH_O,
+     "reset_random(seed): a new game with random setups from seed."},
+    {"set_field", (PyCFunction)GameState_set_field, METH_VARARGS,
+     "set_field(field, to_move): the position of a 100-letter Gravon field."},
+    {"field", (PyCFunction)GameState_field, METH_NOARGS, "The board as 100 Gravon letters."},
+    {"legal_actions", (PyCFunction)GameState_legal_actions, METH_NOARGS,
+     "Legal actions of the player to move (its frame); [] once the game is over."},
+    {"check_move", (PyCFunction)GameState_check_move, METH_VARARGS,
+     "check_move(from, to): None if legal, else why not."},
+    {"play_move", (PyCFunction)GameState_play_move, METH_VARARGS,
+     "play_move(from, to): plays a legal move; ValueError otherwise."},
+    {"status", (PyCFunction)GameState_status, METH_NOARGS,
+     "(to_move, done, winner, end_reason, ply, plies_since_attack)"},
+    {"cells", (PyCFunction)GameState_cells, METH_NOARGS, "3 bytes a square: owner, type, flags."},
+    {"perft", (PyCFunction)GameState_perft, METH_O, "perft(depth): move sequences of depth plies."},
+    {"copy", (PyCFunction)GameState_copy, METH_NOARGS, "An independent copy."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject GameStateType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "stratego._core.GameState",
+    .tp_basicsize = sizeof(GameStateObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One game's state and rules (use stratego.Game).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)GameState_init,
+    .tp_methods = GameState_methods,
+};
+
+/* ------------------------------------------------------------------ Batch */
+
+enum { OUT_MASK, OUT_REWARDS, OUT_REWARD, OUT_TERMINATED, OUT_TRUNCATED, OUT_TO_PLAY, OUT_FINAL_WINNER,
+       OUT_FINAL_REASON, OUT_FINAL_PLIES, OUT_NB };
+
+typedef struct {
+    PyObject_HEAD
+    Batch batch;
+    PyObject *outputs[OUT_NB]; /* the caller's arrays, kept alive while we write them */
+    int num_threads;
+    int busy; /* set while a call runs without the GIL: a second caller gets an error */
+    int closed;
+} BatchObject;
+
+static void Batch_release(BatchObject *self) {
+    free(self->batch.states);
+    free(self->batch.sample_rng);
+    self->batch.states = NULL;
+    self->batch.sample_rng = NULL;
+    for (int k = 0; k < OUT_NB; k++) Py_CLEAR(self->outputs[k]);
+    self->closed = 1;
+}
+
+static void Batch_dealloc(BatchObject *self) {
+    Batch_release(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int max_threads(void) {
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+static int parse_num_threads(PyObject *obj, int *out) {
+    long v = PyLong_Check(obj) && !PyBool_Check(obj) ? PyLong_AsLong(obj) : -2;
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < 0 || v > 4096) {
+        PyErr_SetString(PyExc_ValueError,
+                        "num_threads must be an int in [0, 4096] (0 = all cores)");
+        return -1;
+    }
+#ifdef _OPENMP
+    *out = v == 0 ? omp_get_num_procs() : (int)v;
+#else
+    *out = 1;
+#endif
+    return 0;
+}
+
+static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"num_envs", "num_threads", "rules", "mask", "rewards", "reward", "terminated",
+                             "truncated", "to_play", "final_winner", "final_reason",
+                             "final_plies", NULL};
+    static const char *names[OUT_NB] = {"mask", "rewards", "reward", "terminated", "truncated", "to_play",
+                                        "final_winner", "final_reason", "final_plies"};
+    static const int types[OUT_NB] = {NPY_BOOL, NPY_FLOAT32, NPY_FLOAT32, NPY_BOOL, NPY_BOOL, NPY_INT8,
+                                      NPY_INT8, NPY_UINT8, NPY_INT32};
+    static const npy_intp widths[OUT_NB] = {ACTION_NB, 2, 0, 0, 0, 0, 0, 0, 0};
+    Py_ssize_t n;
+    PyObject *threads_obj, *rules_obj, *outs[OUT_NB];
+    Rules rules;
+    int threads;
+    if (self->batch.states != NULL || self->closed) {
+        PyErr_SetString(PyExc_RuntimeError, "Batch.__init__ may be called only once");
+        return -1;
+    }
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "nOOOOOOOOOOO", kwlist, &n, &threads_obj,
+                                     &rules_obj, &outs[0], &outs[1], &outs[2], &outs[3],
+                                     &outs[4], &outs[5], &outs[6], &outs[7], &outs[8]))
+        return -1;
+    if (n < 1 || n > (Py_ssize_t)1 << 26) {
+        PyErr_Format(PyExc_ValueError, "num_envs must be in [1, %zd], got %zd",
+                     (Py_ssize_t)1 << 26, n);
+        return -1;
+    }
+    if (parse_num_threads(threads_obj, &threads) < 0) return -1;
+    if (rules_from_dict(rules_obj, &rules) < 0) return -1;
+    for (int k = 0; k < OUT_NB; k++) {
+        if (check_out_array(outs[k], names[k], types[k], n, widths[k]) < 0) return -1;
+    }
+    self->batch.states = malloc((size_t)n * sizeof(GameState));
+    self->batch.sample_rng = malloc((size_t)n * sizeof(uint64_t));
+    if (self->batch.states == NULL || self->batch.sample_rng == NULL) {
+        Batch_release(self);
+        self->closed = 0;
+        PyErr_Format(PyExc_MemoryError, "cannot allocate %zd games", n);
+        return -1;
+    }
+    self->batch.num_envs = (int)n;
+    self->batch.rules = rules;
+    for (int k = 0; k < OUT_NB; k++) {
+        Py_INCREF(outs[k]);
+        self->outputs[k] = outs[k];
+    }
+    self->batch.mask = PyArray_DATA((PyArrayObject *)outs[OUT_MASK]);
+    self->batch.rewards = PyArray_DATA((PyArrayObject *)outs[OUT_REWARDS]);
+    self->batch.reward = PyArray_DATA((PyArrayObject *)outs[OUT_REWARD]);
+    self->batch.terminated = PyArray_DATA((PyArrayObject *)outs[OUT_TERMINATED]);
+    self->batch.truncated = PyArray_DATA((PyArrayObject *)outs[OUT_TRUNCATED]);
+    self->batch.to_play = PyArray_DATA((PyArrayObject *)outs[OUT_TO_PLAY]);
+    self->batch.final_winner = PyArray_DATA((PyArrayObject *)outs[OUT_FINAL_WINNER]);
+    self->batch.final_reason = PyArray_DATA((PyArrayObject *)outs[OUT_FINAL_REASON]);
+    self->batch.final_plies = PyArray_DATA((PyArrayObject *)outs[OUT_FINAL_PLIES]);
+    self->num_threads = threads;
+    /* Games start from seed 0 until reset() is called with another. */
+    batch_reset(&self->batch, 0, threads);
+    return 0;
+}
+
+/* Guards a call that runs without the GIL. 0, or -1 with an exception. */
+static int Batch_enter(BatchObject *self) {
+    if (self->closed) {
+        PyErr_SetString(PyExc_RuntimeError, "the environment is closed");
+        return -1;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "the environment is being used by another thread; step it from one "
+                        "thread at a time");
+        return -1;
+    }
+    self->busy = 1;
+    return 0;
+}
+
+static PyObject *Batch_reset(BatchObject *self, PyObject *seed_obj) {
+    uint64_t seed;
+    if (parse_seed(seed_obj, &seed) < 0) return NULL;
+    if (Batch_enter(self) < 0) return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    batch_reset(&self->batch, seed, self->num_threads);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    Py_RETURN_NONE;
+}
+
+/* step(actions, illegal_mode): actions an integer array of shape (num_envs,). */
+static PyObject *Batch_step(BatchObject *self, PyObject *args) {
+    PyObject *actions_obj, *result = NULL;
+    PyArrayObject *actions = NULL;
+    int mode, entered = 0;
+    if (!PyArg_ParseTuple(args, "Oi", &actions_obj, &mode)) return NULL;
+    if (mode != ILLEGAL_RAISE && mode != ILLEGAL_LOSES) {
+        PyErr_Format(PyExc_ValueError, "illegal_mode must be 0 or 1, got %d", mode);
+        goto done;
+    }
+    if (Batch_enter(self) < 0) goto done;
+    entered = 1;
+    if (!PyArray_Check(actions_obj) || !PyArray_ISINTEGER((PyArrayObject *)actions_obj)) {
+        PyErr_Format(PyExc_TypeError, "actions must be a numpy array of integers, got %s",
+                     PyArray_Check(actions_obj) ? "a non-integer array"
+                                                : Py_TYPE(actions_obj)->tp_name);
+        goto done;
+    }
+    PyArrayObject *raw = (PyArrayObject *)actions_obj;
+    if (PyArray_NDIM(raw) != 1 || PyArray_DIM(raw, 0) != self->batch.num_envs) {
+        PyErr_Format(PyExc_ValueError, "actions must have shape (%d,), one per game; got ndim %d "
+                     "with %zd entries", self->batch.num_envs, PyArray_NDIM(raw),
+                     (Py_ssize_t)PyArray_SIZE(raw));
+        goto done;
+    }
+    /* int64 C-contiguous arrays are read in place; other integer arrays are cast. */
+    actions = (PyArrayObject *)PyArray_FROMANY(actions_obj, NPY_INT64, 1, 1,
+                                               NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
+    if (actions == NULL) goto done;
+    const int64_t *a = PyArray_DATA(actions);
+    int64_t bad = batch_find_out_of_range(&self->batch, a);
+    if (bad >= 0) {
+        PyErr_Format(PyExc_ValueError, "action %lld of game %lld is out of range [0, %d)",
+                     (long long)a[bad], (long long)bad, ACTION_NB);
+        goto done;
+    }
+    if (mode == ILLEGAL_RAISE) {
+        int code = 0;
+        Py_BEGIN_ALLOW_THREADS
+        bad = batch_find_illegal(&self->batch, a, &code);
+        Py_END_ALLOW_THREADS
+        if (bad >= 0) {
+            PyErr_Format(PyExc_ValueError, "illegal action %lld in game %lld: %s",
+                         (long long)a[bad], (long long)bad, moves_illegal_reason(code));
+            goto done;
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS
+    batch_step(&self->batch, a, mode, self->num_threads);
+    Py_END_ALLOW_THREADS
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    if (entered) self->busy = 0;
+    Py_XDECREF(actions);
+    return result;
+}
+
+static PyObject *Batch_sample_actions(BatchObject *self, PyObject *out) {
+    if (check_out_array(out, "out", NPY_INT64, self->batch.num_envs, 0) < 0) return NULL;
+    if (Batch_enter(self) < 0) return NULL;
+    int64_t *a = PyArray_DATA((PyArrayObject *)out);
+    Py_BEGIN_ALLOW_THREADS
+    batch_sample_actions(&self->batch, a, self->num_threads);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Batch_stats(BatchObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    const BatchStats *st = &self->batch.stats;
+    return Py_BuildValue("{sLsLsLsLsLsLsK}", "games_finished", (long long)st->games_finished,
+                         "red_wins", (long long)st->red_wins, "blue_wins",
+                         (long long)st->blue_wins, "draws", (long long)st->draws, "truncations",
+                         (long long)st->truncations, "plies_of_finished",
+                         (long long)st->plies_of_finished, "checksum",
+                         (unsigned long long)st->checksum);
+}
+
+/* game(i) -> a GameState copy of game i (for inspection and rendering). */
+static PyObject *Batch_game(BatchObject *self, PyObject *index_obj) {
+    if (self->closed) {
+        PyErr_SetString(PyExc_RuntimeError, "the environment is closed");
+        return NULL;
+    }
+    Py_ssize_t i = PyNumber_AsSsize_t(index_obj, PyExc_IndexError);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    if (i < 0 || i >= self->batch.num_envs) {
+        PyErr_Format(PyExc_IndexError, "game index %zd out of range [0, %d)", i,
+                     self->batch.num_envs);
+        return NULL;
+    }
+    GameStateObject *g = PyObject_New(GameStateObject, &GameStateType);
+    if (g == NULL) return NULL;
+    g->state = self->batch.states[i];
+    g->rules = self->batch.rules;
+    return (PyObject *)g;
+}
+
+static PyObject *Batch_close(BatchObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "cannot close while another thread steps");
+        return NULL;
+    }
+    Batch_release(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Batch_get_num_threads(BatchObject *self, void *closure) {
+    STRATEGO_UNUSED(closure);
+    return PyLong_FromLong(self->num_threads);
+}
+
+static int Batch_set_num_threads(BatchObject *self, PyObject *value, void *closure) {
+    STRATEGO_UNUSED(closure);
+    if (value == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "num_threads cannot be deleted");
+        return -1;
+    }
+    return parse_num_threads(value, &self->num_threads);
+}
+
+static PyObject *Batch_get_closed(BatchObject *self, void *closure) {
+    STRATEGO_UNUSED(closure);
+    return PyBool_FromLong(self->closed);
+}
+
+static PyGetSetDef Batch_getset[] = {
+    {"num_threads", (getter)Batch_get_num_threads, (setter)Batch_set_num_threads,
+     "OpenMP threads used by reset, step and sample_actions.", NULL},
+    {"closed", (getter)Batch_get_closed, NULL, "Whether close() was called.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef Batch_methods[] = {
+    {"reset", (PyCFunction)Batch_reset, METH_O, "reset(seed): every game anew."},
+    {"step", (PyCFunction)Batch_step, METH_VARARGS, "step(actions, illegal_mode)."},
+    {"sample_actions", (PyCFunction)Batch_sample_actions, METH_O,
+     "sample_actions(out): a uniformly random legal action per game into out (int64)."},
+    {"stats", (PyCFunction)Batch_stats, METH_NOARGS, "Counters of finished games since reset."},
+    {"game", (PyCFunction)Batch_game, METH_O, "game(i): a GameState copy of game i."},
+    {"close", (PyCFunction)Batch_close, METH_NOARGS, "Frees the games; a second close is safe."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject BatchType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "stratego._core.Batch",
+    .tp_basicsize = sizeof(BatchObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "N games stepped together in C (use stratego.VecEnv).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Batch_init,
+    .tp_dealloc = (destructor)Batch_dealloc,
+    .tp_methods = Batch_methods,
+    .tp_getset = Batch_getset,
+};
+
+/* ------------------------------------------------------------------ module */
+
+static PyObject *core_action_encode(PyObject *mod, PyObject *args) {
+    STRATEGO_UNUSED(mod);
+    PyObject *p_obj, *f_obj, *t_obj;
+    int player, from, to;
+    if (!PyArg_ParseTuple(args, "OOO", &p_obj, &f_obj, &t_obj)) return NULL;
+    if (parse_player(p_obj, "player", &player) < 0 || parse_square(f_obj, "from", &from) < 0 ||
+        parse_square(t_obj, "to", &to) < 0)
+        return NULL;
+    return PyLong_FromLong(action_encode(player, from, to));
+}
+
+static PyObject *core_action_decode(PyObject *mod, PyObject *args) {
+    STRATEGO_UNUSED(mod);
+    PyObject *p_obj;
+    long action;
+    int player, from, to;
+    if (!PyArg_ParseTuple(args, "Ol", &p_obj, &action)) return NULL;
+    if (parse_player(p_obj, "player", &player) < 0) return NULL;
+    if (action < 0 || action >= ACTION_NB) {
+        PyErr_Format(PyExc_ValueError, "action must be in [0, %d), got %ld", ACTION_NB, action);
+        return NULL;
+    }
+    action_decode(player, (int)action, &from, &to);
+    return Py_BuildValue("(ii)", from, to);
+}
+
+static PyMethodDef core_methods[] = {
+    {"action_encode", core_action_encode, METH_VARARGS,
+     "action_encode(player, from, to) -> action, or -1 if not on a common line."},
+    {"action_decode", core_action_decode, METH_VARARGS,
+     "action_decode(player, action) -> (from, to) absolute squares."},
+    {NULL, NULL, 0, NULL},
+};
+
+static int core_exec(PyObject *m) {
+    PyObject *names = NULL;
+    int result = -1;
+    if (PyArray_ImportNumPyAPI() < 0) goto done;
+    moves_init();
+    if (PyType_Ready(&GameStateType) < 0 || PyType_Ready(&BatchType) < 0) goto done;
+    if (PyModule_AddType(m, &GameStateType) < 0 || PyModule_AddType(m, &BatchType) < 0) goto done;
+    names = PyTuple_New(END_REASON_NB);
+    if (names == NULL) goto done;
+    for (int k = 0; k < END_REASON_NB; k++) {
+        PyObject *s = PyUnicode_FromString(k == 0 ? "none" : END_REASON_NAMES[k]);
+        if (s == NULL) goto done;
+        PyTuple_SET_ITEM(names, k, s);
+    }
+    if (PyModule_AddObjectRef(m, "END_REASONS", names) < 0) goto done;
+    if (PyModule_AddIntConstant(m, "ACTION_NB", ACTION_NB) < 0 ||
+        PyModule_AddIntConstant(m, "SQ_NB", SQ_NB) < 0 ||
+        PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(GameState)) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_THREADS", max_threads()) < 0 ||
+        PyModule_AddIntConstant(m, "ILLEGAL_RAISE", ILLEGAL_RAISE) < 0 ||
+        PyModule_AddIntConstant(m, "ILLEGAL_LOSES", ILLEGAL_LOSES) < 0)
+        goto done;
+#ifdef _OPENMP
+    if (PyModule_AddObjectRef(m, "OPENMP", Py_True) < 0) goto done;
+#else
+    if (PyModule_AddObjectRef(m, "OPENMP", Py_False) < 0) goto done;
+#endif
+    result = 0;
+done:
+    Py_XDECREF(names);
+    return result;
+}
+
+static PyModuleDef_Slot core_slots[] = {
+    {Py_mod_exec, core_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "stratego._core",
+    .m_doc = "C core of the stratego package: rules, batch stepping.",
+    .m_size = 0,
+    .m_methods = core_methods,
+    .m_slots = core_slots,
+};
+
+PyMODINIT_FUNC PyInit__core(void) { return PyModuleDef_Init(&core_module); }

@@ -1,0 +1,81 @@
+/* board.h: the state of one game, as fixed-size plain data (no pointers, no malloc),
+ * so a batch is one array of these and a clone is a memcpy. */
+#ifndef STRATEGO_BOARD_H
+#define STRATEGO_BOARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "types.h"
+
+/* The two-square rule's memory for one player: the piece that moved last and the
+ * square boundaries that every move of its current back-and-forth run has crossed
+ * (see repetition.h). */
+typedef struct {
+    uint8_t piece; /* piece id, or SQ_NONE when no run is open */
+    uint8_t axis;  /* 0: moves along a row, 1: along a column */
+    uint8_t line;  /* which row or column */
+    uint8_t lo;    /* boundaries lo..hi (boundary b lies between cells b and b+1) */
+    uint8_t hi;
+    uint8_t count; /* moves in the run so far */
+} Streak;
+
+/* One recorded ply, in absolute squares. */
+typedef struct {
+    uint8_t from;
+    uint8_t to;
+    uint8_t player;
+    uint8_t attack; /* 1 if the move attacked a piece */
+} HistoryEntry;
+
+typedef struct {
+    uint8_t board[SQ_NB];                 /* CELL_EMPTY, CELL_LAKE or 1 + piece id */
+    uint8_t piece_type[PIECE_ID_NB];      /* PieceType of each piece id */
+    uint8_t piece_sq[PIECE_ID_NB];        /* its square, SQ_NONE once captured or unused */
+    uint8_t piece_flags[PIECE_ID_NB];     /* PIECE_MOVED | PIECE_REVEALED | PIECE_SCOUTED */
+    uint8_t on_board[PLAYER_NB][PIECE_TYPE_NB]; /* pieces of each type still on the board */
+    uint8_t movable[PLAYER_NB];           /* pieces on the board that can move */
+    uint8_t placed[PLAYER_NB];            /* piece ids handed out so far */
+    uint8_t to_move;
+    uint8_t done;
+    uint8_t winner;                       /* RED, BLUE or NO_WINNER */
+    uint8_t end_reason;                   /* EndReason */
+    uint16_t ply;                         /* plies played */
+    uint16_t plies_since_attack;
+    Streak streak[PLAYER_NB];
+    HistoryEntry history[HISTORY_NB];     /* ring: ply k is at k % HISTORY_NB */
+    uint64_t rng;                         /* this game's stream for new setups */
+} GameState;
+
+_Static_assert(sizeof(GameState) == 528, "GameState layout changed: update the README");
+_Static_assert(sizeof(GameState) <= 2048, "a game's state must stay within 2 KB");
+
+static inline int piece_owner(int id) { return id / MAX_PIECES; }
+static inline int sq_row(int sq) { return sq / BOARD_SIZE; }
+static inline int sq_col(int sq) { return sq % BOARD_SIZE; }
+
+/* The lakes: rows 5-6, columns C-D and G-H in rulebook terms. */
+int sq_is_lake(int sq);
+
+/* An empty board with lakes and no pieces; to_move RED, ply 0. */
+void board_clear(GameState *s);
+
+/* Puts a new piece of `type` for `player` on the empty square `sq`. Returns the piece
+ * id, or -1 if the square is not empty or the player has 40 pieces already. */
+int board_place(GameState *s, int player, int type, int sq);
+
+/* Reads a 100-letter Gravon field string ('A' empty, '_' lake, 'B'..'M' red,
+ * 'N'..'Y' blue). Returns 0, or -1 with a message naming the bad square in err. */
+int board_from_field(GameState *s, const char *field, size_t len, char *err, size_t err_len);
+
+/* Writes the 100 letters of the current board (no terminator). */
+void board_to_field(const GameState *s, char *out);
+
+/* Takes a piece off the board (captured). */
+void board_remove(GameState *s, int id);
+
+/* The rotation between absolute squares and the acting player's frame: blue sees the
+ * board turned 180 degrees, so both players see their own back row as row 0. */
+static inline int sq_to_frame(int sq, int player) { return player == BLUE ? SQ_NB - 1 - sq : sq; }
+
+#endif

@@ -1,0 +1,45 @@
+/* game.h: playing a move and deciding when and how a game ends. Every outcome of the
+ * engine is decided here, once:
+ *
+ *  - The flag is captured: the capturer wins (END_FLAG_CAPTURED).
+ *  - After any move, a side with no piece left that could move loses at once, even
+ *    when it made that move (Gravon ends the game there; RULES.md "End of game"); if
+ *    both sides are left so, a draw (END_NO_MOVABLE_PIECES).
+ *  - The player to move has no legal move (blocked, or only moves the two-square rule
+ *    forbids): that player loses (END_NO_LEGAL_MOVE), or, if the other player could
+ *    not move either, a draw (END_NEITHER_CAN_MOVE).
+ *  - Caps: max_plies played, or max_plies_without_attack plies in a row without an
+ *    attack: a draw reported as a truncation. The rules above take precedence when
+ *    both happen on the same ply.
+ *  - END_ILLEGAL_ACTION: only when a batch is set to make an illegal action lose.
+ */
+#ifndef STRATEGO_GAME_H
+#define STRATEGO_GAME_H
+
+#include "board.h"
+#include "rules.h"
+
+/* A new game with random setups for both sides drawn from s->rng (kept). Setups in
+ * which red could not move at all are drawn again. */
+void game_reset_random(GameState *s, const Rules *r);
+
+/* Decides whether a position just set up is already over (no movable piece, no legal
+ * move for the player to move). */
+void game_judge_start(GameState *s, const Rules *r);
+
+/* Plays a legal move of the player to move (absolute squares; check it first with
+ * moves_check): combat, reveals, the two-square run, history, and the end of game. */
+void game_apply_move(GameState *s, const Rules *r, int from, int to);
+
+/* Ends the game: `winner` is RED, BLUE or NO_WINNER. */
+void game_end(GameState *s, int winner, EndReason reason);
+
+/* Caps end the game as a truncation rather than a termination. */
+static inline int game_is_truncation(int reason) {
+    return reason == END_MAX_PLIES || reason == END_MAX_PLIES_WITHOUT_ATTACK;
+}
+
+/* Number of move sequences of exactly `depth` plies from this position (perft). */
+uint64_t game_perft(const GameState *s, const Rules *r, int depth);
+
+#endif

@@ -1,0 +1,45 @@
+#include "rules.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ISF / Gravon counts, Bomb..Flag in Gravon letter order (RULES.md, piece table). */
+static const uint8_t ISF_COUNTS[PIECE_TYPE_NB] = {6, 1, 8, 5, 4, 4, 4, 3, 2, 1, 1, 1};
+
+void rules_default(Rules *r) {
+    memset(r, 0, sizeof(*r));
+    memcpy(r->piece_counts, ISF_COUNTS, sizeof(ISF_COUNTS));
+    r->setup_rows = 4;
+    r->two_square_limit = 3;
+    r->max_plies = 2000;
+    r->max_plies_without_attack = 200;
+}
+
+int rules_piece_total(const Rules *r) {
+    int total = 0;
+    for (int t = 0; t < PIECE_TYPE_NB; t++) total += r->piece_counts[t];
+    return total;
+}
+
+int rules_validate(const Rules *r, char *err, size_t err_len) {
+    if (r->setup_rows < 1 || r->setup_rows > 4) {
+        snprintf(err, err_len, "setup_rows must be between 1 and 4, got %d", r->setup_rows);
+        return -1;
+    }
+    if (r->piece_counts[FLAG] != 1) {
+        snprintf(err, err_len, "each side needs exactly 1 flag, got %d", r->piece_counts[FLAG]);
+        return -1;
+    }
+    int total = rules_piece_total(r);
+    int zone = r->setup_rows * BOARD_SIZE;
+    if (total > zone) {
+        snprintf(err, err_len, "%d pieces do not fit in a setup zone of %d squares", total, zone);
+        return -1;
+    }
+    int movable = total - r->piece_counts[BOMB] - r->piece_counts[FLAG];
+    if (movable < 1) {
+        snprintf(err, err_len, "each side needs at least one movable piece, got %d", movable);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,21 @@
+#include "setup.h"
+
+#include "rng.h"
+
+void setup_random(GameState *s, const Rules *r, int player, uint64_t *rng) {
+    uint8_t squares[MAX_PIECES];
+    int zone = r->setup_rows * BOARD_SIZE;
+    /* Red's zone is rows 0.., blue's the mirrored rows ..9 (RULES.md: back four rows). */
+    for (int i = 0; i < zone; i++) squares[i] = (uint8_t)(player == RED ? i : SQ_NB - 1 - i);
+    /* Fisher-Yates over the zone; the first `total` squares get the pieces. */
+    for (int i = zone - 1; i > 0; i--) {
+        int j = (int)rng_below(rng, (uint32_t)(i + 1));
+        uint8_t tmp = squares[i];
+        squares[i] = squares[j];
+        squares[j] = tmp;
+    }
+    int k = 0;
+    for (int type = 0; type < PIECE_TYPE_NB; type++) {
+        for (int c = 0; c < r->piece_counts[type]; c++) board_place(s, player, type, squares[k++]);
+    }
+}

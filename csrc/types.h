@@ -1,0 +1,80 @@
+/* types.h: every enum, count and small constant of the engine.
+ *
+ * Squares: sq = row * 10 + col. Row 0 is red's back row (Gravon row "1"), row 9 is
+ * blue's back row (Gravon row "10", written ":"). Column 0 is Gravon's "A", column 9
+ * its "K" (Gravon skips "J"). A 100-letter Gravon field string lists squares in this
+ * order, so field[sq] describes square sq.
+ */
+#ifndef STRATEGO_TYPES_H
+#define STRATEGO_TYPES_H
+
+#include <stdint.h>
+
+enum { BOARD_SIZE = 10, SQ_NB = 100, SQ_NONE = 0xFF };
+
+enum { RED = 0, BLUE = 1, PLAYER_NB = 2 };
+
+/* Piece types in Gravon's letter order (B..M for red, N..Y for blue). For Spy..Marshal
+ * the value is the rank in the new numbering (Spy 1, Scout 2, ..., Marshal 10), which
+ * is the strength compared in combat. */
+typedef enum {
+    BOMB = 0,
+    SPY = 1,
+    SCOUT = 2,
+    MINER = 3,
+    SERGEANT = 4,
+    LIEUTENANT = 5,
+    CAPTAIN = 6,
+    MAJOR = 7,
+    COLONEL = 8,
+    GENERAL = 9,
+    MARSHAL = 10,
+    FLAG = 11,
+    PIECE_TYPE_NB = 12
+} PieceType;
+
+/* At most 40 pieces a side: the setup zone is four rows of ten. Piece ids 0..39 are
+ * red's, 40..79 blue's, so the owner is id / MAX_PIECES. */
+enum { MAX_PIECES = 40, PIECE_ID_NB = 2 * MAX_PIECES };
+
+/* Board cells: 0 empty, CELL_LAKE, otherwise 1 + piece id. */
+enum { CELL_EMPTY = 0, CELL_LAKE = 0xFF };
+
+/* Per-piece public facts (what the opponent has seen), kept as bit flags. */
+enum {
+    PIECE_MOVED = 1 << 0,    /* has moved at least once: cannot be a Bomb or Flag */
+    PIECE_REVEALED = 1 << 1, /* its type was shown in a fight */
+    PIECE_SCOUTED = 1 << 2,  /* moved more than one square: it can only be a Scout */
+};
+
+/* Directions: up (towards blue's back row), down, left, right. */
+enum { DIR_UP = 0, DIR_DOWN = 1, DIR_LEFT = 2, DIR_RIGHT = 3, DIR_NB = 4 };
+
+/* Actions: one flat discrete space in the acting player's frame (the board turned
+ * 180 degrees for blue). From any square a move goes along its row or its column, so
+ * it has 18 possible targets: action = from * 18 + k, k < 9 the other squares of the
+ * row left to right, k >= 9 the other squares of the column bottom to top. */
+enum { TARGETS_PER_SQ = 18, ACTION_NB = SQ_NB * TARGETS_PER_SQ };
+
+/* How a game ended. Decided once, in game.c. */
+typedef enum {
+    END_NONE = 0,
+    END_FLAG_CAPTURED = 1,    /* the winner took the flag */
+    END_NO_MOVABLE_PIECES = 2, /* a side has no piece left that could move */
+    END_NO_LEGAL_MOVE = 3,    /* the player to move has no legal move and loses */
+    END_NEITHER_CAN_MOVE = 4, /* neither side can move: draw */
+    END_MAX_PLIES = 5,        /* total-ply cap: draw, a truncation */
+    END_MAX_PLIES_WITHOUT_ATTACK = 6, /* no attack for too long: draw, a truncation */
+    END_ILLEGAL_ACTION = 7,   /* batch setting: the player who sent it loses */
+    END_REASON_NB = 8
+} EndReason;
+
+/* Winner field: RED, BLUE, or this for a draw / an unfinished game. */
+enum { NO_WINNER = 2 };
+
+/* Moves kept in the state for the observation's "last k moves" planes. */
+enum { HISTORY_NB = 32 };
+
+#define STRATEGO_UNUSED(x) ((void)(x))
+
+#endif

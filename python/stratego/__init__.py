@@ -1,0 +1,20 @@
+"""stratego: a fast, faithful Stratego simulator for reinforcement learning.
+
+Not affiliated with Jumbo, who own the Stratego trademark.
+"""
+from . import _core
+from .actions import ACTION_NB, action_to_move, action_to_squares, move_to_action, squares_to_action
+from .game import Game
+from .notation import format_move, format_square, parse_move, parse_square
+from .variants import Variant, load_variant, variants
+from .vec_env import END_REASONS, VecEnv
+
+__version__ = "0.1.0"
+STATE_BYTES: int = _core.STATE_BYTES
+OPENMP: bool = _core.OPENMP
+
+__all__ = [
+    "ACTION_NB", "END_REASONS", "Game", "OPENMP", "STATE_BYTES", "VecEnv", "Variant",
+    "action_to_move", "action_to_squares", "format_move", "format_square", "load_variant",
+    "move_to_action", "parse_move", "parse_square", "squares_to_action", "variants",
+]

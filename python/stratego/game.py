@@ -1,0 +1,128 @@
+"""`Game`: one game of Stratego, for people, debugging, replays and tests."""
+from __future__ import annotations
+
+import secrets
+
+from . import _core
+from .actions import action_to_move, action_to_squares
+from .notation import format_move, parse_move
+from .render import render_cells
+from .variants import Variant, load_variant
+
+
+def _coerce_seed(seed) -> int:
+    if seed is None:
+        return secrets.randbits(64)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be an int or None, got {type(seed).__name__}")
+    return seed
+
+
+class Game:
+    """One game. Players: 0 red (moves first), 1 blue.
+
+    Game(variant="classic", seed=None, **settings) starts from random legal setups;
+    Game.from_field(field, to_move=0, ...) from a 100-letter Gravon board.
+    """
+
+    def __init__(self, variant: str | Variant = "classic", seed: int | None = None, **settings: int):
+        self._variant = load_variant(variant, **settings)
+        self._state = _core.GameState(self._variant.rules)
+        self._state.reset_random(_coerce_seed(seed))
+
+    @classmethod
+    def from_field(cls, field: str, to_move: int = 0, variant: str | Variant = "classic", **settings: int) -> "Game":
+        """A game from a Gravon field string (RULES.md "Notation"), `to_move` to play."""
+        if not isinstance(field, str):
+            raise TypeError(f"field must be a str of 100 letters, got {type(field).__name__}")
+        game = cls.__new__(cls)
+        game._variant = load_variant(variant, **settings)
+        game._state = _core.GameState(game._variant.rules)
+        game._state.set_field(field, to_move)
+        return game
+
+    # -- state -------------------------------------------------------------
+    @property
+    def variant(self) -> Variant:
+        return self._variant
+
+    @property
+    def field(self) -> str:
+        """The current board as 100 Gravon letters."""
+        return self._state.field()
+
+    @property
+    def to_move(self) -> int:
+        return self._state.status()[0]
+
+    @property
+    def done(self) -> bool:
+        return self._state.status()[1]
+
+    @property
+    def winner(self) -> int | None:
+        """0 red, 1 blue; None for a draw or an unfinished game."""
+        w = self._state.status()[2]
+        return None if w < 0 else w
+
+    @property
+    def end_reason(self) -> str | None:
+        """Why the game ended (see README, "End of game"), None while it goes on."""
+        reason = self._state.status()[3]
+        return reason or None
+
+    @property
+    def truncated(self) -> bool:
+        """Whether the game ended at a draw cap rather than by the rules."""
+        return self.end_reason in ("max_plies", "max_plies_without_attack")
+
+    @property
+    def ply(self) -> int:
+        return self._state.status()[4]
+
+    @property
+    def plies_since_attack(self) -> int:
+        return self._state.status()[5]
+
+    # -- moves -------------------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        """Legal actions of the player to move, in its frame (see stratego.actions)."""
+        return self._state.legal_actions()
+
+    def legal_moves(self) -> list[str]:
+        """Legal moves of the player to move in Gravon notation, e.g. "B4-B7"."""
+        player = self.to_move
+        return [action_to_move(a, player) for a in self._state.legal_actions()]
+
+    def play(self, move: str | int) -> None:
+        """Plays a move ("B4-B7") or an action index of the player to move.
+
+        Raises ValueError naming the move and why it is illegal.
+        """
+        if isinstance(move, str):
+            src, dst = parse_move(move)
+        elif isinstance(move, bool) or not hasattr(move, "__index__"):
+            raise TypeError(f"a move is a str like 'B4-B7' or an action int, got {type(move).__name__}")
+        else:
+            action = move.__index__()
+            if not 0 <= action < _core.ACTION_NB:
+                raise ValueError(f"illegal move {action}: actions are in [0, {_core.ACTION_NB})")
+            src, dst = action_to_squares(action, self.to_move)
+        reason = self._state.check_move(src, dst)
+        if reason is not None:
+            label = format_move(src, dst) if isinstance(move, str) else f"{move} ({format_move(src, dst)})"
+            raise ValueError(f"illegal move {label}: {reason}")
+        self._state.play_move(src, dst)
+
+    # -- tools -------------------------------------------------------------
+    def render(self, perspective: int | None = None) -> str:
+        """The board as text: None the full board, 0/1 that player's view."""
+        return render_cells(self._state.cells(), perspective)
+
+    def perft(self, depth: int) -> int:
+        """Number of move sequences of exactly `depth` plies from here (C, for tests)."""
+        return self._state.perft(depth)
+
+    def __repr__(self) -> str:
+        status = f"winner={self.winner} ({self.end_reason})" if self.done else f"to_move={self.to_move}"
+        return f"Game(variant={self._variant.name!r}, ply={self.ply}, {status})"

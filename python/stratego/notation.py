@@ -1,0 +1,50 @@
+"""Gravon square and move notation.
+
+Squares are named column then row: columns A B C D E F G H I K (Gravon has no J), rows
+1..9 and ":" for row 10 (Gravon's own way; "10" is accepted on input, and "J" as the
+tenth column, as two Ultimate Lightning records write it). Row 1 is red's back row.
+A move is "B4-B7"; an attack is written the same way.
+"""
+from __future__ import annotations
+
+import re
+
+COLUMNS = "ABCDEFGHIK"
+ROWS = "123456789:"
+
+_SQUARE = re.compile(r"^([A-K])(10|[1-9:])$", re.IGNORECASE)
+_MOVE = re.compile(r"^\s*([A-K](?:10|[1-9:]))\s*[-x ]\s*([A-K](?:10|[1-9:]))\s*$", re.IGNORECASE)
+
+
+def parse_square(text: str) -> int:
+    """Square index (row * 10 + col) of a Gravon square name such as "B4" or "K:"."""
+    if not isinstance(text, str):
+        raise TypeError(f"a square must be a str like 'B4', got {type(text).__name__}")
+    m = _SQUARE.match(text.strip())
+    if m is None:
+        raise ValueError(f"bad square {text!r}: expected a column A-K (no J) and a row 1-10, like 'B4' or 'K:'")
+    col_letter = m.group(1).upper()
+    col = 9 if col_letter == "J" else COLUMNS.index(col_letter)
+    row = 9 if m.group(2) in ("10", ":") else int(m.group(2)) - 1
+    return row * 10 + col
+
+
+def format_square(sq: int) -> str:
+    """Gravon name of a square index, row 10 written ':'."""
+    if isinstance(sq, bool) or not isinstance(sq, int) or not 0 <= sq < 100:
+        raise ValueError(f"a square index must be an int in [0, 99], got {sq!r}")
+    return COLUMNS[sq % 10] + ROWS[sq // 10]
+
+
+def parse_move(text: str) -> tuple[int, int]:
+    """(from, to) squares of a move such as "B4-B7"."""
+    if not isinstance(text, str):
+        raise TypeError(f"a move must be a str like 'B4-B7', got {type(text).__name__}")
+    m = _MOVE.match(text)
+    if m is None:
+        raise ValueError(f"bad move {text!r}: expected two squares like 'B4-B7'")
+    return parse_square(m.group(1)), parse_square(m.group(2))
+
+
+def format_move(src: int, dst: int) -> str:
+    return f"{format_square(src)}-{format_square(dst)}"

@@ -1,0 +1,118 @@
+"""Variants: the rule settings of each game type, read from TOML files in configs/.
+
+A variant is a name (a file `configs/<name>.toml` shipped with the package) or a path to
+such a file. Keyword settings override the file's `[rules]` values, so
+`load_variant("classic", two_square_limit=5)` is classic with Gravon's limit.
+"""
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping
+
+#: Piece names in the engine's type order (Gravon's letter order B..M).
+PIECE_NAMES = (
+    "bomb", "spy", "scout", "miner", "sergeant", "lieutenant",
+    "captain", "major", "colonel", "general", "marshal", "flag",
+)
+
+#: Rule settings a variant file's [rules] table (or a keyword) may set, with the type
+#: and inclusive range the engine accepts.
+RULE_SETTINGS = {
+    "setup_rows": (1, 4),
+    "two_square_limit": (0, 255),
+    "max_plies": (0, 65535),
+    "max_plies_without_attack": (0, 65535),
+}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A variant's name, description, piece counts and rule settings."""
+
+    name: str
+    description: str
+    piece_counts: tuple[int, ...]
+    settings: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        """The dict the C core takes."""
+        return {"piece_counts": list(self.piece_counts), **self.settings}
+
+    @property
+    def num_pieces(self) -> int:
+        return sum(self.piece_counts)
+
+
+def variants() -> list[str]:
+    """Names of the variants shipped with the package."""
+    root = resources.files("stratego.configs")
+    return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".toml"))
+
+
+def _read_variant_text(variant: str | os.PathLike) -> tuple[str, str]:
+    if isinstance(variant, os.PathLike) or (isinstance(variant, str) and variant.endswith(".toml")):
+        path = Path(variant)
+        if not path.is_file():
+            raise ValueError(f"variant file {str(path)!r} does not exist")
+        return path.read_text(encoding="utf-8"), str(path)
+    if not isinstance(variant, str):
+        raise TypeError(f"variant must be a name or a path to a .toml file, got {type(variant).__name__}")
+    known = variants()
+    if variant not in known:
+        raise ValueError(f"unknown variant {variant!r}; expected one of {known} or a path to a .toml file")
+    return resources.files("stratego.configs").joinpath(f"{variant}.toml").read_text("utf-8"), variant
+
+
+def _check_int(where: str, key: str, value: Any, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{where}: {key} must be an int, got {type(value).__name__}")
+    if not lo <= value <= hi:
+        raise ValueError(f"{where}: {key} must be in [{lo}, {hi}], got {value}")
+    return value
+
+
+def load_variant(variant: str | os.PathLike | Variant = "classic", **overrides: int) -> Variant:
+    """Reads a variant by name or path; keyword settings override its [rules]."""
+    if isinstance(variant, Variant):
+        base = variant
+    else:
+        text, where = _read_variant_text(variant)
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ValueError(f"variant {where}: not valid TOML: {exc}") from None
+        unknown = set(data) - {"name", "description", "pieces", "rules"}
+        if unknown:
+            raise ValueError(f"variant {where}: unknown keys {sorted(unknown)}; expected name, description, pieces, rules")
+        pieces = data.get("pieces")
+        if not isinstance(pieces, dict):
+            raise ValueError(f"variant {where}: needs a [pieces] table with counts of {PIECE_NAMES}")
+        bad = set(pieces) - set(PIECE_NAMES)
+        if bad:
+            raise ValueError(f"variant {where}: unknown pieces {sorted(bad)}; expected names from {PIECE_NAMES}")
+        counts = tuple(_check_int(where, n, pieces.get(n, 0), 0, 40) for n in PIECE_NAMES)
+        rules = data.get("rules", {})
+        if not isinstance(rules, dict):
+            raise ValueError(f"variant {where}: [rules] must be a table")
+        settings = {}
+        for key, value in rules.items():
+            if key not in RULE_SETTINGS:
+                raise ValueError(f"variant {where}: unknown rule setting {key!r}; expected one of {sorted(RULE_SETTINGS)}")
+            settings[key] = _check_int(where, key, value, *RULE_SETTINGS[key])
+        missing = set(RULE_SETTINGS) - set(settings)
+        if missing:
+            raise ValueError(f"variant {where}: [rules] is missing {sorted(missing)}")
+        base = Variant(str(data.get("name", where)), str(data.get("description", "")), counts, settings)
+    if not overrides:
+        return base
+    settings = dict(base.settings)
+    for key, value in overrides.items():
+        if key not in RULE_SETTINGS:
+            raise ValueError(f"unknown rule setting {key!r}; expected one of {sorted(RULE_SETTINGS)}")
+        settings[key] = _check_int("setting", key, value, *RULE_SETTINGS[key])
+    return Variant(base.name, base.description, base.piece_counts, settings)

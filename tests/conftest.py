@@ -1,0 +1,14 @@
+"""Shared test fixtures: where the Gravon data lives, ASCII boards."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+SHARED_DATA = Path(os.environ.get("STRATEGO_DATA_DIR", Path(__file__).resolve().parents[2] / "shared" / "data"))
+GRAVON_DIR = Path(os.environ.get("STRATEGO_GRAVON_DIR", SHARED_DATA / "gravon"))
+
+needs_gravon = pytest.mark.skipif(
+    not GRAVON_DIR.is_dir(), reason=f"Gravon records not found at {GRAVON_DIR} (set STRATEGO_GRAVON_DIR)"
+)
