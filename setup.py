@@ -15,7 +15,10 @@ from pathlib import Path
 import numpy
 from setuptools import Extension, setup
 
-CORE_SOURCES = ["board.c", "rules.c", "moves.c", "repetition.c", "setup.c", "game.c", "batch.c"]
+CORE_SOURCES = [
+    "board.c", "rules.c", "moves.c", "repetition.c", "setup.c", "game.c",
+    "view.c", "observe.c", "observe_full.c", "batch.c",
+]
 
 
 def compiler_has_openmp() -> bool:

@@ -4,17 +4,38 @@
 
 #include "game.h"
 #include "moves.h"
+#include "observe_full.h"
+#include "view.h"
 #include "rng.h"
 
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
+/* Writes game i's observation(s) into its row of `dst` (b->obs or b->final_obs). */
+static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst) {
+    size_t bytes = observe_bytes(&b->obs_spec);
+    uint8_t *row = dst + (size_t)i * (size_t)b->obs_views * bytes;
+    const GameState *s = &b->states[i];
+    PlayerView view;
+    if (b->obs_views == 1) {
+        view_build(s, s->to_move, &view);
+        observe_partial(&view, &b->obs_spec, row);
+    } else {
+        for (int p = 0; p < PLAYER_NB; p++) {
+            view_build(s, p, &view);
+            observe_partial(&view, &b->obs_spec, row + (size_t)p * bytes);
+        }
+    }
+}
+
 /* Writes what the caller reads for game i after a reset or a step. */
 static void batch_write_turn(Batch *b, int64_t i) {
     const GameState *s = &b->states[i];
     moves_legal_mask(s, &b->rules, b->mask + i * ACTION_NB);
     b->to_play[i] = (int8_t)s->to_move;
+    if (b->obs_views) batch_write_obs(b, i, b->obs);
+    if (b->full_obs) observe_full(s, s->to_move, b->full_obs + i * FULL_OBS_CHANNELS * SQ_NB);
 }
 
 void batch_reset(Batch *b, uint64_t seed, int num_threads) {
@@ -104,6 +125,7 @@ void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_thre
             trunc += trunc_end;
             plies += s->ply;
             checksum += game_result_hash(i, s);
+            if (b->obs_views) batch_write_obs(b, i, b->final_obs);
             game_reset_random(s, r);
         }
         b->reward[i] = rew[player];

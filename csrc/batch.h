@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "board.h"
+#include "observe.h"
 #include "rules.h"
 
 typedef struct {
@@ -43,6 +44,13 @@ typedef struct {
     int8_t *final_winner;   /* [N] winner of the game that ended this step, -1 draw */
     uint8_t *final_reason;  /* [N] its EndReason */
     int32_t *final_plies;   /* [N] its length in plies */
+    /* Observations (observe.h), or obs_views 0 for none. With obs_views 1 each game has
+     * the view of its player to move; with 2 the views of red then blue. */
+    ObsSpec obs_spec;
+    int obs_views;
+    uint8_t *obs;           /* [N][obs_views][observe_bytes] */
+    uint8_t *final_obs;     /* same layout: the last view of a game that ended this step */
+    uint8_t *full_obs;      /* [N][FULL_OBS_CHANNELS][100] of the player to move, or NULL */
 } Batch;
 
 enum { ILLEGAL_RAISE = 0, ILLEGAL_LOSES = 1 };

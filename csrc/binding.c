@@ -18,8 +18,11 @@
 #include "board.h"
 #include "game.h"
 #include "moves.h"
+#include "observe.h"
+#include "observe_full.h"
 #include "rng.h"
 #include "rules.h"
+#include "view.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -159,29 +162,67 @@ static const char *dtype_name(int typenum) {
 }
 
 /* Checks an output array completely: ndarray, dtype, C-contiguous, aligned, writeable,
- * and shape (n) or (n, d1). 0, or -1 with an exception naming `name`. */
-static int check_out_array(PyObject *obj, const char *name, int typenum, npy_intp n, npy_intp d1) {
-    int ndim = d1 > 0 ? 2 : 1;
+ * and exactly `shape`. 0, or -1 with an exception naming `name`. */
+static int check_array_shape(PyObject *obj, const char *name, int typenum, int ndim,
+                             const npy_intp *shape) {
+    char want[96] = "(", got[96] = "(";
+    for (int d = 0; d < ndim; d++) {
+        size_t w = strlen(want);
+        snprintf(want + w, sizeof(want) - w, d + 1 < ndim ? "%zd, " : ndim == 1 ? "%zd,)" : "%zd)",
+                 (Py_ssize_t)shape[d]);
+    }
     if (!PyArray_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s must be a numpy.ndarray, got %s", name,
-                     Py_TYPE(obj)->tp_name);
+        PyErr_Format(PyExc_TypeError, "%s must be a numpy.ndarray of dtype %s and shape %s, got %s",
+                     name, dtype_name(typenum), want, Py_TYPE(obj)->tp_name);
         return -1;
     }
     PyArrayObject *a = (PyArrayObject *)obj;
     if (PyArray_TYPE(a) != typenum) {
-        PyErr_Format(PyExc_TypeError, "%s must have dtype %s", name, dtype_name(typenum));
+        PyErr_Format(PyExc_TypeError, "%s must have dtype %s, got %R", name, dtype_name(typenum),
+                     (PyObject *)PyArray_DESCR(a));
         return -1;
     }
-    if (PyArray_NDIM(a) != ndim || PyArray_DIM(a, 0) != n || (ndim == 2 && PyArray_DIM(a, 1) != d1)) {
-        PyErr_Format(PyExc_ValueError, "%s must have shape (%zd%s%zd), got ndim %d", name,
-                     (Py_ssize_t)n, ndim == 2 ? ", " : ",", ndim == 2 ? (Py_ssize_t)d1 : 0,
-                     PyArray_NDIM(a));
+    int same = PyArray_NDIM(a) == ndim;
+    for (int d = 0; same && d < ndim; d++) same = PyArray_DIM(a, d) == shape[d];
+    if (!same) {
+        for (int d = 0; d < PyArray_NDIM(a) && d < 8; d++) {
+            size_t w = strlen(got);
+            snprintf(got + w, sizeof(got) - w, "%zd%s", (Py_ssize_t)PyArray_DIM(a, d),
+                     d + 1 < PyArray_NDIM(a) ? ", " : ")");
+        }
+        if (PyArray_NDIM(a) == 0) strcpy(got, "()");
+        PyErr_Format(PyExc_ValueError, "%s must have shape %s, got %s", name, want, got);
         return -1;
     }
     if (!PyArray_IS_C_CONTIGUOUS(a) || !PyArray_ISALIGNED(a) || !PyArray_ISWRITEABLE(a)) {
         PyErr_Format(PyExc_ValueError, "%s must be C-contiguous, aligned and writeable", name);
         return -1;
     }
+    return 0;
+}
+
+/* Shorthand for (n,) and (n, d1) arrays. */
+static int check_out_array(PyObject *obj, const char *name, int typenum, npy_intp n, npy_intp d1) {
+    npy_intp shape[2] = {n, d1};
+    return check_array_shape(obj, name, typenum, d1 > 0 ? 2 : 1, shape);
+}
+
+/* Reads the observation settings; the caps come from the rules. */
+static int obs_spec_parse(int history_k, int probabilities, int as_float, const Rules *r,
+                          ObsSpec *spec) {
+    if (history_k < 0 || history_k > HISTORY_NB) {
+        PyErr_Format(PyExc_ValueError, "history_k must be in [0, %d], got %d", HISTORY_NB, history_k);
+        return -1;
+    }
+    if (probabilities && !as_float) {
+        PyErr_SetString(PyExc_ValueError, "belief planes need obs_dtype float32");
+        return -1;
+    }
+    spec->history_k = (uint8_t)history_k;
+    spec->probabilities = (uint8_t)(probabilities != 0);
+    spec->as_float = (uint8_t)(as_float != 0);
+    spec->max_plies = r->max_plies;
+    spec->max_plies_without_attack = r->max_plies_without_attack;
     return 0;
 }
 
@@ -330,6 +371,36 @@ static PyObject *GameState_perft(GameStateObject *self, PyObject *depth_obj) {
     return PyLong_FromUnsignedLongLong(n);
 }
 
+/* observe(player, out, history_k, probabilities): writes the player's partial view into
+ * out, a (C, 10, 10) uint8 or float32 array (float32 for the belief planes). */
+static PyObject *GameState_observe(GameStateObject *self, PyObject *args) {
+    PyObject *player_obj, *out;
+    int player, history_k, probabilities;
+    ObsSpec spec;
+    if (!PyArg_ParseTuple(args, "OOip", &player_obj, &out, &history_k, &probabilities)) return NULL;
+    if (parse_player(player_obj, "player", &player) < 0) return NULL;
+    int as_float = PyArray_Check(out) && PyArray_TYPE((PyArrayObject *)out) == NPY_FLOAT32;
+    if (obs_spec_parse(history_k, probabilities, as_float, &self->rules, &spec) < 0) return NULL;
+    npy_intp shape[3] = {observe_channels(&spec), BOARD_SIZE, BOARD_SIZE};
+    if (check_array_shape(out, "out", as_float ? NPY_FLOAT32 : NPY_UINT8, 3, shape) < 0) return NULL;
+    PlayerView view;
+    view_build(&self->state, player, &view);
+    observe_partial(&view, &spec, PyArray_DATA((PyArrayObject *)out));
+    Py_RETURN_NONE;
+}
+
+/* observe_full(player, out): the full-information view, (30, 10, 10) uint8. */
+static PyObject *GameState_observe_full(GameStateObject *self, PyObject *args) {
+    PyObject *player_obj, *out;
+    int player;
+    if (!PyArg_ParseTuple(args, "OO", &player_obj, &out)) return NULL;
+    if (parse_player(player_obj, "player", &player) < 0) return NULL;
+    npy_intp shape[3] = {FULL_OBS_CHANNELS, BOARD_SIZE, BOARD_SIZE};
+    if (check_array_shape(out, "out", NPY_UINT8, 3, shape) < 0) return NULL;
+    observe_full(&self->state, player, PyArray_DATA((PyArrayObject *)out));
+    Py_RETURN_NONE;
+}
+
 static PyObject *GameState_copy(GameStateObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
     GameStateObject *other = PyObject_New(GameStateObject, Py_TYPE(self));
@@ -356,6 +427,10 @@ static PyMethodDef GameState_methods[] = {
     {"cells", (PyCFunction)GameState_cells, METH_NOARGS, "3 bytes a square: owner, type, flags."},
     {"perft", (PyCFunction)GameState_perft, METH_O, "perft(depth): move sequences of depth plies."},
     {"copy", (PyCFunction)GameState_copy, METH_NOARGS, "An independent copy."},
+    {"observe", (PyCFunction)GameState_observe, METH_VARARGS,
+     "observe(player, out, history_k, probabilities): the player's partial view into out."},
+    {"observe_full", (PyCFunction)GameState_observe_full, METH_VARARGS,
+     "observe_full(player, out): the full-information view into out (30, 10, 10) uint8."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -373,11 +448,13 @@ static PyTypeObject GameStateType = {
 
 enum { OUT_MASK, OUT_REWARDS, OUT_REWARD, OUT_TERMINATED, OUT_TRUNCATED, OUT_TO_PLAY, OUT_FINAL_WINNER,
        OUT_FINAL_REASON, OUT_FINAL_PLIES, OUT_NB };
+enum { OBS_ARRAY_NB = 3 }; /* obs, final_obs, full_obs: optional */
 
 typedef struct {
     PyObject_HEAD
     Batch batch;
     PyObject *outputs[OUT_NB]; /* the caller's arrays, kept alive while we write them */
+    PyObject *obs_arrays[OBS_ARRAY_NB];
     int num_threads;
     int busy; /* set while a call runs without the GIL: a second caller gets an error */
     int closed;
@@ -389,6 +466,7 @@ static void Batch_release(BatchObject *self) {
     self->batch.states = NULL;
     self->batch.sample_rng = NULL;
     for (int k = 0; k < OUT_NB; k++) Py_CLEAR(self->outputs[k]);
+    for (int k = 0; k < OBS_ARRAY_NB; k++) Py_CLEAR(self->obs_arrays[k]);
     self->closed = 1;
 }
 
@@ -422,25 +500,31 @@ static int parse_num_threads(PyObject *obj, int *out) {
 }
 
 static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"num_envs", "num_threads", "rules", "mask", "rewards", "reward", "terminated",
-                             "truncated", "to_play", "final_winner", "final_reason",
-                             "final_plies", NULL};
-    static const char *names[OUT_NB] = {"mask", "rewards", "reward", "terminated", "truncated", "to_play",
-                                        "final_winner", "final_reason", "final_plies"};
-    static const int types[OUT_NB] = {NPY_BOOL, NPY_FLOAT32, NPY_FLOAT32, NPY_BOOL, NPY_BOOL, NPY_INT8,
-                                      NPY_INT8, NPY_UINT8, NPY_INT32};
+    static char *kwlist[] = {"num_envs", "num_threads", "rules", "mask", "rewards", "reward",
+                             "terminated", "truncated", "to_play", "final_winner", "final_reason",
+                             "final_plies", "obs", "final_obs", "full_obs", "obs_views",
+                             "history_k", "probabilities", "as_float", NULL};
+    static const char *names[OUT_NB] = {"mask", "rewards", "reward", "terminated", "truncated",
+                                        "to_play", "final_winner", "final_reason", "final_plies"};
+    static const int types[OUT_NB] = {NPY_BOOL, NPY_FLOAT32, NPY_FLOAT32, NPY_BOOL, NPY_BOOL,
+                                      NPY_INT8, NPY_INT8, NPY_UINT8, NPY_INT32};
     static const npy_intp widths[OUT_NB] = {ACTION_NB, 2, 0, 0, 0, 0, 0, 0, 0};
     Py_ssize_t n;
     PyObject *threads_obj, *rules_obj, *outs[OUT_NB];
+    PyObject *obs[OBS_ARRAY_NB] = {Py_None, Py_None, Py_None};
+    int obs_views = 0, history_k = 4, probabilities = 0, as_float = 0;
     Rules rules;
+    ObsSpec spec;
     int threads;
     if (self->batch.states != NULL || self->closed) {
         PyErr_SetString(PyExc_RuntimeError, "Batch.__init__ may be called only once");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "nOOOOOOOOOOO", kwlist, &n, &threads_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "nOOOOOOOOOOO|OOOiipp", kwlist, &n, &threads_obj,
                                      &rules_obj, &outs[0], &outs[1], &outs[2], &outs[3],
-                                     &outs[4], &outs[5], &outs[6], &outs[7], &outs[8]))
+                                     &outs[4], &outs[5], &outs[6], &outs[7], &outs[8], &obs[0],
+                                     &obs[1], &obs[2], &obs_views, &history_k, &probabilities,
+                                     &as_float))
         return -1;
     if (n < 1 || n > (Py_ssize_t)1 << 26) {
         PyErr_Format(PyExc_ValueError, "num_envs must be in [1, %zd], got %zd",
@@ -449,8 +533,30 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     }
     if (parse_num_threads(threads_obj, &threads) < 0) return -1;
     if (rules_from_dict(rules_obj, &rules) < 0) return -1;
+    if (obs_spec_parse(history_k, probabilities, as_float, &rules, &spec) < 0) return -1;
     for (int k = 0; k < OUT_NB; k++) {
         if (check_out_array(outs[k], names[k], types[k], n, widths[k]) < 0) return -1;
+    }
+    if (obs_views < 0 || obs_views > 2) {
+        PyErr_Format(PyExc_ValueError, "obs_views must be 0, 1 or 2, got %d", obs_views);
+        return -1;
+    }
+    if (obs_views > 0) {
+        /* (n, C, 10, 10), or (n, 2, C, 10, 10) for both players' views */
+        npy_intp shape[5] = {n, 2, observe_channels(&spec), BOARD_SIZE, BOARD_SIZE};
+        int obs_type = as_float ? NPY_FLOAT32 : NPY_UINT8;
+        npy_intp *dims = obs_views == 2 ? shape : shape + 1;
+        if (obs_views == 1) shape[1] = n;
+        if (check_array_shape(obs[0], "obs", obs_type, obs_views == 2 ? 5 : 4, dims) < 0 ||
+            check_array_shape(obs[1], "final_obs", obs_type, obs_views == 2 ? 5 : 4, dims) < 0)
+            return -1;
+    } else if (obs[0] != Py_None || obs[1] != Py_None) {
+        PyErr_SetString(PyExc_ValueError, "obs and final_obs need obs_views 1 or 2");
+        return -1;
+    }
+    if (obs[2] != Py_None) {
+        npy_intp shape[4] = {n, FULL_OBS_CHANNELS, BOARD_SIZE, BOARD_SIZE};
+        if (check_array_shape(obs[2], "full_obs", NPY_UINT8, 4, shape) < 0) return -1;
     }
     self->batch.states = malloc((size_t)n * sizeof(GameState));
     self->batch.sample_rng = malloc((size_t)n * sizeof(uint64_t));
@@ -462,9 +568,16 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     }
     self->batch.num_envs = (int)n;
     self->batch.rules = rules;
+    self->batch.obs_spec = spec;
+    self->batch.obs_views = obs_views;
     for (int k = 0; k < OUT_NB; k++) {
         Py_INCREF(outs[k]);
         self->outputs[k] = outs[k];
+    }
+    for (int k = 0; k < OBS_ARRAY_NB; k++) {
+        if (obs[k] == Py_None) continue;
+        Py_INCREF(obs[k]);
+        self->obs_arrays[k] = obs[k];
     }
     self->batch.mask = PyArray_DATA((PyArrayObject *)outs[OUT_MASK]);
     self->batch.rewards = PyArray_DATA((PyArrayObject *)outs[OUT_REWARDS]);
@@ -475,6 +588,9 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     self->batch.final_winner = PyArray_DATA((PyArrayObject *)outs[OUT_FINAL_WINNER]);
     self->batch.final_reason = PyArray_DATA((PyArrayObject *)outs[OUT_FINAL_REASON]);
     self->batch.final_plies = PyArray_DATA((PyArrayObject *)outs[OUT_FINAL_PLIES]);
+    self->batch.obs = self->obs_arrays[0] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[0]) : NULL;
+    self->batch.final_obs = self->obs_arrays[1] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[1]) : NULL;
+    self->batch.full_obs = self->obs_arrays[2] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[2]) : NULL;
     self->num_threads = threads;
     /* Games start from seed 0 until reset() is called with another. */
     batch_reset(&self->batch, 0, threads);
@@ -695,7 +811,36 @@ static PyObject *core_action_decode(PyObject *mod, PyObject *args) {
     return Py_BuildValue("(ii)", from, to);
 }
 
+/* channel_names(history_k, probabilities) -> tuple of the partial view's channel names */
+static PyObject *core_channel_names(PyObject *mod, PyObject *args) {
+    STRATEGO_UNUSED(mod);
+    int history_k, probabilities;
+    ObsSpec spec;
+    Rules rules;
+    PyObject *names = NULL, *result = NULL;
+    if (!PyArg_ParseTuple(args, "ip", &history_k, &probabilities)) return NULL;
+    rules_default(&rules);
+    if (obs_spec_parse(history_k, probabilities, 1, &rules, &spec) < 0) return NULL;
+    int c_nb = observe_channels(&spec);
+    names = PyTuple_New(c_nb);
+    if (names == NULL) goto done;
+    for (int c = 0; c < c_nb; c++) {
+        char buf[64];
+        observe_channel_name(&spec, c, buf, sizeof(buf));
+        PyObject *name = PyUnicode_FromString(buf);
+        if (name == NULL) goto done;
+        PyTuple_SET_ITEM(names, c, name);
+    }
+    result = names;
+    names = NULL;
+done:
+    Py_XDECREF(names);
+    return result;
+}
+
 static PyMethodDef core_methods[] = {
+    {"channel_names", core_channel_names, METH_VARARGS,
+     "channel_names(history_k, probabilities) -> names of the observation channels."},
     {"action_encode", core_action_encode, METH_VARARGS,
      "action_encode(player, from, to) -> action, or -1 if not on a common line."},
     {"action_decode", core_action_decode, METH_VARARGS,
@@ -721,6 +866,9 @@ static int core_exec(PyObject *m) {
     if (PyModule_AddIntConstant(m, "ACTION_NB", ACTION_NB) < 0 ||
         PyModule_AddIntConstant(m, "SQ_NB", SQ_NB) < 0 ||
         PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(GameState)) < 0 ||
+        PyModule_AddIntConstant(m, "OBSERVATION_VERSION", OBSERVATION_VERSION) < 0 ||
+        PyModule_AddIntConstant(m, "FULL_OBS_CHANNELS", FULL_OBS_CHANNELS) < 0 ||
+        PyModule_AddIntConstant(m, "HISTORY_NB", HISTORY_NB) < 0 ||
         PyModule_AddIntConstant(m, "MAX_THREADS", max_threads()) < 0 ||
         PyModule_AddIntConstant(m, "ILLEGAL_RAISE", ILLEGAL_RAISE) < 0 ||
         PyModule_AddIntConstant(m, "ILLEGAL_LOSES", ILLEGAL_LOSES) < 0)

@@ -28,7 +28,7 @@ typedef struct {
     uint8_t attack; /* 1 if the move attacked a piece */
 } HistoryEntry;
 
-typedef struct {
+typedef struct GameState {
     uint8_t board[SQ_NB];                 /* CELL_EMPTY, CELL_LAKE or 1 + piece id */
     uint8_t piece_type[PIECE_ID_NB];      /* PieceType of each piece id */
     uint8_t piece_sq[PIECE_ID_NB];        /* its square, SQ_NONE once captured or unused */

@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import secrets
 
+import numpy as np
+
 from . import _core
 from .actions import action_to_move, action_to_squares
 from .notation import format_move, parse_move
+from .observation import channel_names
 from .render import render_cells
 from .variants import Variant, load_variant
 
@@ -113,6 +116,36 @@ class Game:
             label = format_move(src, dst) if isinstance(move, str) else f"{move} ({format_move(src, dst)})"
             raise ValueError(f"illegal move {label}: {reason}")
         self._state.play_move(src, dst)
+
+    # -- observations --------------------------------------------------------
+    def observation(self, player: int | None = None, *, dtype: str = "uint8", history_k: int = 4,
+                    belief: bool = False) -> np.ndarray:
+        """`player`'s partial view (default: the player to move), shape (C, 10, 10).
+
+        The same tensor VecEnv gives with the same settings (see README, observations).
+        """
+        if player is None:
+            player = self.to_move
+        if dtype not in ("uint8", "float32"):
+            raise ValueError(f"dtype must be 'uint8' or 'float32', got {dtype!r}")
+        if isinstance(history_k, bool) or not isinstance(history_k, int):
+            raise TypeError(f"history_k must be an int, got {type(history_k).__name__}")
+        if not 0 <= history_k <= _core.HISTORY_NB:
+            raise ValueError(f"history_k must be in [0, {_core.HISTORY_NB}], got {history_k}")
+        out = np.zeros((len(channel_names(history_k, belief)), 10, 10), dtype=dtype)
+        self._state.observe(player, out, history_k, bool(belief))
+        return out
+
+    def full_observation(self, player: int | None = None) -> np.ndarray:
+        """The full-information view (true types of every piece) in `player`'s frame.
+
+        For centralized critics and debugging only: it shows hidden pieces.
+        """
+        if player is None:
+            player = self.to_move
+        out = np.zeros((_core.FULL_OBS_CHANNELS, 10, 10), dtype=np.uint8)
+        self._state.observe_full(player, out)
+        return out
 
     # -- tools -------------------------------------------------------------
     def render(self, perspective: int | None = None) -> str:

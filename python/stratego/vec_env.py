@@ -1,32 +1,47 @@
-"""`VecEnv`: thousands of games stepped together in C, writing into NumPy arrays.
+"""`VecEnv`: thousands of games stepped together in C, a Gymnasium `VectorEnv`.
 
 The arrays are allocated once and overwritten in place by every reset and step (zero
-copy): copy them if you keep them across steps.
+copy): copy what you keep across steps.
 """
 from __future__ import annotations
 
 import secrets
 
 import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv as GymVectorEnv
 
 from . import _core
+from .observation import FULL_OBSERVATION_CHANNELS, OBSERVATION_VERSION, channel_names
 from .variants import Variant, load_variant
 
 ILLEGAL_ACTION_MODES = {"raise": _core.ILLEGAL_RAISE, "lose": _core.ILLEGAL_LOSES}
 END_REASONS: tuple[str, ...] = _core.END_REASONS
+VIEWS = {"to_play": 1, "both": 2}
+OBS_DTYPES = {"uint8": np.uint8, "float32": np.float32}
+MAX_ENVS = 1 << 26
 
 
-class VecEnv:
-    """N games of one variant, stepped with one action each per call.
+class VecEnv(GymVectorEnv):
+    """N games of one variant; each step plays one action per game.
 
     - reset(seed) starts all games; game i draws its setups from its own stream made
       from (seed, i), so results do not depend on num_threads.
-    - step(actions) plays actions[i] (in the acting player's frame) in game i.
-      Finished games reset at once (Gymnasium's SAME_STEP autoreset): the step's
-      outputs carry the result of the finished game and the legal mask of the new one.
+    - step(actions) plays actions[i] (in the acting player's frame) in game i and
+      returns (obs, reward, terminated, truncated, info) for the player to move next.
+      reward[i] is the reward of the player who acted (+1 win, -1 loss, 0 otherwise).
+    - Finished games reset at once (SAME_STEP autoreset): info["final_obs"] holds the
+      last observation of each game that ended (rows where info["_final_obs"]), and
+      info["final_info"] its winner, reason and length.
     - illegal_action="raise" (default): an illegal action raises ValueError naming the
-      game, and no game is changed. "lose": the player who sent it loses that game.
+      game, and no game changes. "lose": the player who sent it loses that game.
+    - observations=False skips the observation tensors (obs is None): for pure
+      simulation. views="both" returns both players' views, shape (N, 2, C, 10, 10).
+      full_obs=True adds info["full_obs"], the full-information view (true types; for
+      centralized critics and debugging, never for a player's policy).
     """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["ansi"]}
 
     def __init__(
         self,
@@ -36,20 +51,38 @@ class VecEnv:
         num_threads: int = 0,
         illegal_action: str = "raise",
         seed: int | None = None,
+        observations: bool = True,
+        obs_dtype: str = "uint8",
+        history_k: int = 4,
+        belief: bool = False,
+        views: str = "to_play",
+        full_obs: bool = False,
         **settings: int,
     ):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
             raise TypeError(f"num_envs must be an int, got {type(num_envs).__name__}")
-        num_envs = int(num_envs)
-        if not 1 <= num_envs <= 1 << 26:
-            raise ValueError(f"num_envs must be in [1, {1 << 26}], got {num_envs}")
+        if not 1 <= int(num_envs) <= MAX_ENVS:
+            raise ValueError(f"num_envs must be in [1, {MAX_ENVS}], got {num_envs}")
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {sorted(ILLEGAL_ACTION_MODES)}, got {illegal_action!r}")
+        if obs_dtype not in OBS_DTYPES:
+            raise ValueError(f"obs_dtype must be one of {sorted(OBS_DTYPES)}, got {obs_dtype!r}")
+        if views not in VIEWS:
+            raise ValueError(f"views must be one of {sorted(VIEWS)}, got {views!r}")
+        if isinstance(history_k, bool) or not isinstance(history_k, int) or not 0 <= history_k <= _core.HISTORY_NB:
+            raise ValueError(f"history_k must be an int in [0, {_core.HISTORY_NB}], got {history_k!r}")
+        if belief and obs_dtype != "float32":
+            raise ValueError("belief planes are probabilities: they need obs_dtype='float32'")
         self.variant = load_variant(variant, **settings)
-        self.num_envs = num_envs
+        n = self.num_envs = int(num_envs)
         self.illegal_action = illegal_action
         self._mode = ILLEGAL_ACTION_MODES[illegal_action]
-        n = num_envs
+        self.observation_channels = channel_names(history_k, belief) if observations else ()
+        self.observation_version = OBSERVATION_VERSION
+        self.history_k, self.belief, self.views = history_k, bool(belief), views
+        c = len(self.observation_channels)
+        obs_shape = (c, 10, 10) if views == "to_play" else (2, c, 10, 10)
+        dtype = OBS_DTYPES[obs_dtype]
         try:
             self.action_mask = np.zeros((n, _core.ACTION_NB), dtype=np.bool_)
             self.rewards = np.zeros((n, 2), dtype=np.float32)
@@ -60,6 +93,9 @@ class VecEnv:
             self.final_winner = np.full(n, -1, dtype=np.int8)
             self.final_reason = np.zeros(n, dtype=np.uint8)
             self.final_plies = np.zeros(n, dtype=np.int32)
+            self.obs = np.zeros((n, *obs_shape), dtype=dtype) if observations else None
+            self.final_obs = np.zeros((n, *obs_shape), dtype=dtype) if observations else None
+            self.full_obs = np.zeros((n, len(FULL_OBSERVATION_CHANNELS), 10, 10), np.uint8) if full_obs else None
             self._sampled = np.zeros(n, dtype=np.int64)
         except (MemoryError, ValueError) as exc:
             raise MemoryError(f"cannot allocate the buffers of {n} games: {exc}") from None
@@ -67,11 +103,50 @@ class VecEnv:
             n, num_threads, self.variant.rules,
             self.action_mask, self.rewards, self.reward, self.terminated, self.truncated,
             self.to_play, self.final_winner, self.final_reason, self.final_plies,
+            obs=self.obs, final_obs=self.final_obs, full_obs=self.full_obs,
+            obs_views=VIEWS[views] if observations else 0,
+            history_k=history_k, probabilities=bool(belief), as_float=dtype == np.float32,
         )
-        self._seed = None
+        high = 255 if dtype == np.uint8 else np.float32(255)
+        self.single_observation_space = (
+            spaces.Box(0, high, obs_shape, dtype) if observations else spaces.Box(0, 0, (0,), np.uint8)
+        )
+        self.observation_space = spaces.Box(0, high, (n, *obs_shape), dtype) if observations else self.single_observation_space
+        self.single_action_space = spaces.Discrete(_core.ACTION_NB)
+        self.action_space = spaces.MultiDiscrete(np.full(n, _core.ACTION_NB, dtype=np.int64))
+        self.render_mode = "ansi"
         if seed is not None:
             self.reset(seed=seed)
 
+    # -- Gymnasium API -----------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Starts every game anew. Returns (obs, info)."""
+        if options:
+            raise ValueError(f"reset takes no options, got {sorted(options)}")
+        if seed is None:
+            seed = secrets.randbits(64)
+        elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise TypeError(f"seed must be an int or None, got {type(seed).__name__}")
+        self._batch.reset(int(seed))
+        self._np_random_seed = int(seed)
+        return self.obs, self._info(finished=False)
+
+    def step(self, actions):
+        """Plays one action per game. Returns (obs, reward, terminated, truncated, info)."""
+        if not isinstance(actions, np.ndarray):
+            actions = np.asarray(actions)
+        self._batch.step(actions, self._mode)
+        return self.obs, self.reward, self.terminated, self.truncated, self._info(finished=True)
+
+    def render(self):
+        """The full board of game 0 as text (see Game.render for one player's view)."""
+        from .render import render_cells
+        return render_cells(self._batch.game(0).cells())
+
+    def close_extras(self, **kwargs) -> None:
+        self._batch.close()
+
+    # -- extras ------------------------------------------------------------------
     @property
     def num_threads(self) -> int:
         return self._batch.num_threads
@@ -79,30 +154,6 @@ class VecEnv:
     @num_threads.setter
     def num_threads(self, value: int) -> None:
         self._batch.num_threads = value
-
-    @property
-    def closed(self) -> bool:
-        return self._batch.closed
-
-    def reset(self, seed: int | None = None):
-        """Starts every game anew. Returns (obs, info)."""
-        if seed is None:
-            seed = secrets.randbits(64)
-        elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"seed must be an int or None, got {type(seed).__name__}")
-        self._batch.reset(int(seed))
-        return None, self._info()
-
-    def step(self, actions):
-        """Plays one action per game. Returns (obs, reward, terminated, truncated, info).
-
-        reward[i] is the reward of the player who acted in game i (+1 win, -1 loss,
-        0 otherwise); info["rewards"] has both players' rewards, shape (N, 2).
-        """
-        if not isinstance(actions, np.ndarray):
-            actions = np.asarray(actions)
-        self._batch.step(actions, self._mode)
-        return None, self.reward, self.terminated, self.truncated, self._info()
 
     def sample_actions(self) -> np.ndarray:
         """A uniformly random legal action for each game (C, per-game streams)."""
@@ -117,19 +168,23 @@ class VecEnv:
         """The board of game `index` as 100 Gravon letters."""
         return self._batch.game(index).field()
 
-    def _info(self) -> dict:
-        return {
-            "action_mask": self.action_mask,
-            "to_play": self.to_play,
-            "rewards": self.rewards,
-            "final_winner": self.final_winner,
-            "final_reason": self.final_reason,
-            "final_plies": self.final_plies,
-        }
-
-    def close(self) -> None:
-        """Frees the games. Safe to call twice; any later call raises RuntimeError."""
-        self._batch.close()
+    def _info(self, finished: bool) -> dict:
+        info = {"action_mask": self.action_mask, "to_play": self.to_play, "rewards": self.rewards}
+        if self.full_obs is not None:
+            info["full_obs"] = self.full_obs
+        if finished:
+            done = self.terminated | self.truncated
+            if done.any():
+                info["final_info"] = {
+                    "winner": self.final_winner,
+                    "reason": self.final_reason,
+                    "plies": self.final_plies,
+                }
+                info["_final_info"] = done
+                if self.final_obs is not None:
+                    info["final_obs"] = self.final_obs
+                    info["_final_obs"] = done
+        return info
 
     def __enter__(self):
         return self

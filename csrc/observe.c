@@ -1,0 +1,138 @@
+#include "observe.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const TYPE_NAMES[PIECE_TYPE_NB] = {
+    "bomb", "spy", "scout", "miner", "sergeant", "lieutenant",
+    "captain", "major", "colonel", "general", "marshal", "flag",
+};
+
+static int obs_counts_offset(const ObsSpec *spec) { return OBS_HISTORY + 3 * spec->history_k; }
+static int obs_progress_offset(const ObsSpec *spec) { return obs_counts_offset(spec) + 2 * PIECE_TYPE_NB; }
+static int obs_belief_offset(const ObsSpec *spec) { return obs_progress_offset(spec) + 2; }
+
+int observe_channels(const ObsSpec *spec) {
+    return obs_belief_offset(spec) + (spec->probabilities ? PIECE_TYPE_NB : 0);
+}
+
+size_t observe_bytes(const ObsSpec *spec) {
+    return (size_t)observe_channels(spec) * SQ_NB * (spec->as_float ? sizeof(float) : 1);
+}
+
+void observe_channel_name(const ObsSpec *spec, int c, char *buf, size_t len) {
+    static const char *const FIXED[] = {"opp_unknown_moved", "opp_unknown_unmoved", "own_revealed",
+                                        "own_moved", "lake", "empty"};
+    static const char *const MOVE_PART[] = {"from", "to", "attack"};
+    int counts = obs_counts_offset(spec), progress = obs_progress_offset(spec);
+    if (c < OBS_OPP_KNOWN) snprintf(buf, len, "own_%s", TYPE_NAMES[c]);
+    else if (c < OBS_OPP_UNKNOWN_MOVED) snprintf(buf, len, "opp_%s", TYPE_NAMES[c - OBS_OPP_KNOWN]);
+    else if (c < OBS_HISTORY) snprintf(buf, len, "%s", FIXED[c - OBS_OPP_UNKNOWN_MOVED]);
+    else if (c < counts)
+        snprintf(buf, len, "move_%d_%s", (c - OBS_HISTORY) / 3, MOVE_PART[(c - OBS_HISTORY) % 3]);
+    else if (c < counts + PIECE_TYPE_NB) snprintf(buf, len, "own_count_%s", TYPE_NAMES[c - counts]);
+    else if (c < progress) snprintf(buf, len, "opp_count_%s", TYPE_NAMES[c - counts - PIECE_TYPE_NB]);
+    else if (c == progress) snprintf(buf, len, "ply_progress");
+    else if (c == progress + 1) snprintf(buf, len, "no_attack_progress");
+    else snprintf(buf, len, "belief_%s", TYPE_NAMES[c - progress - 2]);
+}
+
+/* Fraction of a cap reached: a float in [0, 1], 0 without a cap. */
+static float progress(uint16_t value, uint16_t cap) {
+    if (cap == 0) return 0.0f;
+    return value >= cap ? 1.0f : (float)value / (float)cap;
+}
+
+/* The planes every dtype shares, as small integers, into p (channels x 100 bytes). */
+static void observe_planes(const PlayerView *v, const ObsSpec *spec, uint8_t *p) {
+    int channels_u8 = obs_belief_offset(spec);
+    memset(p, 0, (size_t)channels_u8 * SQ_NB);
+    for (int sq = 0; sq < SQ_NB; sq++) {
+        uint8_t cell = v->cell[sq], flags = v->flags[sq];
+        if (cell == VIEW_EMPTY) {
+            p[OBS_EMPTY * SQ_NB + sq] = 1;
+        } else if (cell == VIEW_LAKE) {
+            p[OBS_LAKE * SQ_NB + sq] = 1;
+        } else if (cell & VIEW_OWN) {
+            p[(OBS_OWN + (cell & VIEW_TYPE_MASK)) * SQ_NB + sq] = 1;
+            if (flags & (PIECE_REVEALED | PIECE_SCOUTED)) p[OBS_OWN_REVEALED * SQ_NB + sq] = 1;
+            if (flags & PIECE_MOVED) p[OBS_OWN_MOVED * SQ_NB + sq] = 1;
+        } else if (cell & VIEW_OPP_KNOWN) {
+            p[(OBS_OPP_KNOWN + (cell & VIEW_TYPE_MASK)) * SQ_NB + sq] = 1;
+        } else {
+            int ch = flags & PIECE_MOVED ? OBS_OPP_UNKNOWN_MOVED : OBS_OPP_UNKNOWN_UNMOVED;
+            p[ch * SQ_NB + sq] = 1;
+        }
+    }
+    for (int k = 0; k < spec->history_k; k++) {
+        const ViewMove *m = &v->last[k];
+        if (!m->valid) break;
+        uint8_t *planes = p + (OBS_HISTORY + 3 * k) * SQ_NB;
+        planes[m->from] = 1;
+        planes[SQ_NB + m->to] = 1;
+        if (m->attack) planes[2 * SQ_NB + m->to] = 1;
+    }
+    int counts = obs_counts_offset(spec);
+    for (int t = 0; t < PIECE_TYPE_NB; t++) {
+        memset(p + (counts + t) * SQ_NB, v->own_on_board[t], SQ_NB);
+        memset(p + (counts + PIECE_TYPE_NB + t) * SQ_NB, v->opp_on_board[t], SQ_NB);
+    }
+    int prog = obs_progress_offset(spec);
+    memset(p + prog * SQ_NB, (int)(255.0f * progress(v->ply, spec->max_plies)), SQ_NB);
+    memset(p + (prog + 1) * SQ_NB, (int)(255.0f * progress(v->plies_since_attack, spec->max_plies_without_attack)),
+           SQ_NB);
+}
+
+/* Belief planes (see observe.h). Under a uniform prior over the assignments of the
+ * unidentified types to the unidentified pieces that agree with what was seen (a piece
+ * that moved is no Bomb or Flag), the Bombs and the Flag are spread evenly over the
+ * unmoved pieces, and the movable types evenly over the remaining places; so a moved
+ * piece is type t with chance c_t / m (m unidentified movable pieces), an unmoved one
+ * is a Bomb with chance c_bomb / u, the Flag with c_flag / u (u unmoved pieces), and t
+ * with chance (1 - (c_bomb + c_flag) / u) * c_t / m. */
+static void observe_beliefs(const PlayerView *v, float *out) {
+    float moved_p[PIECE_TYPE_NB] = {0}, unmoved_p[PIECE_TYPE_NB] = {0};
+    int immobile = v->opp_unknown[BOMB] + v->opp_unknown[FLAG];
+    int unknown = v->opp_unknown_moved + v->opp_unknown_unmoved;
+    int movable = unknown - immobile;
+    float u = (float)v->opp_unknown_unmoved;
+    float movable_share = u > 0 ? 1.0f - (float)immobile / u : 1.0f;
+    for (int t = 0; t < PIECE_TYPE_NB; t++) {
+        if (t == BOMB || t == FLAG) {
+            unmoved_p[t] = u > 0 ? (float)v->opp_unknown[t] / u : 0.0f;
+        } else if (movable > 0) {
+            moved_p[t] = (float)v->opp_unknown[t] / (float)movable;
+            unmoved_p[t] = movable_share * moved_p[t];
+        }
+    }
+    memset(out, 0, PIECE_TYPE_NB * SQ_NB * sizeof(float));
+    for (int sq = 0; sq < SQ_NB; sq++) {
+        uint8_t cell = v->cell[sq];
+        if (cell & VIEW_OPP_KNOWN) {
+            out[(cell & VIEW_TYPE_MASK) * SQ_NB + sq] = 1.0f;
+        } else if (cell & VIEW_OPP_UNKNOWN) {
+            const float *probs = v->flags[sq] & PIECE_MOVED ? moved_p : unmoved_p;
+            for (int t = 0; t < PIECE_TYPE_NB; t++) out[t * SQ_NB + sq] = probs[t];
+        }
+    }
+}
+
+void observe_partial(const PlayerView *v, const ObsSpec *spec, void *out) {
+    if (!spec->as_float) {
+        observe_planes(v, spec, out);
+        return;
+    }
+    uint8_t planes[(OBS_HISTORY + 3 * HISTORY_NB + 2 * PIECE_TYPE_NB + 2) * SQ_NB];
+    float *f = out;
+    int channels_u8 = obs_belief_offset(spec), prog = obs_progress_offset(spec);
+    observe_planes(v, spec, planes);
+    for (int i = 0; i < channels_u8 * SQ_NB; i++) f[i] = (float)planes[i];
+    /* Progress planes keep full precision in float. */
+    float a = progress(v->ply, spec->max_plies);
+    float b = progress(v->plies_since_attack, spec->max_plies_without_attack);
+    for (int i = 0; i < SQ_NB; i++) {
+        f[prog * SQ_NB + i] = a;
+        f[(prog + 1) * SQ_NB + i] = b;
+    }
+    if (spec->probabilities) observe_beliefs(v, f + channels_u8 * SQ_NB);
+}

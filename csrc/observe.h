@@ -1,0 +1,67 @@
+/* observe.h: a player's partial view of a game as planes of 10x10, channels first, in
+ * the player's own frame (the board turned 180 degrees for blue, so row 0 is always
+ * the observer's back row). The encoder reads only a PlayerView (view.h): it cannot
+ * see a hidden rank.
+ *
+ * Layout (OBSERVATION_VERSION 1), k = history_k:
+ *   0..11   own_<type>            1 where an own piece of that type stands
+ *   12..23  opp_<type>            1 where an opponent piece is known to be that type
+ *   24      opp_unknown_moved     unidentified opponent piece that has moved
+ *   25      opp_unknown_unmoved   unidentified opponent piece that never moved
+ *   26      own_revealed          own piece whose type the opponent has seen
+ *   27      own_moved             own piece that has moved
+ *   28      lake
+ *   29      empty
+ *   30..    move_<i>_from, move_<i>_to, move_<i>_attack for i = 0..k-1, i = 0 the
+ *           latest ply (either player's); attack marks the target square
+ *   then    own_count_<type> (12), opp_count_<type> (12): pieces on the board, every
+ *           cell holding the count (captures are public)
+ *   then    ply_progress, no_attack_progress: plies / cap (float) or plies * 255 / cap
+ *           (uint8), 0 when there is no cap
+ *   then    (probabilities only) belief_<type> (12), float32: for each opponent piece
+ *           the chance of each type under a uniform prior over the assignments that
+ *           agree with what the observer saw; one-hot for identified pieces
+ */
+#ifndef STRATEGO_OBSERVE_H
+#define STRATEGO_OBSERVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "view.h"
+
+enum { OBSERVATION_VERSION = 1 };
+
+enum {
+    OBS_OWN = 0,
+    OBS_OPP_KNOWN = OBS_OWN + PIECE_TYPE_NB,
+    OBS_OPP_UNKNOWN_MOVED = OBS_OPP_KNOWN + PIECE_TYPE_NB,
+    OBS_OPP_UNKNOWN_UNMOVED,
+    OBS_OWN_REVEALED,
+    OBS_OWN_MOVED,
+    OBS_LAKE,
+    OBS_EMPTY,
+    OBS_HISTORY, /* 3 planes a remembered ply */
+};
+
+typedef struct {
+    uint8_t history_k;     /* plies shown as planes, 0..HISTORY_NB */
+    uint8_t probabilities; /* 1: append the 12 belief planes (float32 only) */
+    uint8_t as_float;      /* 0: uint8 planes, 1: float32 */
+    uint16_t max_plies;    /* caps, for the progress planes */
+    uint16_t max_plies_without_attack;
+} ObsSpec;
+
+/* Number of channels under spec. */
+int observe_channels(const ObsSpec *spec);
+
+/* Bytes of one observation under spec. */
+size_t observe_bytes(const ObsSpec *spec);
+
+/* Name of channel c (for documentation and Python), into buf. */
+void observe_channel_name(const ObsSpec *spec, int c, char *buf, size_t len);
+
+/* Writes the observation of view v into out (observe_bytes(spec) bytes). */
+void observe_partial(const PlayerView *v, const ObsSpec *spec, void *out);
+
+#endif

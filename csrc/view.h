@@ -1,0 +1,49 @@
+/* view.h: what one player may know of a game, and nothing more.
+ *
+ * view_build() is the only function that turns a GameState into what the observation
+ * encoder reads: it copies the opponent's piece types only where a fight revealed
+ * them (or a long move showed a Scout), in the player's own frame (the board turned
+ * 180 degrees for blue). observe.c includes this header and not board.h, so the
+ * partial observation cannot reach a hidden rank.
+ */
+#ifndef STRATEGO_VIEW_H
+#define STRATEGO_VIEW_H
+
+#include <stdint.h>
+
+#include "types.h"
+
+/* Only declared here: code that includes this header cannot look inside a game. */
+struct GameState;
+
+/* cell[] values in the view. Own and revealed pieces carry their type in the low bits. */
+enum {
+    VIEW_EMPTY = 0,
+    VIEW_LAKE = 1,
+    VIEW_OWN = 0x20,        /* | type */
+    VIEW_OPP_KNOWN = 0x40,  /* | type: revealed in a fight, or a Scout shown by its move */
+    VIEW_OPP_UNKNOWN = 0x80,
+    VIEW_TYPE_MASK = 0x1F,
+};
+
+typedef struct {
+    uint8_t from, to, attack, valid;
+} ViewMove;
+
+typedef struct {
+    uint8_t cell[SQ_NB];   /* observer's frame */
+    uint8_t flags[SQ_NB];  /* PIECE_MOVED | PIECE_REVEALED | PIECE_SCOUTED of the piece there */
+    uint8_t own_on_board[PIECE_TYPE_NB];
+    uint8_t opp_on_board[PIECE_TYPE_NB];  /* public: every capture is shown */
+    uint8_t opp_unknown[PIECE_TYPE_NB];   /* of those, how many are not yet identified */
+    uint8_t opp_unknown_moved;            /* unidentified opponent pieces that have moved */
+    uint8_t opp_unknown_unmoved;
+    ViewMove last[HISTORY_NB];            /* last[0] is the latest ply, observer's frame */
+    uint16_t ply;
+    uint16_t plies_since_attack;
+} PlayerView;
+
+/* Fills v with what `player` knows of the game s. */
+void view_build(const struct GameState *s, int player, PlayerView *v);
+
+#endif

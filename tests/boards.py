@@ -1,0 +1,45 @@
+"""Boards drawn in ASCII for tests, turned into Gravon field strings.
+
+A drawing has 10 lines of 10 cells separated by whitespace, the top line row 10 (blue's
+back row) and the bottom line row 1 (red's back row), columns A B C D E F G H I K from
+left to right, as red sees the board. A cell is
+
+    .      empty
+    ~      lake (only where the lakes are: rows 5-6, columns C-D and G-H)
+    r5 bB  a piece: r red / b blue, then B bomb, S spy, 2..10 rank, F flag
+
+For example ``r10`` is red's marshal and ``bF`` blue's flag. Blank lines are ignored.
+"""
+from __future__ import annotations
+
+# Gravon letters in type order: bomb, spy, scout (2) ... marshal (10), flag.
+SYMBOLS = ("B", "S", "2", "3", "4", "5", "6", "7", "8", "9", "10", "F")
+LAKES = frozenset(r * 10 + c for r in (4, 5) for c in (2, 3, 6, 7))
+
+
+def _letter(token: str, sq: int) -> str:
+    if token == "~":
+        return "_"
+    if token == ".":
+        return "A"
+    side, symbol = token[:1], token[1:]
+    if side not in ("r", "b") or symbol not in SYMBOLS:
+        raise ValueError(f"bad cell {token!r} at square {sq}: expected '.', '~' or r/b + one of {SYMBOLS}")
+    return chr((ord("B") if side == "r" else ord("N")) + SYMBOLS.index(symbol))
+
+
+def board(ascii: str) -> str:
+    """The 100-letter Gravon field of an ASCII drawing (see the module docstring)."""
+    lines = [line.split() for line in ascii.strip().splitlines() if line.strip()]
+    if len(lines) != 10 or any(len(cells) != 10 for cells in lines):
+        raise ValueError(f"a board is 10 lines of 10 cells, got {[len(cells) for cells in lines]}")
+    field = ["A"] * 100
+    for i, cells in enumerate(lines):
+        row = 9 - i  # the top line is row 10
+        for col, token in enumerate(cells):
+            sq = row * 10 + col
+            if (token == "~") != (sq in LAKES):
+                raise ValueError(f"square {sq} (row {row + 1}, column {'ABCDEFGHIK'[col]}): "
+                                 f"lakes are at rows 5-6, columns C-D and G-H, got {token!r}")
+            field[sq] = _letter(token, sq)
+    return "".join(field)
