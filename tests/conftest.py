@@ -9,6 +9,10 @@ import pytest
 SHARED_DATA = Path(os.environ.get("STRATEGO_DATA_DIR", Path(__file__).resolve().parents[2] / "shared" / "data"))
 GRAVON_DIR = Path(os.environ.get("STRATEGO_GRAVON_DIR", SHARED_DATA / "gravon"))
 
+# In CI the recorded games must be there: a replay test that skips proves nothing.
+if os.environ.get("CI") == "true" and not GRAVON_DIR.is_dir():
+    raise RuntimeError(f"CI: the Gravon records are missing at {GRAVON_DIR}")
+
 needs_gravon = pytest.mark.skipif(
     not GRAVON_DIR.is_dir(), reason=f"Gravon records not found at {GRAVON_DIR} (set STRATEGO_GRAVON_DIR)"
 )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 
 import pytest
 
@@ -19,17 +17,8 @@ from stratego.records import (
 )
 from stratego import records as records_module
 
-GRAVON_DIR = Path(
-    os.environ.get(
-        "STRATEGO_GRAVON_DIR",
-        Path(__file__).resolve().parents[2] / "shared" / "data" / "gravon",
-    )
-)
-
-needs_data = pytest.mark.skipif(
-    not GRAVON_DIR.is_dir(),
-    reason=f"Gravon records not found at {GRAVON_DIR} (set STRATEGO_GRAVON_DIR)",
-)
+from conftest import GRAVON_DIR
+from conftest import needs_gravon as needs_data
 
 # A small valid record to mutate in the hostile cases.
 FIELD = (

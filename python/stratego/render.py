@@ -1,7 +1,7 @@
 """Text boards for people: the full board, or what one player may see."""
 from __future__ import annotations
 
-from .notation import COLUMNS, ROWS
+from .notation import COLUMNS
 
 # Symbols by type (Gravon order): bomb, spy, scout..marshal as ranks, flag.
 SYMBOLS = ("B", "S", "2", "3", "4", "5", "6", "7", "8", "9", "10", "F")

@@ -1,0 +1,134 @@
+"""The main job: random-vs-random games in parallel, timed, with a checksum.
+
+Every game plays uniformly random legal moves chosen in C (VecEnv.sample_actions), so
+the run measures the simulator alone. The checksum sums a hash of every finished
+game's (index, length, winner, reason) over a fixed seed and step count: the same
+numbers on every machine and thread count, and a change to the rules changes it.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+
+from .vec_env import VecEnv
+
+
+@dataclass
+class BenchResult:
+    label: str
+    num_envs: int
+    num_threads: int
+    batch_steps: int
+    seconds: float
+    games_finished: int
+    red_wins: int
+    blue_wins: int
+    draws: int
+    truncations: int
+    plies_of_finished: int
+    checksum: int
+    bytes_per_step: int
+
+    @property
+    def steps_per_second(self) -> float:
+        """Plies per second over all games (one step = one game advancing one ply)."""
+        return self.batch_steps * self.num_envs / self.seconds
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games_finished / self.seconds
+
+    @property
+    def mean_game_length(self) -> float:
+        return self.plies_of_finished / self.games_finished if self.games_finished else float("nan")
+
+
+def step_bytes(env: VecEnv) -> int:
+    """Bytes the engine writes per game per step: mask, rewards, flags, observations."""
+    arrays = [env.action_mask, env.rewards, env.reward, env.terminated, env.truncated,
+              env.to_play, env.final_winner, env.final_reason, env.final_plies]
+    if env.obs is not None:
+        arrays.append(env.obs)
+    if env.full_obs is not None:
+        arrays.append(env.full_obs)
+    return sum(a.nbytes for a in arrays) // env.num_envs
+
+
+class ProgressBar:
+    """A one-line bar on stderr, redrawn at most 10 times a second."""
+
+    def __init__(self, label: str, enabled: bool):
+        self.label, self.enabled, self._last = label, enabled, 0.0
+
+    def update(self, fraction: float, rate: float, force: bool = False) -> None:
+        now = time.perf_counter()
+        if not self.enabled or (not force and now - self._last < 0.1):
+            return
+        self._last = now
+        filled = int(30 * min(fraction, 1.0))
+        sys.stderr.write(f"\r{self.label:<12} [{'#' * filled}{'.' * (30 - filled)}] "
+                         f"{100 * min(fraction, 1.0):5.1f}%  {rate / 1e6:6.2f} M steps/s")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+
+
+def run_bench(
+    num_envs: int = 4096,
+    batch_steps: int | None = 1000,
+    seconds: float | None = None,
+    num_threads: int = 0,
+    seed: int = 0,
+    variant: str = "classic",
+    label: str = "bench",
+    progress: bool = True,
+    **env_kwargs,
+) -> BenchResult:
+    """Steps num_envs games for batch_steps steps (or for `seconds`) from `seed`."""
+    if (batch_steps is None) == (seconds is None):
+        raise ValueError("give exactly one of batch_steps and seconds")
+    env = VecEnv(num_envs, variant, num_threads=num_threads, **env_kwargs)
+    try:
+        env.reset(seed=seed)
+        bar = ProgressBar(label, progress)
+        done_steps = 0
+        start = time.perf_counter()
+        while True:
+            elapsed = time.perf_counter() - start
+            if batch_steps is not None and done_steps >= batch_steps:
+                break
+            if seconds is not None and elapsed >= seconds:
+                break
+            env.step(env.sample_actions())
+            done_steps += 1
+            fraction = done_steps / batch_steps if batch_steps else elapsed / seconds
+            bar.update(fraction, done_steps * num_envs / max(elapsed, 1e-9))
+        elapsed = time.perf_counter() - start
+        bar.update(1.0, done_steps * num_envs / max(elapsed, 1e-9), force=True)
+        bar.close()
+        stats = env.stats()
+        return BenchResult(
+            label=label, num_envs=num_envs, num_threads=env.num_threads, batch_steps=done_steps,
+            seconds=elapsed, bytes_per_step=step_bytes(env), **stats,
+        )
+    finally:
+        env.close()
+
+
+def format_result(r: BenchResult) -> str:
+    finished = max(r.games_finished, 1)
+    decisive = r.red_wins + r.blue_wins
+    return "\n".join([
+        f"{r.label}: {r.num_envs} games x {r.batch_steps} steps on {r.num_threads} thread(s) in {r.seconds:.2f} s",
+        f"  steps/s           {r.steps_per_second:,.0f}",
+        f"  games/s           {r.games_per_second:,.0f}",
+        f"  games finished    {r.games_finished:,} (mean length {r.mean_game_length:.1f} plies)",
+        f"  results           red {100 * r.red_wins / finished:.1f}%  blue {100 * r.blue_wins / finished:.1f}%  "
+        f"draws {100 * r.draws / finished:.1f}% (of which cap endings {100 * r.truncations / finished:.1f}%)",
+        f"  decisive games    {decisive:,}",
+        f"  bytes written/step {r.bytes_per_step:,}",
+        f"  checksum          {r.checksum:016x}",
+    ])

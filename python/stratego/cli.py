@@ -1,0 +1,65 @@
+"""Command line: `stratego bench` (the main job), `stratego play` (a game in the terminal)."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import _core
+from .bench import format_result, run_bench
+from .variants import variants
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def _bench(args: argparse.Namespace) -> int:
+    print(f"stratego bench: variant {args.variant}, OpenMP {'on' if _core.OPENMP else 'off'}, "
+          f"state {_core.STATE_BYTES} bytes/game")
+    steps = None if args.seconds else args.steps
+    common = dict(num_envs=args.num_envs, batch_steps=steps, seconds=args.seconds,
+                  num_threads=args.threads, seed=args.seed, variant=args.variant,
+                  progress=not args.no_progress)
+    runs = []
+    if not args.no_obs:
+        runs.append(run_bench(label="obs on", obs_dtype=args.obs_dtype, **common))
+    runs.append(run_bench(label="obs off", observations=False, **common))
+    for r in runs:
+        print(format_result(r))
+    if len(runs) == 2:
+        a, b = runs
+        if steps is not None and a.checksum != b.checksum:
+            print("ERROR: observations changed the games (checksums differ)", file=sys.stderr)
+            return 1
+        print(f"observations cost: obs on runs at {a.steps_per_second / b.steps_per_second:.2f}x "
+              f"the speed of obs off")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="stratego", description="Stratego simulator for RL.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    bench = sub.add_parser("bench", help="random-vs-random games in parallel: speed and checksum")
+    bench.add_argument("--num-envs", type=_positive_int, default=4096, help="games at once (4096)")
+    bench.add_argument("--steps", type=_positive_int, default=500,
+                       help="batch steps, each one ply of every game (500)")
+    bench.add_argument("--seconds", type=float, default=None, help="run for this long instead of --steps")
+    bench.add_argument("--threads", type=int, default=0, help="OpenMP threads, 0 = all cores")
+    bench.add_argument("--seed", type=int, default=0)
+    bench.add_argument("--variant", default="classic", help=f"one of {variants()} or a .toml path")
+    bench.add_argument("--obs-dtype", default="uint8", choices=["uint8", "float32"])
+    bench.add_argument("--no-obs", action="store_true", help="only the run without observations")
+    bench.add_argument("--no-progress", action="store_true", help="no progress bar")
+    args = parser.parse_args(argv)
+    if args.command == "bench":
+        if args.seconds is not None and args.seconds <= 0:
+            parser.error("--seconds must be > 0")
+        return _bench(args)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
