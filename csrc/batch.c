@@ -140,14 +140,46 @@ void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_thre
     b->stats.checksum += checksum;
 }
 
+/* Number of ones in 8 bytes that are each 0 or 1: the byte sum, gathered into the top
+ * byte by one multiply (no popcount instruction needed). */
+static inline int ones_in_word(uint64_t word) { return (int)((word * 0x0101010101010101ull) >> 56); }
+
+/* The k-th (0-based) set entry of a 0/1 byte mask of ACTION_NB entries, 8 at a time. */
+static int mask_select(const uint8_t *mask, int k) {
+    int base = 0;
+    for (; base + 8 <= ACTION_NB; base += 8) {
+        uint64_t word;
+        memcpy(&word, mask + base, 8);
+        int ones = ones_in_word(word);
+        if (k < ones) break;
+        k -= ones;
+    }
+    for (int a = base; a < ACTION_NB; a++) {
+        if (mask[a] && k-- == 0) return a;
+    }
+    return 0;
+}
+
+static int mask_count(const uint8_t *mask) {
+    int total = 0;
+    for (int base = 0; base < ACTION_NB; base += 8) {
+        uint64_t word;
+        memcpy(&word, mask + base, 8);
+        total += ones_in_word(word);
+    }
+    return total;
+}
+
+_Static_assert(ACTION_NB % 8 == 0, "mask_count reads the mask 8 bytes at a time");
+
 void batch_sample_actions(Batch *b, int64_t *actions, int num_threads) {
     int64_t n = b->num_envs;
 #pragma omp parallel for schedule(static) num_threads(num_threads)
     for (int64_t i = 0; i < n; i++) {
-        const GameState *s = &b->states[i];
-        uint16_t legal[ACTION_NB];
-        int count = moves_list(s, &b->rules, s->to_move, legal);
-        /* A live game always has a legal move (game.c ends it otherwise). */
-        actions[i] = count > 0 ? legal[rng_below(&b->sample_rng[i], (uint32_t)count)] : 0;
+        /* Uniform over the set entries of the mask as it stands: the engine's legal mask,
+         * or a narrower one the caller wrote into it. A row with none gives -1. */
+        const uint8_t *mask = b->mask + i * ACTION_NB;
+        int count = mask_count(mask);
+        actions[i] = count > 0 ? mask_select(mask, (int)rng_below(&b->sample_rng[i], (uint32_t)count)) : -1;
     }
 }

@@ -67,7 +67,8 @@ int64_t batch_find_illegal(const Batch *b, const int64_t *actions, int *code);
 /* Plays actions[i] in game i (all in range; under ILLEGAL_RAISE all legal). */
 void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_threads);
 
-/* A uniformly random legal action for each game, from its own sampler stream. */
+/* For each game a uniformly random set entry of its row of b->mask (the legal actions
+ * unless the caller narrowed them), from the game's own sampler stream; -1 if none. */
 void batch_sample_actions(Batch *b, int64_t *actions, int num_threads);
 
 #endif

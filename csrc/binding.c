@@ -695,6 +695,10 @@ static PyObject *Batch_sample_actions(BatchObject *self, PyObject *out) {
 
 static PyObject *Batch_stats(BatchObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
+    if (self->closed) {
+        PyErr_SetString(PyExc_RuntimeError, "the environment is closed");
+        return NULL;
+    }
     const BatchStats *st = &self->batch.stats;
     return Py_BuildValue("{sLsLsLsLsLsLsK}", "games_finished", (long long)st->games_finished,
                          "red_wins", (long long)st->red_wins, "blue_wins",
@@ -798,13 +802,18 @@ static PyObject *core_action_encode(PyObject *mod, PyObject *args) {
 
 static PyObject *core_action_decode(PyObject *mod, PyObject *args) {
     STRATEGO_UNUSED(mod);
-    PyObject *p_obj;
-    long action;
-    int player, from, to;
-    if (!PyArg_ParseTuple(args, "Ol", &p_obj, &action)) return NULL;
+    PyObject *p_obj, *a_obj;
+    int player, from, to, overflow = 0;
+    if (!PyArg_ParseTuple(args, "OO", &p_obj, &a_obj)) return NULL;
     if (parse_player(p_obj, "player", &player) < 0) return NULL;
-    if (action < 0 || action >= ACTION_NB) {
-        PyErr_Format(PyExc_ValueError, "action must be in [0, %d), got %ld", ACTION_NB, action);
+    if (!PyLong_Check(a_obj) || PyBool_Check(a_obj)) {
+        PyErr_Format(PyExc_TypeError, "action must be an int, got %s", Py_TYPE(a_obj)->tp_name);
+        return NULL;
+    }
+    long action = PyLong_AsLongAndOverflow(a_obj, &overflow);
+    if (action == -1 && PyErr_Occurred()) return NULL;
+    if (overflow || action < 0 || action >= ACTION_NB) {
+        PyErr_Format(PyExc_ValueError, "action must be in [0, %d), got %R", ACTION_NB, a_obj);
         return NULL;
     }
     action_decode(player, (int)action, &from, &to);

@@ -40,8 +40,8 @@ typedef struct GameState {
     uint8_t done;
     uint8_t winner;                       /* RED, BLUE or NO_WINNER */
     uint8_t end_reason;                   /* EndReason */
-    uint16_t ply;                         /* plies played */
-    uint16_t plies_since_attack;
+    uint32_t ply;                         /* plies played (no cap may mean many) */
+    uint32_t plies_since_attack;
     Streak streak[PLAYER_NB];
     HistoryEntry history[HISTORY_NB];     /* ring: ply k is at k % HISTORY_NB */
     uint64_t rng;                         /* this game's stream for new setups */

@@ -5,9 +5,11 @@
 #include "repetition.h"
 
 /* ray[sq][dir] lists the squares reached from sq going in dir, stopping at the board's
- * edge or a lake (lakes never move, so this is fixed). */
+ * edge or a lake (lakes never move, so this is fixed); ray_action[player][sq][dir][i]
+ * is that player's action for the move to the i-th of them. */
 static uint8_t ray_len[SQ_NB][DIR_NB];
 static uint8_t ray_sq[SQ_NB][DIR_NB][BOARD_SIZE - 1];
+static uint16_t ray_action[PLAYER_NB][SQ_NB][DIR_NB][BOARD_SIZE - 1];
 static int tables_ready;
 
 void moves_init(void) {
@@ -23,7 +25,11 @@ void moves_init(void) {
                 if (row < 0 || row >= BOARD_SIZE || col < 0 || col >= BOARD_SIZE) break;
                 int t = row * BOARD_SIZE + col;
                 if (sq_is_lake(t)) break;
-                ray_sq[sq][d][n++] = (uint8_t)t;
+                ray_sq[sq][d][n] = (uint8_t)t;
+                for (int p = 0; p < PLAYER_NB; p++) {
+                    ray_action[p][sq][d][n] = (uint16_t)action_encode(p, sq, t);
+                }
+                n++;
             }
             ray_len[sq][d] = (uint8_t)n;
         }
@@ -54,12 +60,21 @@ void action_decode(int player, int action, int *from, int *to) {
     *to = sq_to_frame(t, player);
 }
 
-/* Calls emit(from, to) for each legal move of `player`; stops early when it returns 1.
- * A macro-free generator keeps one walk for listing, masking and "any move?". */
-typedef int (*EmitFn)(void *ctx, int player, int from, int to);
+/* One walk over the legal moves serves listing, masking and "is there any move?"; the
+ * mode is a constant at each call, so the compiler makes three loops without branches
+ * on it. */
+enum { WALK_LIST, WALK_MASK, WALK_ANY };
 
-static int moves_walk(const GameState *s, const Rules *r, int player, EmitFn emit, void *ctx) {
-    int first = player * MAX_PIECES, last = first + MAX_PIECES;
+static inline __attribute__((always_inline)) int moves_walk(const GameState *s, const Rules *r,
+                                                            int player, int mode, uint16_t *list,
+                                                            uint8_t *mask) {
+    int n_moves = 0;
+    int first = player * MAX_PIECES, last = first + s->placed[player];
+    const Streak *st = &s->streak[player];
+    /* Only the piece of a run that reached the limit can have a forbidden move. */
+    int limited = r->two_square_limit && st->count >= r->two_square_limit ? st->piece : -1;
+    /* Cells 1 + id hold the player's pieces for ids first..first + 39. */
+    unsigned own_first_cell = (unsigned)first + 1;
     for (int id = first; id < last; id++) {
         int from = s->piece_sq[id];
         if (from == SQ_NONE) continue;
@@ -69,63 +84,36 @@ static int moves_walk(const GameState *s, const Rules *r, int player, EmitFn emi
         int reach = type == SCOUT ? BOARD_SIZE - 1 : 1;
         for (int d = 0; d < DIR_NB; d++) {
             int n = ray_len[from][d] < reach ? ray_len[from][d] : reach;
+            const uint8_t *ray = ray_sq[from][d];
+            const uint16_t *acts = ray_action[player][from][d];
             for (int i = 0; i < n; i++) {
-                int to = ray_sq[from][d][i];
-                uint8_t cell = s->board[to];
+                unsigned cell = s->board[ray[i]];
                 /* Never onto an own piece; an enemy piece ends the line with an attack. */
-                if (cell != CELL_EMPTY && piece_owner(cell - 1) == player) break;
-                if (!repetition_forbids(s, r->two_square_limit, id, from, to)) {
-                    if (emit(ctx, player, from, to)) return 1;
+                if (cell - own_first_cell < MAX_PIECES) break;
+                if (id != limited || !repetition_forbids(s, r->two_square_limit, id, from, ray[i])) {
+                    if (mode == WALK_ANY) return 1;
+                    if (mode == WALK_LIST) list[n_moves] = acts[i];
+                    if (mode == WALK_MASK) mask[acts[i]] = 1;
+                    n_moves++;
                 }
                 if (cell != CELL_EMPTY) break;
             }
         }
     }
-    return 0;
-}
-
-typedef struct {
-    uint16_t *actions;
-    uint8_t *mask;
-    int n;
-} Collector;
-
-static int emit_list(void *ctx, int player, int from, int to) {
-    Collector *c = ctx;
-    c->actions[c->n++] = (uint16_t)action_encode(player, from, to);
-    return 0;
-}
-
-static int emit_mask(void *ctx, int player, int from, int to) {
-    Collector *c = ctx;
-    c->mask[action_encode(player, from, to)] = 1;
-    c->n++;
-    return 0;
-}
-
-static int emit_stop(void *ctx, int player, int from, int to) {
-    STRATEGO_UNUSED(ctx);
-    STRATEGO_UNUSED(player);
-    STRATEGO_UNUSED(from);
-    STRATEGO_UNUSED(to);
-    return 1;
+    return n_moves;
 }
 
 int moves_list(const GameState *s, const Rules *r, int player, uint16_t *actions) {
-    Collector c = {actions, NULL, 0};
-    moves_walk(s, r, player, emit_list, &c);
-    return c.n;
+    return moves_walk(s, r, player, WALK_LIST, actions, NULL);
 }
 
 int moves_any_legal(const GameState *s, const Rules *r, int player) {
-    return moves_walk(s, r, player, emit_stop, NULL);
+    return moves_walk(s, r, player, WALK_ANY, NULL, NULL);
 }
 
 int moves_legal_mask(const GameState *s, const Rules *r, uint8_t *mask) {
-    Collector c = {NULL, mask, 0};
     memset(mask, 0, ACTION_NB);
-    moves_walk(s, r, s->to_move, emit_mask, &c);
-    return c.n;
+    return moves_walk(s, r, s->to_move, WALK_MASK, NULL, mask);
 }
 
 enum {

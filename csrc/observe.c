@@ -38,7 +38,7 @@ void observe_channel_name(const ObsSpec *spec, int c, char *buf, size_t len) {
 }
 
 /* Fraction of a cap reached: a float in [0, 1], 0 without a cap. */
-static float progress(uint16_t value, uint16_t cap) {
+static float progress(uint32_t value, uint16_t cap) {
     if (cap == 0) return 0.0f;
     return value >= cap ? 1.0f : (float)value / (float)cap;
 }

@@ -39,8 +39,8 @@ typedef struct {
     uint8_t opp_unknown_moved;            /* unidentified opponent pieces that have moved */
     uint8_t opp_unknown_unmoved;
     ViewMove last[HISTORY_NB];            /* last[0] is the latest ply, observer's frame */
-    uint16_t ply;
-    uint16_t plies_since_attack;
+    uint32_t ply;
+    uint32_t plies_since_attack;
 } PlayerView;
 
 /* Fills v with what `player` knows of the game s. */

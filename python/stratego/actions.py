@@ -8,6 +8,8 @@ from row). Every pair of distinct squares on a common row or column is one actio
 """
 from __future__ import annotations
 
+import operator
+
 from . import _core
 from .notation import format_move, parse_move
 
@@ -16,7 +18,7 @@ ACTION_NB: int = _core.ACTION_NB
 
 def action_to_squares(action: int, player: int) -> tuple[int, int]:
     """(from, to) absolute squares of `player`'s action."""
-    return _core.action_decode(player, int(action))
+    return _core.action_decode(player, operator.index(action))
 
 
 def squares_to_action(src: int, dst: int, player: int) -> int:

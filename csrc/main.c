@@ -1,0 +1,129 @@
+/* main.c: the engine without Python, for gdb, sanitizers, valgrind and profilers.
+ *
+ *   stratego_main bench [num_envs] [steps] [threads] [obs 0|1]   random games, timed
+ *   stratego_main perft FIELD TO_MOVE DEPTH                      move-sequence count
+ *   stratego_main play [seed]                                    one random game, printed
+ *
+ * Build: make -C csrc (see csrc/Makefile; SANITIZE=1 for ASan+UBSan).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "batch.h"
+#include "game.h"
+#include "moves.h"
+#include "observe.h"
+#include "rng.h"
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int run_bench(int n, int steps, int threads, int with_obs) {
+    Batch b;
+    memset(&b, 0, sizeof(b));
+    rules_default(&b.rules);
+    b.num_envs = n;
+    b.obs_spec = (ObsSpec){4, 0, 0, b.rules.max_plies, b.rules.max_plies_without_attack};
+    b.obs_views = with_obs ? 1 : 0;
+    size_t obs_bytes = observe_bytes(&b.obs_spec);
+    b.states = malloc((size_t)n * sizeof(GameState));
+    b.sample_rng = malloc((size_t)n * sizeof(uint64_t));
+    b.mask = malloc((size_t)n * ACTION_NB);
+    b.rewards = malloc((size_t)n * 2 * sizeof(float));
+    b.reward = malloc((size_t)n * sizeof(float));
+    b.terminated = malloc((size_t)n);
+    b.truncated = malloc((size_t)n);
+    b.to_play = malloc((size_t)n);
+    b.final_winner = malloc((size_t)n);
+    b.final_reason = malloc((size_t)n);
+    b.final_plies = malloc((size_t)n * sizeof(int32_t));
+    b.obs = with_obs ? malloc((size_t)n * obs_bytes) : NULL;
+    b.final_obs = with_obs ? malloc((size_t)n * obs_bytes) : NULL;
+    int64_t *actions = malloc((size_t)n * sizeof(int64_t));
+    if (!b.states || !b.sample_rng || !b.mask || !b.rewards || !b.reward || !b.terminated ||
+        !b.truncated || !b.to_play || !b.final_winner || !b.final_reason || !b.final_plies ||
+        !actions || (with_obs && (!b.obs || !b.final_obs))) {
+        fprintf(stderr, "out of memory\n");
+        return 1;
+    }
+    batch_reset(&b, 0, threads);
+    double start = now_seconds();
+    for (int t = 0; t < steps; t++) {
+        batch_sample_actions(&b, actions, threads);
+        batch_step(&b, actions, ILLEGAL_RAISE, threads);
+    }
+    double secs = now_seconds() - start;
+    printf("%d games x %d steps, %d thread(s), obs %s: %.0f steps/s, %lld games finished, "
+           "checksum %016llx\n",
+           n, steps, threads, with_obs ? "on" : "off", (double)n * steps / secs,
+           (long long)b.stats.games_finished, (unsigned long long)b.stats.checksum);
+    free(b.states); free(b.sample_rng); free(b.mask); free(b.rewards); free(b.reward);
+    free(b.terminated); free(b.truncated); free(b.to_play); free(b.final_winner);
+    free(b.final_reason); free(b.final_plies); free(b.obs); free(b.final_obs); free(actions);
+    return 0;
+}
+
+static int run_perft(const char *field, int to_move, int depth) {
+    GameState s;
+    Rules r;
+    char err[200];
+    rules_default(&r);
+    if (board_from_field(&s, field, strlen(field), err, sizeof(err)) < 0) {
+        fprintf(stderr, "bad field: %s\n", err);
+        return 1;
+    }
+    s.to_move = (uint8_t)(to_move != 0);
+    game_judge_start(&s, &r);
+    printf("%llu\n", (unsigned long long)game_perft(&s, &r, depth));
+    return 0;
+}
+
+static int run_play(uint64_t seed) {
+    GameState s;
+    Rules r;
+    uint16_t legal[ACTION_NB];
+    uint64_t pick = rng_seed_stream(seed, 0, 1);
+    char field[SQ_NB + 1] = {0};
+    rules_default(&r);
+    s.rng = rng_seed_stream(seed, 0, 0);
+    game_reset_random(&s, &r);
+    board_to_field(&s, field);
+    printf("start %s\n", field);
+    while (!s.done) {
+        int n = moves_list(&s, &r, s.to_move, legal);
+        int from, to;
+        action_decode(s.to_move, legal[rng_below(&pick, (uint32_t)n)], &from, &to);
+        printf("%d %c%c-%c%c\n", s.ply + 1, "ABCDEFGHIK"[from % 10], "123456789:"[from / 10],
+               "ABCDEFGHIK"[to % 10], "123456789:"[to / 10]);
+        game_apply_move(&s, &r, from, to);
+    }
+    printf("end reason %d winner %d after %d plies\n", s.end_reason, s.winner, s.ply);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    moves_init();
+    if (argc >= 2 && strcmp(argv[1], "bench") == 0) {
+        int n = argc > 2 ? atoi(argv[2]) : 4096, steps = argc > 3 ? atoi(argv[3]) : 500;
+        int threads = argc > 4 ? atoi(argv[4]) : 1, obs = argc > 5 ? atoi(argv[5]) : 1;
+        if (n < 1 || steps < 1 || threads < 1) {
+            fprintf(stderr, "num_envs, steps and threads must be >= 1\n");
+            return 2;
+        }
+        return run_bench(n, steps, threads, obs);
+    }
+    if (argc == 5 && strcmp(argv[1], "perft") == 0) {
+        return run_perft(argv[2], atoi(argv[3]), atoi(argv[4]));
+    }
+    if (argc >= 2 && strcmp(argv[1], "play") == 0) {
+        return run_play(argc > 2 ? strtoull(argv[2], NULL, 10) : 0);
+    }
+    fprintf(stderr, "usage: %s bench [num_envs steps threads obs] | perft FIELD TO_MOVE DEPTH | play [seed]\n",
+            argv[0]);
+    return 2;
+}
