@@ -38,6 +38,15 @@ static void batch_write_turn(Batch *b, int64_t i) {
     if (b->full_obs) observe_full(s, s->to_move, b->full_obs + i * FULL_OBS_CHANNELS * SQ_NB);
 }
 
+/* Clears game i's per-step results (no reward, nothing finished). */
+static void batch_clear_results(Batch *b, int64_t i) {
+    b->rewards[2 * i] = b->rewards[2 * i + 1] = b->reward[i] = 0.0f;
+    b->terminated[i] = b->truncated[i] = 0;
+    b->final_winner[i] = -1;
+    b->final_reason[i] = END_NONE;
+    b->final_plies[i] = 0;
+}
+
 void batch_reset(Batch *b, uint64_t seed, int num_threads) {
     memset(&b->stats, 0, sizeof(b->stats));
     int64_t n = b->num_envs;
@@ -47,11 +56,16 @@ void batch_reset(Batch *b, uint64_t seed, int num_threads) {
         s->rng = rng_seed_stream(seed, (uint64_t)i, 0);
         b->sample_rng[i] = rng_seed_stream(seed, (uint64_t)i, 1);
         game_reset_random(s, &b->rules);
-        b->rewards[2 * i] = b->rewards[2 * i + 1] = b->reward[i] = 0.0f;
-        b->terminated[i] = b->truncated[i] = 0;
-        b->final_winner[i] = -1;
-        b->final_reason[i] = END_NONE;
-        b->final_plies[i] = 0;
+        batch_clear_results(b, i);
+        batch_write_turn(b, i);
+    }
+}
+
+void batch_write_outputs(Batch *b, int num_threads) {
+    int64_t n = b->num_envs;
+#pragma omp parallel for schedule(static) num_threads(num_threads)
+    for (int64_t i = 0; i < n; i++) {
+        batch_clear_results(b, i);
         batch_write_turn(b, i);
     }
 }
@@ -102,11 +116,7 @@ void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_thre
             game_apply_move(s, r, from, to);
         }
         float *rew = b->rewards + 2 * i;
-        rew[0] = rew[1] = 0.0f;
-        b->terminated[i] = b->truncated[i] = 0;
-        b->final_winner[i] = -1;
-        b->final_reason[i] = END_NONE;
-        b->final_plies[i] = 0;
+        batch_clear_results(b, i);
         if (s->done) {
             int trunc_end = game_is_truncation(s->end_reason);
             b->terminated[i] = (uint8_t)!trunc_end;

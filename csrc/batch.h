@@ -58,6 +58,10 @@ enum { ILLEGAL_RAISE = 0, ILLEGAL_LOSES = 1 };
 /* Starts every game anew from `seed`. */
 void batch_reset(Batch *b, uint64_t seed, int num_threads);
 
+/* Writes every game's outputs (mask, player to move, observations) from its state, and
+ * clears the per-step results: after a restore of saved states. */
+void batch_write_outputs(Batch *b, int num_threads);
+
 /* First game whose action is outside [0, ACTION_NB), or -1. */
 int64_t batch_find_out_of_range(const Batch *b, const int64_t *actions);
 

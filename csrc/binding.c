@@ -410,7 +410,39 @@ static PyObject *GameState_copy(GameStateObject *self, PyObject *unused) {
     return (PyObject *)other;
 }
 
+/* to_bytes() -> the state as plain bytes (same engine build and machine to read back). */
+static PyObject *GameState_to_bytes(GameStateObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    return PyBytes_FromStringAndSize((const char *)&self->state, sizeof(GameState));
+}
+
+/* from_bytes(data): replaces the state after checking it completely. */
+static PyObject *GameState_from_bytes(GameStateObject *self, PyObject *data) {
+    char *buf;
+    Py_ssize_t len;
+    char err[200];
+    GameState fresh;
+    if (!PyBytes_Check(data)) {
+        PyErr_Format(PyExc_TypeError, "state must be bytes, got %s", Py_TYPE(data)->tp_name);
+        return NULL;
+    }
+    if (PyBytes_AsStringAndSize(data, &buf, &len) < 0) return NULL;
+    if (len != (Py_ssize_t)sizeof(GameState)) {
+        PyErr_Format(PyExc_ValueError, "a saved game state has %zu bytes, got %zd", sizeof(GameState), len);
+        return NULL;
+    }
+    memcpy(&fresh, buf, sizeof(fresh));
+    if (board_validate(&fresh, err, sizeof(err)) < 0) {
+        PyErr_Format(PyExc_ValueError, "corrupt game state: %s", err);
+        return NULL;
+    }
+    self->state = fresh;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef GameState_methods[] = {
+    {"to_bytes", (PyCFunction)GameState_to_bytes, METH_NOARGS, "The state as bytes."},
+    {"from_bytes", (PyCFunction)GameState_from_bytes, METH_O, "Restores a state from to_bytes()."},
     {"reset_random", (PyCFunction)GameState_reset_random, METH_O,
      "reset_random(seed): a new game with random setups from seed."},
     {"set_field", (PyCFunction)GameState_set_field, METH_VARARGS,
@@ -708,6 +740,122 @@ static PyObject *Batch_stats(BatchObject *self, PyObject *unused) {
                          (unsigned long long)st->checksum);
 }
 
+/* Saved batches: a header, then the stats, the states and the sampler streams, in this
+ * machine's byte order. The header pins the layout and the rules, so a save only loads
+ * into a batch of the same engine build, size and rules. */
+typedef struct {
+    char magic[8];
+    uint32_t version;
+    uint32_t state_bytes;
+    uint32_t num_envs;
+    uint32_t reserved;
+    Rules rules;
+} SaveHeader;
+
+static const char SAVE_MAGIC[8] = {'S', 'T', 'R', 'A', 'T', 'E', 'G', 'O'};
+enum { SAVE_VERSION = 1 };
+
+static size_t save_size(const Batch *b) {
+    return sizeof(SaveHeader) + sizeof(BatchStats) +
+           (size_t)b->num_envs * (sizeof(GameState) + sizeof(uint64_t));
+}
+
+static PyObject *Batch_save(BatchObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    if (self->closed) {
+        PyErr_SetString(PyExc_RuntimeError, "the environment is closed");
+        return NULL;
+    }
+    const Batch *b = &self->batch;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)save_size(b));
+    if (out == NULL) return NULL;
+    char *p = PyBytes_AS_STRING(out);
+    SaveHeader h;
+    memset(&h, 0, sizeof(h));
+    memcpy(h.magic, SAVE_MAGIC, sizeof(SAVE_MAGIC));
+    h.version = SAVE_VERSION;
+    h.state_bytes = sizeof(GameState);
+    h.num_envs = (uint32_t)b->num_envs;
+    h.rules = b->rules;
+    memcpy(p, &h, sizeof(h));
+    p += sizeof(h);
+    memcpy(p, &b->stats, sizeof(b->stats));
+    p += sizeof(b->stats);
+    memcpy(p, b->states, (size_t)b->num_envs * sizeof(GameState));
+    p += (size_t)b->num_envs * sizeof(GameState);
+    memcpy(p, b->sample_rng, (size_t)b->num_envs * sizeof(uint64_t));
+    return out;
+}
+
+/* restore(data): every game, stream and counter from save(); the outputs (mask,
+ * observations, player to move) are written again from the restored games. */
+static PyObject *Batch_restore(BatchObject *self, PyObject *data) {
+    char *buf;
+    Py_ssize_t len;
+    char err[200];
+    PyObject *result = NULL;
+    GameState *states = NULL;
+    if (!PyBytes_Check(data)) {
+        PyErr_Format(PyExc_TypeError, "saved state must be bytes, got %s", Py_TYPE(data)->tp_name);
+        return NULL;
+    }
+    if (PyBytes_AsStringAndSize(data, &buf, &len) < 0) return NULL;
+    if (Batch_enter(self) < 0) return NULL;
+    Batch *b = &self->batch;
+    SaveHeader h;
+    if ((size_t)len < sizeof(h)) {
+        PyErr_Format(PyExc_ValueError, "saved state too short: %zd bytes", len);
+        goto done;
+    }
+    memcpy(&h, buf, sizeof(h));
+    if (memcmp(h.magic, SAVE_MAGIC, sizeof(SAVE_MAGIC)) != 0 || h.version != SAVE_VERSION ||
+        h.state_bytes != sizeof(GameState)) {
+        PyErr_SetString(PyExc_ValueError, "not a saved state of this engine version");
+        goto done;
+    }
+    if (h.num_envs != (uint32_t)b->num_envs) {
+        PyErr_Format(PyExc_ValueError, "saved state has %u games, this environment %d", h.num_envs,
+                     b->num_envs);
+        goto done;
+    }
+    if (memcmp(&h.rules, &b->rules, sizeof(Rules)) != 0) {
+        PyErr_SetString(PyExc_ValueError, "saved state was made under other rules");
+        goto done;
+    }
+    if ((size_t)len != save_size(b)) {
+        PyErr_Format(PyExc_ValueError, "saved state must have %zu bytes, got %zd", save_size(b), len);
+        goto done;
+    }
+    states = malloc((size_t)b->num_envs * sizeof(GameState));
+    if (states == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const char *p = buf + sizeof(h) + sizeof(BatchStats);
+    memcpy(states, p, (size_t)b->num_envs * sizeof(GameState));
+    for (int i = 0; i < b->num_envs; i++) {
+        if (board_validate(&states[i], err, sizeof(err)) < 0 || states[i].done) {
+            PyErr_Format(PyExc_ValueError, "corrupt saved state of game %d: %s", i,
+                         states[i].done ? "a finished game" : err);
+            goto done;
+        }
+    }
+    /* Checked: now nothing can fail, and the batch changes as a whole. */
+    memcpy(&b->stats, buf + sizeof(h), sizeof(BatchStats));
+    memcpy(b->states, states, (size_t)b->num_envs * sizeof(GameState));
+    memcpy(b->sample_rng, p + (size_t)b->num_envs * sizeof(GameState),
+           (size_t)b->num_envs * sizeof(uint64_t));
+    Py_BEGIN_ALLOW_THREADS
+    batch_write_outputs(b, self->num_threads);
+    Py_END_ALLOW_THREADS
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    free(states);
+    self->busy = 0;
+    return result;
+}
+
 /* game(i) -> a GameState copy of game i (for inspection and rendering). */
 static PyObject *Batch_game(BatchObject *self, PyObject *index_obj) {
     if (self->closed) {
@@ -771,6 +919,8 @@ static PyMethodDef Batch_methods[] = {
      "sample_actions(out): a uniformly random legal action per game into out (int64)."},
     {"stats", (PyCFunction)Batch_stats, METH_NOARGS, "Counters of finished games since reset."},
     {"game", (PyCFunction)Batch_game, METH_O, "game(i): a GameState copy of game i."},
+    {"save", (PyCFunction)Batch_save, METH_NOARGS, "Every game, random stream and counter as bytes."},
+    {"restore", (PyCFunction)Batch_restore, METH_O, "restore(data): the batch as save() left it."},
     {"close", (PyCFunction)Batch_close, METH_NOARGS, "Frees the games; a second close is safe."},
     {NULL, NULL, 0, NULL},
 };

@@ -84,3 +84,75 @@ void board_to_field(const GameState *s, char *out) {
         }
     }
 }
+
+int board_validate(const GameState *s, char *err, size_t err_len) {
+    uint8_t on_board[PLAYER_NB][PIECE_TYPE_NB] = {{0}};
+    uint8_t movable[PLAYER_NB] = {0};
+    for (int p = 0; p < PLAYER_NB; p++) {
+        if (s->placed[p] > MAX_PIECES) {
+            snprintf(err, err_len, "player %d has %d pieces, at most %d", p, s->placed[p], MAX_PIECES);
+            return -1;
+        }
+    }
+    for (int id = 0; id < PIECE_ID_NB; id++) {
+        int p = piece_owner(id), used = id - p * MAX_PIECES < s->placed[p];
+        int sq = s->piece_sq[id], type = s->piece_type[id];
+        if (!used) {
+            if (sq != SQ_NONE || type != 0 || s->piece_flags[id] != 0) {
+                snprintf(err, err_len, "piece %d was never placed but has data", id);
+                return -1;
+            }
+            continue;
+        }
+        if (type >= PIECE_TYPE_NB || (s->piece_flags[id] & ~(PIECE_MOVED | PIECE_REVEALED | PIECE_SCOUTED))) {
+            snprintf(err, err_len, "piece %d has type %d or flags %d out of range", id, type,
+                     s->piece_flags[id]);
+            return -1;
+        }
+        if (sq == SQ_NONE) continue;
+        if (sq >= SQ_NB || s->board[sq] != id + 1) {
+            snprintf(err, err_len, "piece %d claims square %d, which does not hold it", id, sq);
+            return -1;
+        }
+        on_board[p][type]++;
+        if (type != BOMB && type != FLAG) movable[p]++;
+    }
+    for (int sq = 0; sq < SQ_NB; sq++) {
+        uint8_t cell = s->board[sq];
+        if ((cell == CELL_LAKE) != sq_is_lake(sq)) {
+            snprintf(err, err_len, "square %d: lakes must be exactly the 8 lake squares", sq);
+            return -1;
+        }
+        if (cell == CELL_EMPTY || cell == CELL_LAKE) continue;
+        if (cell > PIECE_ID_NB || s->piece_sq[cell - 1] != sq) {
+            snprintf(err, err_len, "square %d holds cell %d, which is not a piece standing there", sq, cell);
+            return -1;
+        }
+    }
+    if (memcmp(on_board, s->on_board, sizeof(on_board)) != 0 || memcmp(movable, s->movable, sizeof(movable)) != 0) {
+        snprintf(err, err_len, "piece counts do not match the board");
+        return -1;
+    }
+    if (s->to_move > 1 || s->done > 1 || s->winner > NO_WINNER || s->end_reason >= END_REASON_NB ||
+        (!s->done && (s->winner != NO_WINNER || s->end_reason != END_NONE))) {
+        snprintf(err, err_len, "turn or result fields out of range");
+        return -1;
+    }
+    for (int p = 0; p < PLAYER_NB; p++) {
+        const Streak *st = &s->streak[p];
+        if (st->piece != SQ_NONE && (st->piece >= PIECE_ID_NB || st->axis > 1 || st->line >= BOARD_SIZE ||
+                                     st->lo > st->hi || st->hi >= BOARD_SIZE - 1)) {
+            snprintf(err, err_len, "two-square run of player %d out of range", p);
+            return -1;
+        }
+    }
+    uint32_t known = s->ply < HISTORY_NB ? s->ply : HISTORY_NB;
+    for (uint32_t k = 0; k < known; k++) {
+        const HistoryEntry *h = &s->history[(s->ply - 1 - k) % HISTORY_NB];
+        if (h->from >= SQ_NB || h->to >= SQ_NB || h->player > 1 || h->attack > 1) {
+            snprintf(err, err_len, "move history out of range");
+            return -1;
+        }
+    }
+    return 0;
+}

@@ -74,6 +74,11 @@ void board_to_field(const GameState *s, char *out);
 /* Takes a piece off the board (captured). */
 void board_remove(GameState *s, int id);
 
+/* 0 if s is a consistent state (every index in range, board and piece table agree,
+ * counts match): what a state read from outside must pass before any game code runs
+ * on it. Otherwise -1 with the first problem in err. */
+int board_validate(const GameState *s, char *err, size_t err_len);
+
 /* The rotation between absolute squares and the acting player's frame: blue sees the
  * board turned 180 degrees, so both players see their own back row as row 0. */
 static inline int sq_to_frame(int sq, int player) { return player == BLUE ? SQ_NB - 1 - sq : sq; }

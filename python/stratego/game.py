@@ -156,6 +156,27 @@ class Game:
         """Number of move sequences of exactly `depth` plies from here (C, for tests)."""
         return self._state.perft(depth)
 
+    # -- copies and pickling -------------------------------------------------
+    def clone(self) -> "Game":
+        """An independent copy (a memcpy of the C state: cheap enough for search)."""
+        other = Game.__new__(Game)
+        other._variant = self._variant
+        other._state = self._state.copy()
+        return other
+
+    def __getstate__(self) -> dict:
+        return {"variant": self._variant, "state": self._state.to_bytes()}
+
+    def __setstate__(self, data: dict) -> None:
+        if not isinstance(data, dict) or set(data) != {"variant", "state"}:
+            raise ValueError("not a pickled stratego.Game")
+        variant = data["variant"]
+        if not isinstance(variant, Variant):
+            raise TypeError(f"pickled variant must be a Variant, got {type(variant).__name__}")
+        self._variant = load_variant(variant)
+        self._state = _core.GameState(self._variant.rules)
+        self._state.from_bytes(data["state"])
+
     def __repr__(self) -> str:
         status = f"winner={self.winner} ({self.end_reason})" if self.done else f"to_move={self.to_move}"
         return f"Game(variant={self._variant.name!r}, ply={self.ply}, {status})"

@@ -164,6 +164,22 @@ class VecEnv(GymVectorEnv):
         """Counters of the games finished since the last reset, and their checksum."""
         return self._batch.stats()
 
+    def save_state(self) -> bytes:
+        """Every game, random stream and counter, as bytes.
+
+        load_state() of these bytes, into this env or another made with the same
+        num_envs and variant settings, continues exactly as this env would. The format
+        is this engine build's memory layout: not for other versions or machines.
+        """
+        return self._batch.save()
+
+    def load_state(self, data: bytes) -> tuple:
+        """Restores save_state() bytes, checked completely first (a corrupt or
+        mismatched save raises ValueError and changes nothing). Returns (obs, info)
+        for the restored games."""
+        self._batch.restore(data)
+        return self.obs, self._info(finished=False)
+
     def game_field(self, index: int) -> str:
         """The board of game `index` as 100 Gravon letters."""
         return self._batch.game(index).field()

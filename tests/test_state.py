@@ -1,0 +1,149 @@
+"""Saving state: Game.clone(), pickling a Game, and saving/restoring a whole VecEnv so a
+restored run continues exactly as the original would. Saved bytes from outside are
+checked completely before use."""
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+import stratego
+
+
+def _advance(game: stratego.Game, plies: int) -> None:
+    for _ in range(plies):
+        if game.done:
+            return
+        game.play(game.legal_actions()[0])
+
+
+def test_clone_is_independent_and_equal():
+    game = stratego.Game(seed=11)
+    _advance(game, 25)
+    copy = game.clone()
+    assert copy.field == game.field and copy.ply == game.ply
+    assert (copy.observation() == game.observation()).all()
+    copy.play(copy.legal_actions()[-1])
+    assert copy.ply == game.ply + 1
+    assert copy.field != game.field
+
+
+def test_clone_keeps_the_two_square_run():
+    """The clone carries hidden state too (the two-square runs), not only the board."""
+    field = "A" * 40 + "AA__AA__AA" * 2 + "A" * 40
+    field = list(field)
+    field[0] = "M"      # red flag A1
+    field[9] = "E"      # red miner K1
+    field[99] = "Y"     # blue flag K10
+    field[90] = "Q"     # blue miner A10
+    field = "".join(field)
+    game = stratego.Game.from_field(field, two_square_limit=3)
+    for move in ["K1-K2", "A:-A9", "K2-K1", "A9-A:", "K1-K2", "A:-A9"]:
+        game.play(move)
+    clone = game.clone()
+    for g in (game, clone):
+        with pytest.raises(ValueError, match="two-square"):
+            g.play("K2-K1")
+
+
+def test_pickle_round_trip():
+    game = stratego.Game("seed-rulebook", seed=4, max_plies=500)
+    _advance(game, 40)
+    back = pickle.loads(pickle.dumps(game))
+    assert back.field == game.field
+    assert back.variant == game.variant
+    assert (back.ply, back.to_move, back.done) == (game.ply, game.to_move, game.done)
+    assert back.legal_moves() == game.legal_moves()
+    assert (back.observation(history_k=8) == game.observation(history_k=8)).all()
+
+
+@pytest.mark.parametrize("offset,value", [(0, 200), (100, 12), (180, 55), (260, 0x80)])
+def test_corrupt_pickled_state_is_rejected(offset, value):
+    game = stratego.Game(seed=1)
+    data = game.__getstate__()
+    raw = bytearray(data["state"])
+    raw[offset] = value
+    data["state"] = bytes(raw)
+    clone = stratego.Game.__new__(stratego.Game)
+    with pytest.raises(ValueError, match="corrupt game state"):
+        clone.__setstate__(data)
+
+
+def test_truncated_pickled_state_is_rejected():
+    data = stratego.Game(seed=1).__getstate__()
+    data["state"] = data["state"][:-1]
+    clone = stratego.Game.__new__(stratego.Game)
+    with pytest.raises(ValueError, match="bytes"):
+        clone.__setstate__(data)
+
+
+def _run(env: stratego.VecEnv, steps: int):
+    out = []
+    for _ in range(steps):
+        obs, reward, term, trunc, info = env.step(env.sample_actions())
+        out.append((obs.copy(), reward.copy(), term.copy(), trunc.copy(), info["action_mask"].copy(),
+                    env.final_winner.copy(), env.final_plies.copy()))
+    return out
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"obs_dtype": "float32", "belief": True, "views": "both"}])
+def test_vecenv_save_restore_continues_exactly(kwargs):
+    env = stratego.VecEnv(16, seed=3, max_plies=120, **kwargs)
+    _run(env, 70)
+    blob = env.save_state()
+    expected = _run(env, 200)
+    expected_stats = env.stats()
+
+    other = stratego.VecEnv(16, num_threads=1, max_plies=120, **kwargs)
+    obs, info = other.load_state(blob)
+    got = _run(other, 200)
+    assert other.stats() == expected_stats
+    assert expected_stats["games_finished"] > 0
+    for a, b in zip(expected, got):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_restore_into_same_env_rewinds():
+    env = stratego.VecEnv(8, seed=9)
+    blob = env.save_state()
+    first = _run(env, 30)
+    env.load_state(blob)
+    again = _run(env, 30)
+    for a, b in zip(first, again):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_restore_rejects_mismatches_and_changes_nothing():
+    env = stratego.VecEnv(8, seed=2)
+    blob = env.save_state()
+    before = [env.game_field(i) for i in range(8)]
+    with pytest.raises(ValueError, match="games"):
+        stratego.VecEnv(9).load_state(stratego.VecEnv(8, seed=1).save_state()[:0] + blob)
+    with pytest.raises(ValueError, match="rules"):
+        stratego.VecEnv(8, two_square_limit=5).load_state(blob)
+    with pytest.raises(ValueError):
+        env.load_state(blob[:-1])
+    with pytest.raises(ValueError, match="version"):
+        env.load_state(b"X" + blob[1:])
+    with pytest.raises(TypeError):
+        env.load_state("not bytes")
+    # A corrupt game deep inside: the whole restore is refused.
+    raw = bytearray(blob)
+    header = len(blob) - 8 * (stratego.STATE_BYTES + 8)
+    raw[header + 3 * stratego.STATE_BYTES + 100] = 99  # piece_type of game 3's first piece
+    with pytest.raises(ValueError, match="game 3"):
+        env.load_state(bytes(raw))
+    assert [env.game_field(i) for i in range(8)] == before
+
+
+def test_save_after_close_raises():
+    env = stratego.VecEnv(2, seed=1)
+    blob = env.save_state()
+    env.close()
+    with pytest.raises(RuntimeError):
+        env.save_state()
+    with pytest.raises(RuntimeError):
+        env.load_state(blob)
