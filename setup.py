@@ -56,8 +56,12 @@ def build_flags():
 
 
 compile_args, link_args = build_flags()
+# Separate build folders per flavour, so a sanitizer build never links objects
+# compiled without it (or the other way round).
+FLAVOUR = "asan" if os.environ.get("STRATEGO_SANITIZE") == "1" else "release"
 
 setup(
+    options={"build": {"build_base": f"build/{FLAVOUR}"}},
     package_dir={"": "python", "stratego.configs": "configs"},
     packages=["stratego", "stratego.configs"],
     package_data={"stratego.configs": ["*.toml", "README.md"]},
