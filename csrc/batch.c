@@ -32,7 +32,7 @@ static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst) {
 /* Writes what the caller reads for game i after a reset or a step. */
 static void batch_write_turn(Batch *b, int64_t i) {
     const GameState *s = &b->states[i];
-    moves_legal_mask(s, &b->rules, b->mask + i * ACTION_NB);
+    if (b->write_mask) moves_legal_mask(s, &b->rules, b->mask + i * ACTION_NB);
     b->to_play[i] = (int8_t)s->to_move;
     if (b->obs_views) batch_write_obs(b, i, b->obs);
     if (b->full_obs) observe_full(s, s->to_move, b->full_obs + i * FULL_OBS_CHANNELS * SQ_NB);
@@ -188,6 +188,21 @@ void batch_sample_actions(Batch *b, int64_t *actions, int num_threads) {
     for (int64_t i = 0; i < n; i++) {
         /* Uniform over the set entries of the mask as it stands: the engine's legal mask,
          * or a narrower one the caller wrote into it. A row with none gives -1. */
+        if (!b->write_mask) {
+            uint16_t legal[ACTION_NB];
+            const GameState *s = &b->states[i];
+            int count = moves_list(s, &b->rules, s->to_move, legal);
+            /* In action order, as the mask would give them, so both paths play the same
+             * games (a few dozen moves: insertion sort is enough). */
+            for (int a = 1; a < count; a++) {
+                uint16_t v = legal[a];
+                int j = a - 1;
+                for (; j >= 0 && legal[j] > v; j--) legal[j + 1] = legal[j];
+                legal[j + 1] = v;
+            }
+            actions[i] = count > 0 ? legal[rng_below(&b->sample_rng[i], (uint32_t)count)] : -1;
+            continue;
+        }
         const uint8_t *mask = b->mask + i * ACTION_NB;
         int count = mask_count(mask);
         actions[i] = count > 0 ? mask_select(mask, (int)rng_below(&b->sample_rng[i], (uint32_t)count)) : -1;

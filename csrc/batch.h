@@ -36,6 +36,7 @@ typedef struct {
     BatchStats stats;
     /* Output arrays, owned by the caller, num_envs rows each. */
     uint8_t *mask;          /* [N][ACTION_NB] legal actions of the player to move */
+    int write_mask;         /* 0: leave mask untouched (benchmarks of the bare step) */
     float *rewards;         /* [N][2] reward of red and blue for the last step */
     float *reward;          /* [N] reward of the player who acted in the last step */
     uint8_t *terminated;    /* [N] the game ended by the rules this step */
@@ -72,7 +73,8 @@ int64_t batch_find_illegal(const Batch *b, const int64_t *actions, int *code);
 void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_threads);
 
 /* For each game a uniformly random set entry of its row of b->mask (the legal actions
- * unless the caller narrowed them), from the game's own sampler stream; -1 if none. */
+ * unless the caller narrowed them), from the game's own sampler stream; -1 if none.
+ * With write_mask 0, a uniformly random legal action generated afresh. */
 void batch_sample_actions(Batch *b, int64_t *actions, int num_threads);
 
 #endif

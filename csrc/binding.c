@@ -535,7 +535,7 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"num_envs", "num_threads", "rules", "mask", "rewards", "reward",
                              "terminated", "truncated", "to_play", "final_winner", "final_reason",
                              "final_plies", "obs", "final_obs", "full_obs", "obs_views",
-                             "history_k", "probabilities", "as_float", NULL};
+                             "history_k", "probabilities", "as_float", "write_mask", NULL};
     static const char *names[OUT_NB] = {"mask", "rewards", "reward", "terminated", "truncated",
                                         "to_play", "final_winner", "final_reason", "final_plies"};
     static const int types[OUT_NB] = {NPY_BOOL, NPY_FLOAT32, NPY_FLOAT32, NPY_BOOL, NPY_BOOL,
@@ -544,7 +544,7 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     Py_ssize_t n;
     PyObject *threads_obj, *rules_obj, *outs[OUT_NB];
     PyObject *obs[OBS_ARRAY_NB] = {Py_None, Py_None, Py_None};
-    int obs_views = 0, history_k = 4, probabilities = 0, as_float = 0;
+    int obs_views = 0, history_k = 4, probabilities = 0, as_float = 0, write_mask = 1;
     Rules rules;
     ObsSpec spec;
     int threads;
@@ -552,11 +552,11 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_RuntimeError, "Batch.__init__ may be called only once");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "nOOOOOOOOOOO|OOOiipp", kwlist, &n, &threads_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "nOOOOOOOOOOO|OOOiippp", kwlist, &n, &threads_obj,
                                      &rules_obj, &outs[0], &outs[1], &outs[2], &outs[3],
                                      &outs[4], &outs[5], &outs[6], &outs[7], &outs[8], &obs[0],
                                      &obs[1], &obs[2], &obs_views, &history_k, &probabilities,
-                                     &as_float))
+                                     &as_float, &write_mask))
         return -1;
     if (n < 1 || n > (Py_ssize_t)1 << 26) {
         PyErr_Format(PyExc_ValueError, "num_envs must be in [1, %zd], got %zd",
@@ -602,6 +602,7 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     self->batch.rules = rules;
     self->batch.obs_spec = spec;
     self->batch.obs_views = obs_views;
+    self->batch.write_mask = write_mask;
     for (int k = 0; k < OUT_NB; k++) {
         Py_INCREF(outs[k]);
         self->outputs[k] = outs[k];

@@ -28,6 +28,7 @@ static int run_bench(int n, int steps, int threads, int with_obs) {
     memset(&b, 0, sizeof(b));
     rules_default(&b.rules);
     b.num_envs = n;
+    b.write_mask = 1;
     b.obs_spec = (ObsSpec){4, 0, 0, b.rules.max_plies, b.rules.max_plies_without_attack};
     b.obs_views = with_obs ? 1 : 0;
     size_t obs_bytes = observe_bytes(&b.obs_spec);

@@ -46,7 +46,7 @@ class BenchResult:
 
 def step_bytes(env: VecEnv) -> int:
     """Bytes the engine writes per game per step: mask, rewards, flags, observations."""
-    arrays = [env.action_mask, env.rewards, env.reward, env.terminated, env.truncated,
+    arrays = [a for a in (env.action_mask,) if a is not None] + [env.rewards, env.reward, env.terminated, env.truncated,
               env.to_play, env.final_winner, env.final_reason, env.final_plies]
     if env.obs is not None:
         arrays.append(env.obs)

@@ -39,6 +39,8 @@ class VecEnv(GymVectorEnv):
       simulation. views="both" returns both players' views, shape (N, 2, C, 10, 10).
       full_obs=True adds info["full_obs"], the full-information view (true types; for
       centralized critics and debugging, never for a player's policy).
+      action_mask=False stops writing the legal mask (info["action_mask"] is None):
+      for benchmarks of the bare step; sample_actions() then generates moves.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["ansi"]}
@@ -57,6 +59,7 @@ class VecEnv(GymVectorEnv):
         belief: bool = False,
         views: str = "to_play",
         full_obs: bool = False,
+        action_mask: bool = True,
         **settings: int,
     ):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
@@ -106,7 +109,10 @@ class VecEnv(GymVectorEnv):
             obs=self.obs, final_obs=self.final_obs, full_obs=self.full_obs,
             obs_views=VIEWS[views] if observations else 0,
             history_k=history_k, probabilities=bool(belief), as_float=dtype == np.float32,
+            write_mask=bool(action_mask),
         )
+        if not action_mask:
+            self.action_mask = None
         high = 255 if dtype == np.uint8 else np.float32(255)
         self.single_observation_space = (
             spaces.Box(0, high, obs_shape, dtype) if observations else spaces.Box(0, 0, (0,), np.uint8)
