@@ -16,7 +16,7 @@ import numpy
 from setuptools import Extension, setup
 
 CORE_SOURCES = [
-    "board.c", "rules.c", "moves.c", "repetition.c", "setup.c", "game.c",
+    "board.c", "rules.c", "moves.c", "repetition.c", "chase.c", "setup.c", "game.c",
     "view.c", "observe.c", "observe_full.c", "batch.c",
 ]
 
@@ -64,7 +64,7 @@ setup(
     options={"build": {"build_base": f"build/{FLAVOUR}"}},
     package_dir={"": "python", "stratego.configs": "configs"},
     packages=["stratego", "stratego.configs"],
-    package_data={"stratego.configs": ["*.toml", "README.md"]},
+    package_data={"stratego": ["data/*.txt", "data/*.md"], "stratego.configs": ["*.toml", "README.md"]},
     ext_modules=[
         Extension(
             "stratego._core",

@@ -32,7 +32,7 @@ static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst) {
 /* Writes what the caller reads for game i after a reset or a step. */
 static void batch_write_turn(Batch *b, int64_t i) {
     const GameState *s = &b->states[i];
-    if (b->write_mask) moves_legal_mask(s, &b->rules, b->mask + i * ACTION_NB);
+    if (b->write_mask) moves_legal_mask(s, &b->rules, b->mask + i * rules_num_actions(&b->rules));
     b->to_play[i] = (int8_t)s->to_move;
     if (b->obs_views) batch_write_obs(b, i, b->obs);
     if (b->full_obs) observe_full(s, s->to_move, b->full_obs + i * FULL_OBS_CHANNELS * SQ_NB);
@@ -55,7 +55,7 @@ void batch_reset(Batch *b, uint64_t seed, int num_threads) {
         GameState *s = &b->states[i];
         s->rng = rng_seed_stream(seed, (uint64_t)i, 0);
         b->sample_rng[i] = rng_seed_stream(seed, (uint64_t)i, 1);
-        game_reset_random(s, &b->rules);
+        game_reset(s, &b->rules, &b->setups);
         batch_clear_results(b, i);
         batch_write_turn(b, i);
     }
@@ -71,18 +71,16 @@ void batch_write_outputs(Batch *b, int num_threads) {
 }
 
 int64_t batch_find_out_of_range(const Batch *b, const int64_t *actions) {
+    int64_t num_actions = rules_num_actions(&b->rules);
     for (int64_t i = 0; i < b->num_envs; i++) {
-        if (actions[i] < 0 || actions[i] >= ACTION_NB) return i;
+        if (actions[i] < 0 || actions[i] >= num_actions) return i;
     }
     return -1;
 }
 
 int64_t batch_find_illegal(const Batch *b, const int64_t *actions, int *code) {
     for (int64_t i = 0; i < b->num_envs; i++) {
-        const GameState *s = &b->states[i];
-        int from, to;
-        action_decode(s->to_move, (int)actions[i], &from, &to);
-        int c = moves_check(s, &b->rules, s->to_move, from, to);
+        int c = moves_check_action(&b->states[i], &b->rules, (int)actions[i]);
         if (c != 0) {
             *code = c;
             return i;
@@ -108,12 +106,11 @@ void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_thre
     for (int64_t i = 0; i < n; i++) {
         GameState *s = &b->states[i];
         const Rules *r = &b->rules;
-        int player = s->to_move, from, to;
-        action_decode(player, (int)actions[i], &from, &to);
-        if (illegal_mode == ILLEGAL_LOSES && moves_check(s, r, player, from, to) != 0) {
+        int player = s->to_move;
+        if (illegal_mode == ILLEGAL_LOSES && moves_check_action(s, r, (int)actions[i]) != 0) {
             game_end(s, 1 - player, END_ILLEGAL_ACTION);
         } else {
-            game_apply_move(s, r, from, to);
+            game_apply_action(s, r, (int)actions[i]);
         }
         float *rew = b->rewards + 2 * i;
         batch_clear_results(b, i);
@@ -136,7 +133,7 @@ void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_thre
             plies += s->ply;
             checksum += game_result_hash(i, s);
             if (b->obs_views) batch_write_obs(b, i, b->final_obs);
-            game_reset_random(s, r);
+            game_reset(s, r, &b->setups);
         }
         b->reward[i] = rew[player];
         batch_write_turn(b, i);
@@ -154,44 +151,43 @@ void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_thre
  * byte by one multiply (no popcount instruction needed). */
 static inline int ones_in_word(uint64_t word) { return (int)((word * 0x0101010101010101ull) >> 56); }
 
-/* The k-th (0-based) set entry of a 0/1 byte mask of ACTION_NB entries, 8 at a time. */
-static int mask_select(const uint8_t *mask, int k) {
-    int base = 0;
-    for (; base + 8 <= ACTION_NB; base += 8) {
+/* Ones in a 0/1 byte mask of n entries, 8 at a time. */
+static int mask_count(const uint8_t *mask, int n) {
+    int total = 0, a = 0;
+    for (; a + 8 <= n; a += 8) {
         uint64_t word;
-        memcpy(&word, mask + base, 8);
+        memcpy(&word, mask + a, 8);
+        total += ones_in_word(word);
+    }
+    for (; a < n; a++) total += mask[a];
+    return total;
+}
+
+/* The k-th (0-based) set entry of a 0/1 byte mask of n entries. */
+static int mask_select(const uint8_t *mask, int n, int k) {
+    int a = 0;
+    for (; a + 8 <= n; a += 8) {
+        uint64_t word;
+        memcpy(&word, mask + a, 8);
         int ones = ones_in_word(word);
         if (k < ones) break;
         k -= ones;
     }
-    for (int a = base; a < ACTION_NB; a++) {
+    for (; a < n; a++) {
         if (mask[a] && k-- == 0) return a;
     }
-    return 0;
+    return -1;
 }
-
-static int mask_count(const uint8_t *mask) {
-    int total = 0;
-    for (int base = 0; base < ACTION_NB; base += 8) {
-        uint64_t word;
-        memcpy(&word, mask + base, 8);
-        total += ones_in_word(word);
-    }
-    return total;
-}
-
-_Static_assert(ACTION_NB % 8 == 0, "mask_count reads the mask 8 bytes at a time");
 
 void batch_sample_actions(Batch *b, int64_t *actions, int num_threads) {
     int64_t n = b->num_envs;
+    int num_actions = rules_num_actions(&b->rules);
 #pragma omp parallel for schedule(static) num_threads(num_threads)
     for (int64_t i = 0; i < n; i++) {
-        /* Uniform over the set entries of the mask as it stands: the engine's legal mask,
-         * or a narrower one the caller wrote into it. A row with none gives -1. */
         if (!b->write_mask) {
-            uint16_t legal[ACTION_NB];
+            uint16_t legal[ACTION_MAX];
             const GameState *s = &b->states[i];
-            int count = moves_list(s, &b->rules, s->to_move, legal);
+            int count = moves_list(s, &b->rules, legal);
             /* In action order, as the mask would give them, so both paths play the same
              * games (a few dozen moves: insertion sort is enough). */
             for (int a = 1; a < count; a++) {
@@ -203,8 +199,10 @@ void batch_sample_actions(Batch *b, int64_t *actions, int num_threads) {
             actions[i] = count > 0 ? legal[rng_below(&b->sample_rng[i], (uint32_t)count)] : -1;
             continue;
         }
-        const uint8_t *mask = b->mask + i * ACTION_NB;
-        int count = mask_count(mask);
-        actions[i] = count > 0 ? mask_select(mask, (int)rng_below(&b->sample_rng[i], (uint32_t)count)) : -1;
+        /* Uniform over the set entries of the mask as it stands: the engine's legal mask,
+         * or a narrower one the caller wrote into it. A row with none gives -1. */
+        const uint8_t *mask = b->mask + i * num_actions;
+        int count = mask_count(mask, num_actions);
+        actions[i] = count > 0 ? mask_select(mask, num_actions, (int)rng_below(&b->sample_rng[i], (uint32_t)count)) : -1;
     }
 }

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "board.h"
+#include "game.h"
 #include "observe.h"
 #include "rules.h"
 
@@ -34,8 +35,9 @@ typedef struct {
     GameState *states;   /* num_envs, owned by the batch */
     uint64_t *sample_rng; /* num_envs, owned by the batch */
     BatchStats stats;
+    SetupTable setups;    /* rows the games draw their setups from; n 0 for random ones */
     /* Output arrays, owned by the caller, num_envs rows each. */
-    uint8_t *mask;          /* [N][ACTION_NB] legal actions of the player to move */
+    uint8_t *mask;          /* [N][rules_num_actions] legal actions of the player to move */
     int write_mask;         /* 0: leave mask untouched (benchmarks of the bare step) */
     float *rewards;         /* [N][2] reward of red and blue for the last step */
     float *reward;          /* [N] reward of the player who acted in the last step */
@@ -63,10 +65,10 @@ void batch_reset(Batch *b, uint64_t seed, int num_threads);
  * clears the per-step results: after a restore of saved states. */
 void batch_write_outputs(Batch *b, int num_threads);
 
-/* First game whose action is outside [0, ACTION_NB), or -1. */
+/* First game whose action is outside [0, rules_num_actions), or -1. */
 int64_t batch_find_out_of_range(const Batch *b, const int64_t *actions);
 
-/* First game whose action is not legal there, or -1; *code gets moves_check's code. */
+/* First game whose action is not legal there, or -1; *code gets moves_check_action's code. */
 int64_t batch_find_illegal(const Batch *b, const int64_t *actions, int *code);
 
 /* Plays actions[i] in game i (all in range; under ILLEGAL_RAISE all legal). */

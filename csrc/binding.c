@@ -100,6 +100,16 @@ static int rules_from_dict(PyObject *dict, Rules *r) {
     r->max_plies = (uint16_t)v;
     if (dict_get_int(dict, "max_plies_without_attack", 0, 65535, &v) < 0) goto done;
     r->max_plies_without_attack = (uint16_t)v;
+    {
+        static const char *const FLAGS[] = {"aggressor_wins", "silent_defense", "rescue",
+                                            "one_time_bombs", "captain_two_squares", "chasing_rule"};
+        uint8_t *fields[] = {&r->aggressor_wins, &r->silent_defense, &r->rescue,
+                             &r->one_time_bombs, &r->captain_two_squares, &r->chasing_rule};
+        for (size_t k = 0; k < sizeof(FLAGS) / sizeof(FLAGS[0]); k++) {
+            if (dict_get_int(dict, FLAGS[k], 0, 1, &v) < 0) goto done;
+            *fields[k] = (uint8_t)v;
+        }
+    }
     if (rules_validate(r, err, sizeof(err)) < 0) {
         PyErr_SetString(PyExc_ValueError, err);
         goto done;
@@ -226,6 +236,48 @@ static int obs_spec_parse(int history_k, int probabilities, int as_float, const 
     return 0;
 }
 
+/* Reads an optional setup table: None, or a C-contiguous uint8 array (K, 40) of letters
+ * 'A'..'M' whose rows each hold exactly the rules' pieces. 0, or -1 with an exception. */
+static int setup_table_parse(PyObject *obj, const Rules *r, SetupTable *table) {
+    table->letters = NULL;
+    table->n = 0;
+    if (obj == Py_None) return 0;
+    if (!PyArray_Check(obj) || PyArray_TYPE((PyArrayObject *)obj) != NPY_UINT8 ||
+        PyArray_NDIM((PyArrayObject *)obj) != 2 || PyArray_DIM((PyArrayObject *)obj, 1) != MAX_PIECES ||
+        PyArray_DIM((PyArrayObject *)obj, 0) < 1 || PyArray_DIM((PyArrayObject *)obj, 0) > INT32_MAX ||
+        !PyArray_IS_C_CONTIGUOUS((PyArrayObject *)obj) || !PyArray_ISALIGNED((PyArrayObject *)obj)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "setups must be a C-contiguous uint8 array of shape (K, 40), K >= 1");
+        return -1;
+    }
+    const uint8_t *letters = PyArray_DATA((PyArrayObject *)obj);
+    npy_intp k = PyArray_DIM((PyArrayObject *)obj, 0);
+    for (npy_intp row = 0; row < k; row++) {
+        int counts[PIECE_TYPE_NB] = {0};
+        for (int i = 0; i < MAX_PIECES; i++) {
+            uint8_t c = letters[row * MAX_PIECES + i];
+            if (c == 'A') continue;
+            if (c < 'B' || c > 'M') {
+                PyErr_Format(PyExc_ValueError, "setup %zd: letter %d is %d, expected 'A'..'M'",
+                             (Py_ssize_t)row, i, c);
+                return -1;
+            }
+            counts[c - 'B']++;
+        }
+        for (int t = 0; t < PIECE_TYPE_NB; t++) {
+            if (counts[t] != r->piece_counts[t]) {
+                PyErr_Format(PyExc_ValueError,
+                             "setup %zd has %d pieces of type %d, the variant %d", (Py_ssize_t)row,
+                             counts[t], t, r->piece_counts[t]);
+                return -1;
+            }
+        }
+    }
+    table->letters = letters;
+    table->n = (int)k;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ GameState */
 
 typedef struct {
@@ -243,11 +295,16 @@ static int GameState_init(GameStateObject *self, PyObject *args, PyObject *kwds)
     return 0;
 }
 
-static PyObject *GameState_reset_random(GameStateObject *self, PyObject *seed_obj) {
+/* reset(seed, setups=None): a new game, random setups or rows of the setup table. */
+static PyObject *GameState_reset(GameStateObject *self, PyObject *args) {
+    PyObject *seed_obj, *setups_obj = Py_None;
     uint64_t seed;
+    SetupTable table;
+    if (!PyArg_ParseTuple(args, "O|O", &seed_obj, &setups_obj)) return NULL;
     if (parse_seed(seed_obj, &seed) < 0) return NULL;
+    if (setup_table_parse(setups_obj, &self->rules, &table) < 0) return NULL;
     self->state.rng = rng_seed_stream(seed, 0, 0);
-    game_reset_random(&self->state, &self->rules);
+    game_reset(&self->state, &self->rules, &table);
     Py_RETURN_NONE;
 }
 
@@ -282,8 +339,8 @@ static PyObject *GameState_field(GameStateObject *self, PyObject *unused) {
 static PyObject *GameState_legal_actions(GameStateObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
     PyObject *list = NULL, *result = NULL;
-    uint16_t actions[ACTION_NB];
-    int n = self->state.done ? 0 : moves_list(&self->state, &self->rules, self->state.to_move, actions);
+    uint16_t actions[ACTION_MAX];
+    int n = self->state.done ? 0 : moves_list(&self->state, &self->rules, actions);
     list = PyList_New(n);
     if (list == NULL) goto done;
     for (int i = 0; i < n; i++) {
@@ -298,6 +355,13 @@ done:
     return result;
 }
 
+/* The legality code of a move between two squares now (phase and variant included). */
+static int move_code(GameStateObject *self, int from, int to) {
+    int action = action_encode(self->state.to_move, from, to);
+    if (action < 0) return moves_check(&self->state, &self->rules, self->state.to_move, from, to);
+    return moves_check_action(&self->state, &self->rules, action);
+}
+
 /* check_move(from, to) -> None if legal, else the reason as a str. */
 static PyObject *GameState_check_move(GameStateObject *self, PyObject *args) {
     PyObject *from_obj, *to_obj;
@@ -305,9 +369,46 @@ static PyObject *GameState_check_move(GameStateObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO", &from_obj, &to_obj)) return NULL;
     if (parse_square(from_obj, "from", &from) < 0 || parse_square(to_obj, "to", &to) < 0) return NULL;
     if (self->state.done) return PyUnicode_FromString("the game is over");
-    int code = moves_check(&self->state, &self->rules, self->state.to_move, from, to);
+    int code = move_code(self, from, to);
     if (code == 0) Py_RETURN_NONE;
     return PyUnicode_FromString(moves_illegal_reason(code));
+}
+
+/* action_code(action) -> None if legal, else why not (any action kind). */
+static int parse_action(PyObject *obj, int *out) {
+    int overflow = 0;
+    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "action must be an int, got %s", Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    long v = PyLong_AsLongAndOverflow(obj, &overflow);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow || v < 0 || v >= ACTION_MAX) {
+        PyErr_Format(PyExc_ValueError, "action must be in [0, %d), got %R", ACTION_MAX, obj);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+static PyObject *GameState_check_action(GameStateObject *self, PyObject *action_obj) {
+    int action;
+    if (parse_action(action_obj, &action) < 0) return NULL;
+    int code = moves_check_action(&self->state, &self->rules, action);
+    if (code == 0) Py_RETURN_NONE;
+    return PyUnicode_FromString(moves_illegal_reason(code));
+}
+
+static PyObject *GameState_play_action(GameStateObject *self, PyObject *action_obj) {
+    int action;
+    if (parse_action(action_obj, &action) < 0) return NULL;
+    int code = moves_check_action(&self->state, &self->rules, action);
+    if (code != 0) {
+        PyErr_SetString(PyExc_ValueError, moves_illegal_reason(code));
+        return NULL;
+    }
+    game_apply_action(&self->state, &self->rules, action);
+    Py_RETURN_NONE;
 }
 
 static PyObject *GameState_play_move(GameStateObject *self, PyObject *args) {
@@ -319,7 +420,7 @@ static PyObject *GameState_play_move(GameStateObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the game is over");
         return NULL;
     }
-    int code = moves_check(&self->state, &self->rules, self->state.to_move, from, to);
+    int code = move_code(self, from, to);
     if (code != 0) {
         PyErr_SetString(PyExc_ValueError, moves_illegal_reason(code));
         return NULL;
@@ -328,13 +429,39 @@ static PyObject *GameState_play_move(GameStateObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* status() -> (to_move, done, winner or -1, end reason name, ply, plies_since_attack) */
+/* status() -> (to_move, done, winner or -1, end reason name, ply, plies_since_attack,
+ * rescue pending, rescues made by red, by blue) */
 static PyObject *GameState_status(GameStateObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
     const GameState *s = &self->state;
-    return Py_BuildValue("(iOisii)", s->to_move, s->done ? Py_True : Py_False,
+    return Py_BuildValue("(iOisIIOii)", s->to_move, s->done ? Py_True : Py_False,
                          s->winner == NO_WINNER ? -1 : s->winner, END_REASON_NAMES[s->end_reason],
-                         s->ply, s->plies_since_attack);
+                         (unsigned int)s->ply, (unsigned int)s->plies_since_attack,
+                         s->phase == PHASE_RESCUE ? Py_True : Py_False, s->rescues[RED],
+                         s->rescues[BLUE]);
+}
+
+/* captured(player) -> tuple of the types of the player's captured pieces */
+static PyObject *GameState_captured(GameStateObject *self, PyObject *player_obj) {
+    int player;
+    PyObject *list = NULL, *result = NULL;
+    if (parse_player(player_obj, "player", &player) < 0) return NULL;
+    const GameState *s = &self->state;
+    list = PyList_New(0);
+    if (list == NULL) goto done;
+    for (int id = player * MAX_PIECES; id < player * MAX_PIECES + s->placed[player]; id++) {
+        if (s->piece_sq[id] != SQ_NONE) continue;
+        PyObject *t = PyLong_FromLong(s->piece_type[id]);
+        if (t == NULL || PyList_Append(list, t) < 0) {
+            Py_XDECREF(t);
+            goto done;
+        }
+        Py_DECREF(t);
+    }
+    result = PyList_AsTuple(list);
+done:
+    Py_XDECREF(list);
+    return result;
 }
 
 /* cells() -> bytes of 3 per square: owner (0 red, 1 blue, 2 empty, 3 lake), type, flags.
@@ -443,8 +570,8 @@ static PyObject *GameState_from_bytes(GameStateObject *self, PyObject *data) {
 static PyMethodDef GameState_methods[] = {
     {"to_bytes", (PyCFunction)GameState_to_bytes, METH_NOARGS, "The state as bytes."},
     {"from_bytes", (PyCFunction)GameState_from_bytes, METH_O, "Restores a state from to_bytes()."},
-    {"reset_random", (PyCFunction)GameState_reset_random, METH_O,
-     "reset_random(seed): a new game with random setups from seed."},
+    {"reset", (PyCFunction)GameState_reset, METH_VARARGS,
+     "reset(seed, setups=None): a new game from seed, random setups or rows of setups."},
     {"set_field", (PyCFunction)GameState_set_field, METH_VARARGS,
      "set_field(field, to_move): the position of a 100-letter Gravon field."},
     {"field", (PyCFunction)GameState_field, METH_NOARGS, "The board as 100 Gravon letters."},
@@ -455,7 +582,12 @@ static PyMethodDef GameState_methods[] = {
     {"play_move", (PyCFunction)GameState_play_move, METH_VARARGS,
      "play_move(from, to): plays a legal move; ValueError otherwise."},
     {"status", (PyCFunction)GameState_status, METH_NOARGS,
-     "(to_move, done, winner, end_reason, ply, plies_since_attack)"},
+     "(to_move, done, winner, end_reason, ply, plies_since_attack, rescue_pending, rescues_red, rescues_blue)"},
+    {"check_action", (PyCFunction)GameState_check_action, METH_O,
+     "check_action(action): None if legal now, else why not."},
+    {"play_action", (PyCFunction)GameState_play_action, METH_O,
+     "play_action(action): plays a legal action of any kind; ValueError otherwise."},
+    {"captured", (PyCFunction)GameState_captured, METH_O, "captured(player): types of its captured pieces."},
     {"cells", (PyCFunction)GameState_cells, METH_NOARGS, "3 bytes a square: owner, type, flags."},
     {"perft", (PyCFunction)GameState_perft, METH_O, "perft(depth): move sequences of depth plies."},
     {"copy", (PyCFunction)GameState_copy, METH_NOARGS, "An independent copy."},
@@ -487,6 +619,7 @@ typedef struct {
     Batch batch;
     PyObject *outputs[OUT_NB]; /* the caller's arrays, kept alive while we write them */
     PyObject *obs_arrays[OBS_ARRAY_NB];
+    PyObject *setups; /* the setup table the games draw from, or NULL */
     int num_threads;
     int busy; /* set while a call runs without the GIL: a second caller gets an error */
     int closed;
@@ -499,6 +632,9 @@ static void Batch_release(BatchObject *self) {
     self->batch.sample_rng = NULL;
     for (int k = 0; k < OUT_NB; k++) Py_CLEAR(self->outputs[k]);
     for (int k = 0; k < OBS_ARRAY_NB; k++) Py_CLEAR(self->obs_arrays[k]);
+    Py_CLEAR(self->setups);
+    self->batch.setups.letters = NULL;
+    self->batch.setups.n = 0;
     self->closed = 1;
 }
 
@@ -535,16 +671,18 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"num_envs", "num_threads", "rules", "mask", "rewards", "reward",
                              "terminated", "truncated", "to_play", "final_winner", "final_reason",
                              "final_plies", "obs", "final_obs", "full_obs", "obs_views",
-                             "history_k", "probabilities", "as_float", "write_mask", NULL};
+                             "history_k", "probabilities", "as_float", "write_mask", "setups", NULL};
     static const char *names[OUT_NB] = {"mask", "rewards", "reward", "terminated", "truncated",
                                         "to_play", "final_winner", "final_reason", "final_plies"};
     static const int types[OUT_NB] = {NPY_BOOL, NPY_FLOAT32, NPY_FLOAT32, NPY_BOOL, NPY_BOOL,
                                       NPY_INT8, NPY_INT8, NPY_UINT8, NPY_INT32};
-    static const npy_intp widths[OUT_NB] = {ACTION_NB, 2, 0, 0, 0, 0, 0, 0, 0};
+    npy_intp widths[OUT_NB] = {0, 2, 0, 0, 0, 0, 0, 0, 0};
     Py_ssize_t n;
     PyObject *threads_obj, *rules_obj, *outs[OUT_NB];
     PyObject *obs[OBS_ARRAY_NB] = {Py_None, Py_None, Py_None};
     int obs_views = 0, history_k = 4, probabilities = 0, as_float = 0, write_mask = 1;
+    PyObject *setups_obj = Py_None;
+    SetupTable table;
     Rules rules;
     ObsSpec spec;
     int threads;
@@ -552,11 +690,11 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_RuntimeError, "Batch.__init__ may be called only once");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "nOOOOOOOOOOO|OOOiippp", kwlist, &n, &threads_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "nOOOOOOOOOOO|OOOiipppO", kwlist, &n, &threads_obj,
                                      &rules_obj, &outs[0], &outs[1], &outs[2], &outs[3],
                                      &outs[4], &outs[5], &outs[6], &outs[7], &outs[8], &obs[0],
                                      &obs[1], &obs[2], &obs_views, &history_k, &probabilities,
-                                     &as_float, &write_mask))
+                                     &as_float, &write_mask, &setups_obj))
         return -1;
     if (n < 1 || n > (Py_ssize_t)1 << 26) {
         PyErr_Format(PyExc_ValueError, "num_envs must be in [1, %zd], got %zd",
@@ -566,6 +704,8 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     if (parse_num_threads(threads_obj, &threads) < 0) return -1;
     if (rules_from_dict(rules_obj, &rules) < 0) return -1;
     if (obs_spec_parse(history_k, probabilities, as_float, &rules, &spec) < 0) return -1;
+    widths[OUT_MASK] = rules_num_actions(&rules);
+    if (setup_table_parse(setups_obj, &rules, &table) < 0) return -1;
     for (int k = 0; k < OUT_NB; k++) {
         if (check_out_array(outs[k], names[k], types[k], n, widths[k]) < 0) return -1;
     }
@@ -603,6 +743,11 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     self->batch.obs_spec = spec;
     self->batch.obs_views = obs_views;
     self->batch.write_mask = write_mask;
+    self->batch.setups = table;
+    if (setups_obj != Py_None) {
+        Py_INCREF(setups_obj);
+        self->setups = setups_obj;
+    }
     for (int k = 0; k < OUT_NB; k++) {
         Py_INCREF(outs[k]);
         self->outputs[k] = outs[k];
@@ -690,7 +835,7 @@ static PyObject *Batch_step(BatchObject *self, PyObject *args) {
     int64_t bad = batch_find_out_of_range(&self->batch, a);
     if (bad >= 0) {
         PyErr_Format(PyExc_ValueError, "action %lld of game %lld is out of range [0, %d)",
-                     (long long)a[bad], (long long)bad, ACTION_NB);
+                     (long long)a[bad], (long long)bad, rules_num_actions(&self->batch.rules));
         goto done;
     }
     if (mode == ILLEGAL_RAISE) {
@@ -951,24 +1096,40 @@ static PyObject *core_action_encode(PyObject *mod, PyObject *args) {
     return PyLong_FromLong(action_encode(player, from, to));
 }
 
+static PyObject *core_action_encode_rescue(PyObject *mod, PyObject *args) {
+    STRATEGO_UNUSED(mod);
+    PyObject *p_obj, *t_obj, *sq_obj;
+    int player, sq;
+    if (!PyArg_ParseTuple(args, "OOO", &p_obj, &t_obj, &sq_obj)) return NULL;
+    if (parse_player(p_obj, "player", &player) < 0 || parse_square(sq_obj, "square", &sq) < 0) return NULL;
+    long type = PyLong_Check(t_obj) && !PyBool_Check(t_obj) ? PyLong_AsLong(t_obj) : -2;
+    if (type == -1 && PyErr_Occurred()) return NULL;
+    if (type < 0 || type >= PIECE_TYPE_NB) {
+        PyErr_SetString(PyExc_ValueError, "piece type must be an int in [0, 11]");
+        return NULL;
+    }
+    return PyLong_FromLong(action_encode_rescue(player, (int)type, sq));
+}
+
+/* action_decode(player, action) -> ("move", from, to) | ("rescue", type, square) |
+ * ("decline", 0, 0), absolute squares. */
 static PyObject *core_action_decode(PyObject *mod, PyObject *args) {
     STRATEGO_UNUSED(mod);
+    static const char *const KINDS[] = {"move", "rescue", "decline"};
     PyObject *p_obj, *a_obj;
-    int player, from, to, overflow = 0;
+    int player, action, a, b;
     if (!PyArg_ParseTuple(args, "OO", &p_obj, &a_obj)) return NULL;
-    if (parse_player(p_obj, "player", &player) < 0) return NULL;
-    if (!PyLong_Check(a_obj) || PyBool_Check(a_obj)) {
-        PyErr_Format(PyExc_TypeError, "action must be an int, got %s", Py_TYPE(a_obj)->tp_name);
-        return NULL;
-    }
-    long action = PyLong_AsLongAndOverflow(a_obj, &overflow);
-    if (action == -1 && PyErr_Occurred()) return NULL;
-    if (overflow || action < 0 || action >= ACTION_NB) {
-        PyErr_Format(PyExc_ValueError, "action must be in [0, %d), got %R", ACTION_NB, a_obj);
-        return NULL;
-    }
-    action_decode(player, (int)action, &from, &to);
-    return Py_BuildValue("(ii)", from, to);
+    if (parse_player(p_obj, "player", &player) < 0 || parse_action(a_obj, &action) < 0) return NULL;
+    ActionKind kind = action_decode(player, action, &a, &b);
+    return Py_BuildValue("(sii)", KINDS[kind], a, b);
+}
+
+/* num_actions(rules) -> size of the variant's action space */
+static PyObject *core_num_actions(PyObject *mod, PyObject *rules_obj) {
+    STRATEGO_UNUSED(mod);
+    Rules rules;
+    if (rules_from_dict(rules_obj, &rules) < 0) return NULL;
+    return PyLong_FromLong(rules_num_actions(&rules));
 }
 
 /* channel_names(history_k, probabilities) -> tuple of the partial view's channel names */
@@ -1004,7 +1165,10 @@ static PyMethodDef core_methods[] = {
     {"action_encode", core_action_encode, METH_VARARGS,
      "action_encode(player, from, to) -> action, or -1 if not on a common line."},
     {"action_decode", core_action_decode, METH_VARARGS,
-     "action_decode(player, action) -> (from, to) absolute squares."},
+     "action_decode(player, action) -> (kind, a, b): ('move', from, to), ('rescue', type, square), ('decline', 0, 0)."},
+    {"action_encode_rescue", core_action_encode_rescue, METH_VARARGS,
+     "action_encode_rescue(player, type, square) -> action, or -1 if the square is not in the player's half."},
+    {"num_actions", core_num_actions, METH_O, "num_actions(rules) -> size of the variant's action space."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1012,6 +1176,7 @@ static int core_exec(PyObject *m) {
     PyObject *names = NULL;
     int result = -1;
     if (PyArray_ImportNumPyAPI() < 0) goto done;
+    board_init();
     moves_init();
     if (PyType_Ready(&GameStateType) < 0 || PyType_Ready(&BatchType) < 0) goto done;
     if (PyModule_AddType(m, &GameStateType) < 0 || PyModule_AddType(m, &BatchType) < 0) goto done;
@@ -1023,7 +1188,11 @@ static int core_exec(PyObject *m) {
         PyTuple_SET_ITEM(names, k, s);
     }
     if (PyModule_AddObjectRef(m, "END_REASONS", names) < 0) goto done;
-    if (PyModule_AddIntConstant(m, "ACTION_NB", ACTION_NB) < 0 ||
+    if (PyModule_AddIntConstant(m, "LINE_ACTION_NB", LINE_ACTION_NB) < 0 ||
+        PyModule_AddIntConstant(m, "ACTION_MAX", ACTION_MAX) < 0 ||
+        PyModule_AddIntConstant(m, "DIAG_ACTION_BASE", DIAG_ACTION_BASE) < 0 ||
+        PyModule_AddIntConstant(m, "RESCUE_ACTION_BASE", RESCUE_ACTION_BASE) < 0 ||
+        PyModule_AddIntConstant(m, "RESCUE_DECLINE", RESCUE_DECLINE) < 0 ||
         PyModule_AddIntConstant(m, "SQ_NB", SQ_NB) < 0 ||
         PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(GameState)) < 0 ||
         PyModule_AddIntConstant(m, "OBSERVATION_VERSION", OBSERVATION_VERSION) < 0 ||

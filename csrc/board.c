@@ -3,6 +3,23 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rng.h"
+
+static uint64_t zobrist[PLAYER_NB][PIECE_TYPE_NB][SQ_NB];
+static int zobrist_ready;
+
+void board_init(void) {
+    if (zobrist_ready) return;
+    /* Fixed keys from a fixed seed: hashes are the same in every run. */
+    uint64_t state = 0x5354524154454730ull;
+    for (int p = 0; p < PLAYER_NB; p++)
+        for (int t = 0; t < PIECE_TYPE_NB; t++)
+            for (int sq = 0; sq < SQ_NB; sq++) zobrist[p][t][sq] = rng_next(&state);
+    zobrist_ready = 1;
+}
+
+uint64_t board_zobrist(int player, int type, int sq) { return zobrist[player][type][sq]; }
+
 int sq_is_lake(int sq) {
     int row = sq_row(sq), col = sq_col(sq);
     return (row == 4 || row == 5) && (col == 2 || col == 3 || col == 6 || col == 7);
@@ -12,7 +29,11 @@ void board_clear(GameState *s) {
     memset(s, 0, sizeof(*s));
     for (int sq = 0; sq < SQ_NB; sq++) s->board[sq] = sq_is_lake(sq) ? CELL_LAKE : CELL_EMPTY;
     memset(s->piece_sq, SQ_NONE, sizeof(s->piece_sq));
-    for (int p = 0; p < PLAYER_NB; p++) s->streak[p].piece = SQ_NONE;
+    for (int p = 0; p < PLAYER_NB; p++) {
+        s->streak[p].piece = SQ_NONE;
+        s->first_rescuer[p] = SQ_NONE;
+    }
+    s->rescuer = SQ_NONE;
     s->winner = NO_WINNER;
 }
 
@@ -25,12 +46,31 @@ int board_place(GameState *s, int player, int type, int sq) {
     s->board[sq] = (uint8_t)(1 + id);
     s->on_board[player][type]++;
     if (type != BOMB && type != FLAG) s->movable[player]++;
+    s->hash ^= zobrist[player][type][sq];
     return id;
+}
+
+void board_move(GameState *s, int id, int to) {
+    int from = s->piece_sq[id], player = piece_owner(id), type = s->piece_type[id];
+    s->board[from] = CELL_EMPTY;
+    s->board[to] = (uint8_t)(1 + id);
+    s->piece_sq[id] = (uint8_t)to;
+    s->hash ^= zobrist[player][type][from] ^ zobrist[player][type][to];
+}
+
+void board_return(GameState *s, int id, int sq) {
+    int player = piece_owner(id), type = s->piece_type[id];
+    s->board[sq] = (uint8_t)(1 + id);
+    s->piece_sq[id] = (uint8_t)sq;
+    s->on_board[player][type]++;
+    if (type != BOMB && type != FLAG) s->movable[player]++;
+    s->hash ^= zobrist[player][type][sq];
 }
 
 void board_remove(GameState *s, int id) {
     int sq = s->piece_sq[id];
     int player = piece_owner(id), type = s->piece_type[id];
+    s->hash ^= zobrist[player][type][sq];
     s->board[sq] = CELL_EMPTY;
     s->piece_sq[id] = SQ_NONE;
     s->on_board[player][type]--;
@@ -140,11 +180,40 @@ int board_validate(const GameState *s, char *err, size_t err_len) {
     }
     for (int p = 0; p < PLAYER_NB; p++) {
         const Streak *st = &s->streak[p];
-        if (st->piece != SQ_NONE && (st->piece >= PIECE_ID_NB || st->axis > 1 || st->line >= BOARD_SIZE ||
-                                     st->lo > st->hi || st->hi >= BOARD_SIZE - 1)) {
+        int bad_line = st->axis > 2 || st->line >= BOARD_SIZE || st->lo > st->hi ||
+                       st->hi >= (st->axis == 2 ? SQ_NB : BOARD_SIZE - 1);
+        if (st->piece != SQ_NONE && (st->piece >= PIECE_ID_NB || bad_line)) {
             snprintf(err, err_len, "two-square run of player %d out of range", p);
             return -1;
         }
+    }
+    uint64_t hash = 0;
+    for (int id = 0; id < PIECE_ID_NB; id++) {
+        if (s->piece_sq[id] != SQ_NONE) hash ^= zobrist[piece_owner(id)][s->piece_type[id]][s->piece_sq[id]];
+    }
+    if (hash != s->hash) {
+        snprintf(err, err_len, "position hash does not match the board");
+        return -1;
+    }
+    if (s->phase > PHASE_RESCUE || (s->phase == PHASE_RESCUE && (s->rescuer >= PIECE_ID_NB ||
+                                                                 piece_owner(s->rescuer) != s->to_move))) {
+        snprintf(err, err_len, "rescue phase fields out of range");
+        return -1;
+    }
+    for (int p = 0; p < PLAYER_NB; p++) {
+        if (s->rescues[p] > RESCUE_LIMIT ||
+            (s->first_rescuer[p] != SQ_NONE && (s->first_rescuer[p] >= PIECE_ID_NB ||
+                                                piece_owner(s->first_rescuer[p]) != p))) {
+            snprintf(err, err_len, "rescue counts of player %d out of range", p);
+            return -1;
+        }
+    }
+    const Chase *c = &s->chase;
+    if (c->active > 1 || (c->active && (c->chaser > 1 || c->chased >= PIECE_ID_NB ||
+                                        c->last_piece >= PIECE_ID_NB || c->last_from >= SQ_NB ||
+                                        c->count >= 2 * CHASE_POSITIONS))) {
+        snprintf(err, err_len, "chase fields out of range");
+        return -1;
     }
     uint32_t known = s->ply < HISTORY_NB ? s->ply : HISTORY_NB;
     for (uint32_t k = 0; k < known; k++) {

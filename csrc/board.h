@@ -13,12 +13,24 @@
  * (see repetition.h). */
 typedef struct {
     uint8_t piece; /* piece id, or SQ_NONE when no run is open */
-    uint8_t axis;  /* 0: moves along a row, 1: along a column */
+    uint8_t axis;  /* 0: moves along a row, 1: along a column, 2: a turning move */
     uint8_t line;  /* which row or column */
-    uint8_t lo;    /* boundaries lo..hi (boundary b lies between cells b and b+1) */
+    uint8_t lo;    /* boundaries lo..hi (boundary b lies between cells b and b+1); axis 2: the squares */
     uint8_t hi;
     uint8_t count; /* moves in the run so far */
 } Streak;
+
+/* The chasing rule's memory (chase.h): who chases which piece, and the positions that
+ * occurred after the chaser's moves since the chase began. */
+typedef struct {
+    uint8_t active;
+    uint8_t chaser;        /* player who chases */
+    uint8_t chased;        /* piece id being chased */
+    uint8_t last_piece;    /* the chaser's piece that moved last in the chase */
+    uint8_t last_from;     /* the square it came from */
+    uint8_t count;         /* positions stored (ring of CHASE_POSITIONS) */
+    uint64_t positions[CHASE_POSITIONS];
+} Chase;
 
 /* One recorded ply, in absolute squares. */
 typedef struct {
@@ -40,19 +52,34 @@ typedef struct GameState {
     uint8_t done;
     uint8_t winner;                       /* RED, BLUE or NO_WINNER */
     uint8_t end_reason;                   /* EndReason */
+    uint8_t phase;                        /* PHASE_MOVE, or PHASE_RESCUE: to_move places a piece */
+    uint8_t rescuer;                      /* piece whose move opened the rescue phase */
+    uint8_t rescues[PLAYER_NB];           /* rescues made by each player */
+    uint8_t first_rescuer[PLAYER_NB];     /* piece that made a player's first rescue, or SQ_NONE */
     uint32_t ply;                         /* plies played (no cap may mean many) */
     uint32_t plies_since_attack;
     Streak streak[PLAYER_NB];
     HistoryEntry history[HISTORY_NB];     /* ring: ply k is at k % HISTORY_NB */
+    uint64_t hash;                        /* Zobrist hash of the pieces (owner, type, square) */
+    Chase chase;
     uint64_t rng;                         /* this game's stream for new setups */
 } GameState;
 
-_Static_assert(sizeof(GameState) == 528, "GameState layout changed: update the README");
+_Static_assert(sizeof(GameState) == 808, "GameState layout changed: update the README");
 _Static_assert(sizeof(GameState) <= 2048, "a game's state must stay within 2 KB");
 
 static inline int piece_owner(int id) { return id / MAX_PIECES; }
 static inline int sq_row(int sq) { return sq / BOARD_SIZE; }
 static inline int sq_col(int sq) { return sq % BOARD_SIZE; }
+
+/* Builds the Zobrist keys. Idempotent; call once before any thread plays. */
+void board_init(void);
+
+/* The Zobrist key of a piece of `player` and `type` on `sq`. */
+uint64_t board_zobrist(int player, int type, int sq);
+
+/* Moves piece `id` to the empty square `to` (no combat). */
+void board_move(GameState *s, int id, int to);
 
 /* The lakes: rows 5-6, columns C-D and G-H in rulebook terms. */
 int sq_is_lake(int sq);
@@ -70,6 +97,9 @@ int board_from_field(GameState *s, const char *field, size_t len, char *err, siz
 
 /* Writes the 100 letters of the current board (no terminator). */
 void board_to_field(const GameState *s, char *out);
+
+/* Puts captured piece `id` back on the empty square `sq` (a rescue). */
+void board_return(GameState *s, int id, int sq);
 
 /* Takes a piece off the board (captured). */
 void board_remove(GameState *s, int id);

@@ -2,9 +2,11 @@
 
 #include <stdlib.h>
 
+#include "chase.h"
 #include "combat.h"
 #include "moves.h"
 #include "repetition.h"
+#include "rng.h"
 #include "setup.h"
 
 void game_end(GameState *s, int winner, EndReason reason) {
@@ -41,18 +43,59 @@ void game_judge_start(GameState *s, const Rules *r) {
     if (!s->done) game_judge(s, r);
 }
 
-void game_reset_random(GameState *s, const Rules *r) {
+void game_reset(GameState *s, const Rules *r, const SetupTable *table) {
     uint64_t rng = s->rng;
     /* A setup that leaves red without any move would end the game at ply 0; such
      * setups are astronomically rare and are drawn again rather than played. */
     for (int attempt = 0; attempt < 1000; attempt++) {
         board_clear(s);
-        setup_random(s, r, RED, &rng);
-        setup_random(s, r, BLUE, &rng);
+        if (table != NULL && table->n > 0) {
+            for (int p = 0; p < PLAYER_NB; p++) {
+                uint32_t row = rng_below(&rng, (uint32_t)table->n);
+                setup_from_letters(s, p, table->letters + (size_t)row * MAX_PIECES);
+            }
+        } else {
+            setup_random(s, r, RED, &rng);
+            setup_random(s, r, BLUE, &rng);
+        }
         s->rng = rng;
         game_judge_start(s, r);
         if (!s->done) return;
     }
+}
+
+void game_reset_random(GameState *s, const Rules *r) { game_reset(s, r, NULL); }
+
+/* The piece the opponent of `player` moved on the ply before, if it still stands where
+ * it went; SQ_NONE otherwise (for the chasing rule). */
+static int game_last_moved(const GameState *s, int player) {
+    if (s->ply == 0) return SQ_NONE;
+    const HistoryEntry *h = &s->history[(s->ply - 1) % HISTORY_NB];
+    uint8_t cell = s->board[h->to];
+    if (h->player == player || cell == CELL_EMPTY || cell == CELL_LAKE) return SQ_NONE;
+    return piece_owner(cell - 1) == player ? SQ_NONE : cell - 1;
+}
+
+/* Rescue rule: a move onto the opponent's back row may return a captured piece, if the
+ * mover is no Scout, has rescues left, did not make the first rescue with this piece,
+ * and has a captured piece that may come back (no Bomb). */
+static int game_rescue_opens(const GameState *s, int id) {
+    int player = piece_owner(id), sq = s->piece_sq[id];
+    if (sq == SQ_NONE || s->piece_type[id] == SCOUT) return 0;
+    if (sq_row(sq_to_frame(sq, player)) != BOARD_SIZE - 1) return 0;
+    if (s->rescues[player] >= RESCUE_LIMIT || s->first_rescuer[player] == id) return 0;
+    for (int type = SPY; type <= MARSHAL; type++) {
+        if (moves_captured_piece(s, player, type) >= 0) return 1;
+    }
+    return 0;
+}
+
+/* Hands the turn to the other player and decides whether the game goes on. */
+static void game_end_turn(GameState *s, const Rules *r) {
+    s->phase = PHASE_MOVE;
+    s->rescuer = SQ_NONE;
+    s->to_move = (uint8_t)(1 - s->to_move);
+    game_judge(s, r);
 }
 
 void game_apply_move(GameState *s, const Rules *r, int from, int to) {
@@ -60,6 +103,7 @@ void game_apply_move(GameState *s, const Rules *r, int from, int to) {
     int player = piece_owner(id);
     int attack = s->board[to] != CELL_EMPTY;
     int flag_captured = 0;
+    int last_moved = r->chasing_rule ? game_last_moved(s, player) : SQ_NONE;
 
     repetition_record(s, id, from, to);
     HistoryEntry *h = &s->history[s->ply % HISTORY_NB];
@@ -69,28 +113,27 @@ void game_apply_move(GameState *s, const Rules *r, int from, int to) {
     h->attack = (uint8_t)attack;
 
     /* What the opponent learns from the move itself: it moved, so it is neither a Bomb
-     * nor the Flag; a move of more than one square shows a Scout. */
+     * nor the Flag; a straight move longer than any other piece can make shows a Scout
+     * (more than one square; more than two where Captains move two). */
     s->piece_flags[id] |= PIECE_MOVED;
+    int straight = sq_row(from) == sq_row(to) || sq_col(from) == sq_col(to);
     int dist = abs(sq_row(to) - sq_row(from)) + abs(sq_col(to) - sq_col(from));
-    if (dist > 1) s->piece_flags[id] |= PIECE_SCOUTED;
+    if (straight && dist > (r->captain_two_squares ? 2 : 1)) s->piece_flags[id] |= PIECE_SCOUTED;
 
     if (!attack) {
-        s->board[from] = CELL_EMPTY;
-        s->board[to] = (uint8_t)(1 + id);
-        s->piece_sq[id] = (uint8_t)to;
+        board_move(s, id, to);
         s->plies_since_attack++;
     } else {
         int def = s->board[to] - 1;
-        /* An attack shows both ranks (rulebook "Attack"). */
+        /* An attack shows both ranks (rulebook "Attack"); under silent defense only the
+         * attacker's, unless a Scout attacks (tournament rule "Silent defense"). */
         s->piece_flags[id] |= PIECE_REVEALED;
-        s->piece_flags[def] |= PIECE_REVEALED;
+        if (!r->silent_defense || s->piece_type[id] == SCOUT) s->piece_flags[def] |= PIECE_REVEALED;
         flag_captured = s->piece_type[def] == FLAG;
-        switch (combat_resolve(s->piece_type[id], s->piece_type[def])) {
+        switch (combat_resolve(s->piece_type[id], s->piece_type[def], r)) {
         case COMBAT_ATTACKER_WINS:
             board_remove(s, def);
-            s->board[from] = CELL_EMPTY;
-            s->board[to] = (uint8_t)(1 + id);
-            s->piece_sq[id] = (uint8_t)to;
+            board_move(s, id, to);
             break;
         case COMBAT_DEFENDER_WINS:
             board_remove(s, id);
@@ -102,28 +145,59 @@ void game_apply_move(GameState *s, const Rules *r, int from, int to) {
         }
         s->plies_since_attack = 0;
     }
+    if (r->chasing_rule) chase_record(s, id, from, to, attack, last_moved);
     s->ply++;
-    s->to_move = (uint8_t)(1 - player);
 
     if (flag_captured) {
+        s->to_move = (uint8_t)(1 - player);
         game_end(s, player, END_FLAG_CAPTURED);
-    } else {
-        game_judge(s, r);
+        return;
+    }
+    /* A side left without movable pieces ends the game before any rescue. */
+    if (r->rescue && s->movable[RED] && s->movable[BLUE] && game_rescue_opens(s, id)) {
+        s->phase = PHASE_RESCUE;
+        s->rescuer = (uint8_t)id;
+        return;
+    }
+    game_end_turn(s, r);
+}
+
+void game_apply_rescue(GameState *s, const Rules *r, int type, int sq) {
+    int player = s->to_move;
+    int id = moves_captured_piece(s, player, type);
+    board_return(s, id, sq);
+    /* The opponent sees which piece comes back; it is no Bomb or Flag. */
+    s->piece_flags[id] |= PIECE_MOVED;
+    s->rescues[player]++;
+    if (s->first_rescuer[player] == SQ_NONE) s->first_rescuer[player] = s->rescuer;
+    game_end_turn(s, r);
+}
+
+void game_apply_action(GameState *s, const Rules *r, int action) {
+    int a, b;
+    switch (action_decode(s->to_move, action, &a, &b)) {
+    case ACTION_MOVE:
+        game_apply_move(s, r, a, b);
+        break;
+    case ACTION_RESCUE:
+        game_apply_rescue(s, r, a, b);
+        break;
+    case ACTION_DECLINE:
+        game_end_turn(s, r);
+        break;
     }
 }
 
 uint64_t game_perft(const GameState *s, const Rules *r, int depth) {
     if (depth == 0) return 1;
     if (s->done) return 0;
-    uint16_t actions[ACTION_NB];
-    int n = moves_list(s, r, s->to_move, actions);
+    uint16_t actions[ACTION_MAX];
+    int n = moves_list(s, r, actions);
     if (depth == 1) return (uint64_t)n;
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
         GameState child = *s;
-        int from, to;
-        action_decode(s->to_move, actions[i], &from, &to);
-        game_apply_move(&child, r, from, to);
+        game_apply_action(&child, r, actions[i]);
         total += game_perft(&child, r, depth - 1);
     }
     return total;

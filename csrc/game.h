@@ -12,6 +12,10 @@
  *    attack: a draw reported as a truncation. The rules above take precedence when
  *    both happen on the same ply.
  *  - END_ILLEGAL_ACTION: only when a batch is set to make an illegal action lose.
+ *
+ * Under the rescue rule a turn whose move reaches the opponent's back row goes on with
+ * a rescue phase (PHASE_RESCUE, same player to move): the ply is counted with the move,
+ * and the end-of-game rules are checked when the rescue (or its decline) ends the turn.
  */
 #ifndef STRATEGO_GAME_H
 #define STRATEGO_GAME_H
@@ -19,8 +23,18 @@
 #include "board.h"
 #include "rules.h"
 
-/* A new game with random setups for both sides drawn from s->rng (kept). Setups in
- * which red could not move at all are drawn again. */
+/* A table of setups to draw from: n rows of 40 letters (setup_from_letters). */
+typedef struct {
+    const uint8_t *letters;
+    int n;
+} SetupTable;
+
+/* A new game drawn from s->rng (kept): random setups for both sides, or, with a table
+ * (n > 0), one row of it for each side. Setups in which red could not move at all are
+ * drawn again. */
+void game_reset(GameState *s, const Rules *r, const SetupTable *table);
+
+/* game_reset without a table. */
 void game_reset_random(GameState *s, const Rules *r);
 
 /* Decides whether a position just set up is already over (no movable piece, no legal
@@ -30,6 +44,13 @@ void game_judge_start(GameState *s, const Rules *r);
 /* Plays a legal move of the player to move (absolute squares; check it first with
  * moves_check): combat, reveals, the two-square run, history, and the end of game. */
 void game_apply_move(GameState *s, const Rules *r, int from, int to);
+
+/* Under the rescue rule: returns a captured piece of `type` to `sq` (legal: check with
+ * moves_check_rescue), which ends the turn. */
+void game_apply_rescue(GameState *s, const Rules *r, int type, int sq);
+
+/* Plays any legal action of the player to move (check with moves_check_action). */
+void game_apply_action(GameState *s, const Rules *r, int action);
 
 /* Ends the game: `winner` is RED, BLUE or NO_WINNER. */
 void game_end(GameState *s, int winner, EndReason reason);

@@ -34,7 +34,7 @@ static int run_bench(int n, int steps, int threads, int with_obs) {
     size_t obs_bytes = observe_bytes(&b.obs_spec);
     b.states = malloc((size_t)n * sizeof(GameState));
     b.sample_rng = malloc((size_t)n * sizeof(uint64_t));
-    b.mask = malloc((size_t)n * ACTION_NB);
+    b.mask = malloc((size_t)n * (size_t)rules_num_actions(&b.rules));
     b.rewards = malloc((size_t)n * 2 * sizeof(float));
     b.reward = malloc((size_t)n * sizeof(float));
     b.terminated = malloc((size_t)n);
@@ -87,7 +87,7 @@ static int run_perft(const char *field, int to_move, int depth) {
 static int run_play(uint64_t seed) {
     GameState s;
     Rules r;
-    uint16_t legal[ACTION_NB];
+    uint16_t legal[ACTION_MAX];
     uint64_t pick = rng_seed_stream(seed, 0, 1);
     char field[SQ_NB + 1] = {0};
     rules_default(&r);
@@ -96,18 +96,19 @@ static int run_play(uint64_t seed) {
     board_to_field(&s, field);
     printf("start %s\n", field);
     while (!s.done) {
-        int n = moves_list(&s, &r, s.to_move, legal);
-        int from, to;
-        action_decode(s.to_move, legal[rng_below(&pick, (uint32_t)n)], &from, &to);
-        printf("%d %c%c-%c%c\n", s.ply + 1, "ABCDEFGHIK"[from % 10], "123456789:"[from / 10],
+        int n = moves_list(&s, &r, legal);
+        int from, to, action = legal[rng_below(&pick, (uint32_t)n)];
+        action_decode(s.to_move, action, &from, &to);
+        printf("%u %c%c-%c%c\n", s.ply + 1, "ABCDEFGHIK"[from % 10], "123456789:"[from / 10],
                "ABCDEFGHIK"[to % 10], "123456789:"[to / 10]);
-        game_apply_move(&s, &r, from, to);
+        game_apply_action(&s, &r, action);
     }
-    printf("end reason %d winner %d after %d plies\n", s.end_reason, s.winner, s.ply);
+    printf("end reason %d winner %d after %u plies\n", s.end_reason, s.winner, s.ply);
     return 0;
 }
 
 int main(int argc, char **argv) {
+    board_init();
     moves_init();
     if (argc >= 2 && strcmp(argv[1], "bench") == 0) {
         int n = argc > 2 ? atoi(argv[2]) : 4096, steps = argc > 3 ? atoi(argv[3]) : 500;

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "chase.h"
 #include "repetition.h"
 
 /* ray[sq][dir] lists the squares reached from sq going in dir, stopping at the board's
@@ -43,27 +44,99 @@ int action_encode(int player, int from, int to) {
     if (f == t) return -1;
     if (fr == tr) return f * TARGETS_PER_SQ + (tc < fc ? tc : tc - 1);
     if (fc == tc) return f * TARGETS_PER_SQ + 9 + (tr < fr ? tr : tr - 1);
+    if ((tr - fr == 1 || fr - tr == 1) && (tc - fc == 1 || fc - tc == 1))
+        return DIAG_ACTION_BASE + f * 4 + 2 * (tr > fr) + (tc > fc);
     return -1;
 }
 
-void action_decode(int player, int action, int *from, int *to) {
-    int f = action / TARGETS_PER_SQ, k = action % TARGETS_PER_SQ;
-    int fr = sq_row(f), fc = sq_col(f), t;
-    if (k < 9) {
-        int tc = k < fc ? k : k + 1;
-        t = fr * BOARD_SIZE + tc;
-    } else {
-        int tr = (k - 9) < fr ? (k - 9) : (k - 9) + 1;
-        t = tr * BOARD_SIZE + fc;
+int action_encode_rescue(int player, int type, int sq) {
+    int h = sq_to_frame(sq, player);
+    if (type < 0 || type >= PIECE_TYPE_NB || h >= RESCUE_SQ_NB) return -1;
+    return RESCUE_ACTION_BASE + type * RESCUE_SQ_NB + h;
+}
+
+ActionKind action_decode(int player, int action, int *a, int *b) {
+    if (action >= RESCUE_DECLINE) {
+        *a = *b = 0;
+        return ACTION_DECLINE;
     }
-    *from = sq_to_frame(f, player);
-    *to = sq_to_frame(t, player);
+    if (action >= RESCUE_ACTION_BASE) {
+        int k = action - RESCUE_ACTION_BASE;
+        *a = k / RESCUE_SQ_NB;
+        *b = sq_to_frame(k % RESCUE_SQ_NB, player);
+        return ACTION_RESCUE;
+    }
+    int f, t;
+    if (action >= DIAG_ACTION_BASE) {
+        int k = action - DIAG_ACTION_BASE;
+        f = k / 4;
+        int up = (k % 4) / 2, right = k % 2;
+        int tr = sq_row(f) + (up ? 1 : -1), tc = sq_col(f) + (right ? 1 : -1);
+        /* Off-board diagonals decode to the from square itself: never legal. */
+        t = (tr < 0 || tr >= BOARD_SIZE || tc < 0 || tc >= BOARD_SIZE) ? f : tr * BOARD_SIZE + tc;
+    } else {
+        f = action / TARGETS_PER_SQ;
+        int k = action % TARGETS_PER_SQ, fr = sq_row(f), fc = sq_col(f);
+        if (k < 9) {
+            t = fr * BOARD_SIZE + (k < fc ? k : k + 1);
+        } else {
+            t = ((k - 9) < fr ? (k - 9) : (k - 9) + 1) * BOARD_SIZE + fc;
+        }
+    }
+    *a = sq_to_frame(f, player);
+    *b = sq_to_frame(t, player);
+    return ACTION_MOVE;
+}
+
+int moves_captured_piece(const GameState *s, int player, int type) {
+    int first = player * MAX_PIECES, last = first + s->placed[player];
+    for (int id = first; id < last; id++) {
+        if (s->piece_sq[id] == SQ_NONE && s->piece_type[id] == type) return id;
+    }
+    return -1;
 }
 
 /* One walk over the legal moves serves listing, masking and "is there any move?"; the
  * mode is a constant at each call, so the compiler makes three loops without branches
  * on it. */
 enum { WALK_LIST, WALK_MASK, WALK_ANY };
+
+#define EMIT(action)                                       \
+    do {                                                   \
+        if (mode == WALK_ANY) return 1;                    \
+        if (mode == WALK_LIST) list[n_moves] = (action);   \
+        if (mode == WALK_MASK) mask[(action)] = 1;         \
+        n_moves++;                                         \
+    } while (0)
+
+/* 1 if the repetition rules (two-square, chasing) forbid piece id's move. */
+static inline int moves_repeat(const GameState *s, const Rules *r, int id, int limited, int from, int to,
+                               int empty) {
+    if (id == limited && repetition_forbids(s, r->two_square_limit, id, from, to)) return 1;
+    return empty && r->chasing_rule && chase_forbids(s, id, from, to);
+}
+
+/* Captains (Ultimate Lightning): a second square after an empty first one, straight on
+ * or turned; an enemy there is attacked (RULES.md "Other variants"). */
+static int captain_second_squares(const GameState *s, int from, uint8_t *targets) {
+    int n = 0;
+    for (int d = 0; d < DIR_NB; d++) {
+        if (ray_len[from][d] == 0) continue;
+        int mid = ray_sq[from][d][0];
+        if (s->board[mid] != CELL_EMPTY) continue;
+        for (int e = 0; e < DIR_NB; e++) {
+            /* not back to from */
+            if ((d ^ e) == 1) continue;
+            if (ray_len[mid][e] == 0) continue;
+            int t = ray_sq[mid][e][0];
+            /* a diagonal target reached both ways is listed once */
+            int seen = 0;
+            for (int k = 0; k < n; k++) seen |= targets[k] == t;
+            if (!seen) targets[n++] = (uint8_t)t;
+        }
+    }
+    return n;
+}
 
 static inline __attribute__((always_inline)) int moves_walk(const GameState *s, const Rules *r,
                                                             int player, int mode, uint16_t *list,
@@ -90,21 +163,46 @@ static inline __attribute__((always_inline)) int moves_walk(const GameState *s, 
                 unsigned cell = s->board[ray[i]];
                 /* Never onto an own piece; an enemy piece ends the line with an attack. */
                 if (cell - own_first_cell < MAX_PIECES) break;
-                if (id != limited || !repetition_forbids(s, r->two_square_limit, id, from, ray[i])) {
-                    if (mode == WALK_ANY) return 1;
-                    if (mode == WALK_LIST) list[n_moves] = acts[i];
-                    if (mode == WALK_MASK) mask[acts[i]] = 1;
-                    n_moves++;
-                }
+                if (!moves_repeat(s, r, id, limited, from, ray[i], cell == CELL_EMPTY)) EMIT(acts[i]);
                 if (cell != CELL_EMPTY) break;
+            }
+        }
+        if (type == CAPTAIN && r->captain_two_squares) {
+            uint8_t targets[8];
+            int n = captain_second_squares(s, from, targets);
+            for (int k = 0; k < n; k++) {
+                unsigned cell = s->board[targets[k]];
+                if (cell - own_first_cell < MAX_PIECES) continue;
+                if (!moves_repeat(s, r, id, limited, from, targets[k], cell == CELL_EMPTY))
+                    EMIT(action_encode(player, from, targets[k]));
             }
         }
     }
     return n_moves;
 }
 
-int moves_list(const GameState *s, const Rules *r, int player, uint16_t *actions) {
-    return moves_walk(s, r, player, WALK_LIST, actions, NULL);
+/* The rescue phase: each captured type (no Bomb) onto each empty square of the own half,
+ * or decline. */
+static int rescues_walk(const GameState *s, uint16_t *list, uint8_t *mask) {
+    int n_moves = 0, player = s->to_move;
+    for (int type = SPY; type <= MARSHAL; type++) {
+        if (moves_captured_piece(s, player, type) < 0) continue;
+        for (int h = 0; h < RESCUE_SQ_NB; h++) {
+            if (s->board[sq_to_frame(h, player)] != CELL_EMPTY) continue;
+            int a = RESCUE_ACTION_BASE + type * RESCUE_SQ_NB + h;
+            if (list) list[n_moves] = (uint16_t)a;
+            if (mask) mask[a] = 1;
+            n_moves++;
+        }
+    }
+    if (list) list[n_moves] = RESCUE_DECLINE;
+    if (mask) mask[RESCUE_DECLINE] = 1;
+    return n_moves + 1;
+}
+
+int moves_list(const GameState *s, const Rules *r, uint16_t *actions) {
+    if (s->phase == PHASE_RESCUE) return rescues_walk(s, actions, NULL);
+    return moves_walk(s, r, s->to_move, WALK_LIST, actions, NULL);
 }
 
 int moves_any_legal(const GameState *s, const Rules *r, int player) {
@@ -112,7 +210,8 @@ int moves_any_legal(const GameState *s, const Rules *r, int player) {
 }
 
 int moves_legal_mask(const GameState *s, const Rules *r, uint8_t *mask) {
-    memset(mask, 0, ACTION_NB);
+    memset(mask, 0, (size_t)rules_num_actions(r));
+    if (s->phase == PHASE_RESCUE) return rescues_walk(s, NULL, mask);
     return moves_walk(s, r, s->to_move, WALK_MASK, NULL, mask);
 }
 
@@ -126,6 +225,13 @@ enum {
     ILLEGAL_LAKE = -7,
     ILLEGAL_REPETITION = -8,
     ILLEGAL_OFF_BOARD = -9,
+    ILLEGAL_CHASE = -10,
+    ILLEGAL_NOT_IN_VARIANT = -11,
+    ILLEGAL_RESCUE_PENDING = -12,
+    ILLEGAL_NO_RESCUE_PENDING = -13,
+    ILLEGAL_RESCUE_NO_PIECE = -14,
+    ILLEGAL_RESCUE_SQUARE = -15,
+    ILLEGAL_GAME_OVER = -16,
 };
 
 const char *moves_illegal_reason(int code) {
@@ -139,8 +245,25 @@ const char *moves_illegal_reason(int code) {
     case ILLEGAL_LAKE: return "no piece may enter a lake";
     case ILLEGAL_REPETITION: return "the two-square rule forbids this move";
     case ILLEGAL_OFF_BOARD: return "the square is off the board";
+    case ILLEGAL_CHASE: return "the chasing rule forbids recreating a position of this chase";
+    case ILLEGAL_NOT_IN_VARIANT: return "this action does not exist in this variant";
+    case ILLEGAL_RESCUE_PENDING: return "a rescue is pending: return a captured piece or decline";
+    case ILLEGAL_NO_RESCUE_PENDING: return "no rescue is pending";
+    case ILLEGAL_RESCUE_NO_PIECE: return "no captured piece of that type can be rescued";
+    case ILLEGAL_RESCUE_SQUARE: return "a rescued piece goes on an empty square of the own half";
+    case ILLEGAL_GAME_OVER: return "the game is over";
     default: return "legal";
     }
+}
+
+/* A Captain's two-square move (variant): an empty square between, straight or turned. */
+static int captain_reaches(const GameState *s, int from, int to) {
+    uint8_t targets[8];
+    int n = captain_second_squares(s, from, targets);
+    for (int k = 0; k < n; k++) {
+        if (targets[k] == to) return 1;
+    }
+    return 0;
 }
 
 int moves_check(const GameState *s, const Rules *r, int player, int from, int to) {
@@ -150,24 +273,58 @@ int moves_check(const GameState *s, const Rules *r, int player, int from, int to
         return ILLEGAL_NO_OWN_PIECE;
     int id = cell - 1, type = s->piece_type[id];
     if (!piece_type_is_movable(type)) return ILLEGAL_IMMOBILE;
-    if (action_encode(player, from, to) < 0) return ILLEGAL_NOT_ON_LINE;
     if (s->board[to] == CELL_LAKE) return ILLEGAL_LAKE;
     if (s->board[to] != CELL_EMPTY && piece_owner(s->board[to] - 1) == player)
         return ILLEGAL_OWN_TARGET;
-    /* Walk the ray in the move's direction: every square before `to` must be empty. */
-    int d = sq_row(to) > sq_row(from) ? DIR_UP
-          : sq_row(to) < sq_row(from) ? DIR_DOWN
-          : sq_col(to) < sq_col(from) ? DIR_LEFT
-                                      : DIR_RIGHT;
-    int i = 0, n = ray_len[from][d];
-    while (i < n && ray_sq[from][d][i] != to) {
-        if (s->board[ray_sq[from][d][i]] != CELL_EMPTY) {
-            return type == SCOUT ? ILLEGAL_BLOCKED : ILLEGAL_TOO_FAR;
+    int captain = type == CAPTAIN && r->captain_two_squares;
+    int dr = sq_row(to) - sq_row(from), dc = sq_col(to) - sq_col(from);
+    int dist = (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc);
+    if (captain && dist == 2) {
+        if (!captain_reaches(s, from, to)) return ILLEGAL_BLOCKED;
+    } else {
+        if (dr != 0 && dc != 0) return ILLEGAL_NOT_ON_LINE;
+        if (dist == 0) return ILLEGAL_NOT_ON_LINE;
+        /* Walk the ray in the move's direction: every square before `to` must be empty. */
+        int d = dr > 0 ? DIR_UP : dr < 0 ? DIR_DOWN : dc < 0 ? DIR_LEFT : DIR_RIGHT;
+        int i = 0, n = ray_len[from][d];
+        while (i < n && ray_sq[from][d][i] != to) {
+            if (s->board[ray_sq[from][d][i]] != CELL_EMPTY) {
+                return type == SCOUT ? ILLEGAL_BLOCKED : ILLEGAL_TOO_FAR;
+            }
+            i++;
         }
-        i++;
+        if (i == n) return type == SCOUT ? ILLEGAL_BLOCKED : ILLEGAL_TOO_FAR;
+        if (i > 0 && type != SCOUT) return ILLEGAL_TOO_FAR;
     }
-    if (i == n) return type == SCOUT ? ILLEGAL_BLOCKED : ILLEGAL_TOO_FAR;
-    if (i > 0 && type != SCOUT) return ILLEGAL_TOO_FAR;
     if (repetition_forbids(s, r->two_square_limit, id, from, to)) return ILLEGAL_REPETITION;
+    if (r->chasing_rule && s->board[to] == CELL_EMPTY && chase_forbids(s, id, from, to)) return ILLEGAL_CHASE;
     return 0;
+}
+
+int moves_check_rescue(const GameState *s, int type, int sq) {
+    if (s->phase != PHASE_RESCUE) return ILLEGAL_NO_RESCUE_PENDING;
+    if (type == BOMB || type == FLAG || moves_captured_piece(s, s->to_move, type) < 0)
+        return ILLEGAL_RESCUE_NO_PIECE;
+    if (sq < 0 || sq >= SQ_NB || sq_to_frame(sq, s->to_move) >= RESCUE_SQ_NB || s->board[sq] != CELL_EMPTY)
+        return ILLEGAL_RESCUE_SQUARE;
+    return 0;
+}
+
+int moves_check_action(const GameState *s, const Rules *r, int action) {
+    if (s->done) return ILLEGAL_GAME_OVER;
+    /* Diagonal steps exist only for Captains of some variants. */
+    if (action >= DIAG_ACTION_BASE && action < RESCUE_ACTION_BASE && !r->captain_two_squares)
+        return ILLEGAL_NOT_ON_LINE;
+    if (action < 0 || action >= rules_num_actions(r)) return ILLEGAL_NOT_IN_VARIANT;
+    int a, b;
+    switch (action_decode(s->to_move, action, &a, &b)) {
+    case ACTION_MOVE:
+        if (s->phase == PHASE_RESCUE) return ILLEGAL_RESCUE_PENDING;
+        return moves_check(s, r, s->to_move, a, b);
+    case ACTION_RESCUE:
+        return moves_check_rescue(s, a, b);
+    case ACTION_DECLINE:
+        return s->phase == PHASE_RESCUE ? 0 : ILLEGAL_NO_RESCUE_PENDING;
+    }
+    return ILLEGAL_NOT_IN_VARIANT;
 }

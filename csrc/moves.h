@@ -1,9 +1,10 @@
-/* moves.h: the action space and legal moves.
+/* moves.h: the action space and legal moves (layout in types.h).
  *
- * An action is from * 18 + k in the acting player's frame (see types.h): k < 9 picks
- * the target column along the row (columns left to right, skipping the from column),
- * k >= 9 the target row along the column (rows bottom to top, skipping the from row).
- * Every (from, to) pair on a common line has exactly one action.
+ * Line moves: from * 18 + k in the acting player's frame, k < 9 the target column
+ * along the row (left to right, skipping the from column), k >= 9 the target row along
+ * the column (bottom to top, skipping the from row). Every (from, to) pair on a common
+ * line has exactly one action. Diagonal moves (Captains that move two squares) and
+ * rescues follow at fixed offsets.
  */
 #ifndef STRATEGO_MOVES_H
 #define STRATEGO_MOVES_H
@@ -14,27 +15,46 @@
 /* Builds the ray tables. Idempotent; call once before any thread uses moves_*. */
 void moves_init(void);
 
-/* Action of moving from `from` to `to` (absolute squares) for `player`, or -1 if the
- * squares are not on a common row or column (or equal). */
+/* What an action asks for. */
+typedef enum { ACTION_MOVE = 0, ACTION_RESCUE = 1, ACTION_DECLINE = 2 } ActionKind;
+
+/* Action of moving from `from` to `to` (absolute squares) for `player`: a line move,
+ * or a diagonal step to a neighbouring square; -1 otherwise. */
 int action_encode(int player, int from, int to);
 
-/* The absolute squares of `action` (0 <= action < ACTION_NB) for `player`. */
-void action_decode(int player, int action, int *from, int *to);
+/* Action returning a captured piece of `type` to `sq` (absolute) for `player`; -1 if
+ * sq is not in the player's half. */
+int action_encode_rescue(int player, int type, int sq);
 
-/* Writes the legal actions of `player` in the current position; returns their number
- * (at most ACTION_NB). Ignores whether the game is over. */
-int moves_list(const GameState *s, const Rules *r, int player, uint16_t *actions);
+/* Decodes 0 <= action < ACTION_MAX for `player`: a move gives (from, to), a rescue
+ * (type, sq), absolute squares. */
+ActionKind action_decode(int player, int action, int *a, int *b);
 
-/* 1 if `player` has at least one legal move. */
+/* Writes the legal actions of the player to move; returns their number (at most
+ * ACTION_MAX). In a rescue phase these are the rescues and the decline. */
+int moves_list(const GameState *s, const Rules *r, uint16_t *actions);
+
+/* 1 if `player` has at least one legal move (ignoring any rescue phase). */
 int moves_any_legal(const GameState *s, const Rules *r, int player);
 
-/* 0 if moving from `from` to `to` is legal for `player`; otherwise a negative code
- * whose text moves_illegal_reason() gives. */
+/* 0 if moving from `from` to `to` is legal for `player` in the move phase; otherwise a
+ * negative code whose text moves_illegal_reason() gives. */
 int moves_check(const GameState *s, const Rules *r, int player, int from, int to);
+
+/* 0 if returning a captured piece of `type` to `sq` is legal now (rescue phase). */
+int moves_check_rescue(const GameState *s, int type, int sq);
+
+/* 0 if `action` is legal for the player to move now (phase, variant and game state
+ * included); otherwise a negative code. */
+int moves_check_action(const GameState *s, const Rules *r, int action);
+
 const char *moves_illegal_reason(int code);
 
-/* mask[a] = 1 for each legal action of the player to move, 0 elsewhere; returns the
- * number of legal actions. */
+/* mask[a] = 1 for each legal action of the player to move, 0 elsewhere, over the
+ * variant's rules_num_actions(r) entries; returns the number of legal actions. */
 int moves_legal_mask(const GameState *s, const Rules *r, uint8_t *mask);
+
+/* Lowest id of `player`'s captured pieces of `type` (a rescue returns it), or -1. */
+int moves_captured_piece(const GameState *s, int player, int type);
 
 #endif

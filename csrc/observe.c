@@ -85,25 +85,27 @@ static void observe_planes(const PlayerView *v, const ObsSpec *spec, uint8_t *p)
 
 /* Belief planes (see observe.h). Under a uniform prior over the assignments of the
  * unidentified types to the unidentified pieces that agree with what was seen (a piece
- * that moved is no Bomb or Flag), the Bombs and the Flag are spread evenly over the
- * unmoved pieces, and the movable types evenly over the remaining places; so a moved
- * piece is type t with chance c_t / m (m unidentified movable pieces), an unmoved one
- * is a Bomb with chance c_bomb / u, the Flag with c_flag / u (u unmoved pieces), and t
- * with chance (1 - (c_bomb + c_flag) / u) * c_t / m. */
+ * that moved is no Bomb or Flag; a captured piece is not the Flag), the Flag is spread
+ * evenly over the u unmoved pieces on the board, the Bombs over the other unmoved
+ * pieces (uc of them captured, unseen under silent defense), and the movable types over
+ * the rest. So, with c_t unidentified pieces of type t and M unidentified movable-type
+ * pieces in all: a moved piece is t with chance c_t / M; an unmoved one is the Flag with
+ * chance c_flag / u, a Bomb with (1 - c_flag / u) * c_bomb / (u + uc - c_flag), and t
+ * with the rest times c_t / M. */
 static void observe_beliefs(const PlayerView *v, float *out) {
     float moved_p[PIECE_TYPE_NB] = {0}, unmoved_p[PIECE_TYPE_NB] = {0};
-    int immobile = v->opp_unknown[BOMB] + v->opp_unknown[FLAG];
-    int unknown = v->opp_unknown_moved + v->opp_unknown_unmoved;
-    int movable = unknown - immobile;
-    float u = (float)v->opp_unknown_unmoved;
-    float movable_share = u > 0 ? 1.0f - (float)immobile / u : 1.0f;
-    for (int t = 0; t < PIECE_TYPE_NB; t++) {
-        if (t == BOMB || t == FLAG) {
-            unmoved_p[t] = u > 0 ? (float)v->opp_unknown[t] / u : 0.0f;
-        } else if (movable > 0) {
-            moved_p[t] = (float)v->opp_unknown[t] / (float)movable;
-            unmoved_p[t] = movable_share * moved_p[t];
-        }
+    int c_flag = v->opp_unknown[FLAG], c_bomb = v->opp_unknown[BOMB];
+    int u = v->opp_unknown_unmoved, uc = v->opp_captured_unknown_unmoved;
+    int slots = u + uc + v->opp_unknown_moved + v->opp_captured_unknown_moved;
+    int movable = slots - c_flag - c_bomb;
+    float p_flag = u > 0 ? (float)c_flag / (float)u : 0.0f;
+    float p_bomb = u + uc - c_flag > 0 ? (1.0f - p_flag) * (float)c_bomb / (float)(u + uc - c_flag) : 0.0f;
+    unmoved_p[FLAG] = p_flag;
+    unmoved_p[BOMB] = p_bomb;
+    for (int t = SPY; t <= MARSHAL; t++) {
+        if (movable <= 0) break;
+        moved_p[t] = (float)v->opp_unknown[t] / (float)movable;
+        unmoved_p[t] = (1.0f - p_flag - p_bomb) * moved_p[t];
     }
     memset(out, 0, PIECE_TYPE_NB * SQ_NB * sizeof(float));
     for (int sq = 0; sq < SQ_NB; sq++) {

@@ -5,10 +5,19 @@ typedef struct {
 } Crossing;
 
 /* The boundaries a move crosses: along a row, boundary c lies between columns c and
- * c+1; along a column, boundary r between rows r and r+1. */
+ * c+1; along a column, boundary r between rows r and r+1. A Captain's turning move
+ * (a variant) crosses no line: it is axis 2, identified by its two squares, so only
+ * moves between the same two squares continue its run. */
 static Crossing crossing_of(int from, int to) {
     Crossing c;
     int fr = sq_row(from), fc = sq_col(from), tr = sq_row(to), tc = sq_col(to);
+    if (fr != tr && fc != tc) {
+        c.axis = 2;
+        c.line = 0;
+        c.lo = from < to ? from : to;
+        c.hi = from < to ? to : from;
+        return c;
+    }
     if (fr == tr) {
         c.axis = 0;
         c.line = fr;
@@ -26,6 +35,7 @@ static Crossing crossing_of(int from, int to) {
 /* Whether the move continues the run: same piece, same line, and a boundary that all
  * moves of the run crossed is crossed again. */
 static int streak_continues(const Streak *st, int id, Crossing c) {
+    if (c.axis == 2) return st->piece == id && st->axis == 2 && st->lo == c.lo && st->hi == c.hi;
     return st->piece == id && st->axis == c.axis && st->line == c.line && c.lo <= st->hi &&
            st->lo <= c.hi;
 }

@@ -12,6 +12,9 @@
  *   along one line, such that some boundary is crossed by every move of the run.
  *   A move that would make a run of more than N moves is illegal.
  *
+ * A Captain's turning move (Ultimate Lightning) lies on no line; its run is the moves
+ * between the same two squares.
+ *
  * The state keeps, per player, the run's piece, line and the boundaries common to all
  * its moves (an interval), so the check is O(1).
  */

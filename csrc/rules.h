@@ -20,7 +20,19 @@ typedef struct {
     /* Draw caps, 0 = none: total plies, and plies without any attack. */
     uint16_t max_plies;
     uint16_t max_plies_without_attack;
+    /* Variant switches (RULES.md "Seed tournament rules", "Other variants"), 0 or 1. */
+    uint8_t aggressor_wins;      /* equal ranks: the attacker wins */
+    uint8_t silent_defense;      /* an attack shows only the attacker (a Scout's shows both) */
+    uint8_t rescue;              /* reaching the opponent's back row returns a captured piece */
+    uint8_t one_time_bombs;      /* a Bomb that kills an attacker is removed too */
+    uint8_t captain_two_squares; /* Captains move up to two squares, turning after the first */
+    uint8_t chasing_rule;        /* ISF art. 11, the more-squares rule (chase.h) */
 } Rules;
+
+/* Size of the variant's action space (see types.h: a prefix of the fixed layout). */
+static inline int rules_num_actions(const Rules *r) {
+    return r->rescue ? ACTION_MAX : r->captain_two_squares ? RESCUE_ACTION_BASE : LINE_ACTION_NB;
+}
 
 /* The ISF/Gravon classic rules. */
 void rules_default(Rules *r);

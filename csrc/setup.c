@@ -19,3 +19,15 @@ void setup_random(GameState *s, const Rules *r, int player, uint64_t *rng) {
         for (int c = 0; c < r->piece_counts[type]; c++) board_place(s, player, type, squares[k++]);
     }
 }
+
+int setup_from_letters(GameState *s, int player, const uint8_t *letters) {
+    for (int i = 0; i < MAX_PIECES; i++) {
+        uint8_t c = letters[i];
+        if (c == 'A') continue;
+        if (c < 'B' || c > 'M') return -1;
+        /* letter i stands (3 - i / 10) rows above the player's back row */
+        int frame_sq = (3 - i / BOARD_SIZE) * BOARD_SIZE + i % BOARD_SIZE;
+        if (board_place(s, player, c - 'B', sq_to_frame(frame_sq, player)) < 0) return -1;
+    }
+    return 0;
+}

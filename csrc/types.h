@@ -50,11 +50,35 @@ enum {
 /* Directions: up (towards blue's back row), down, left, right. */
 enum { DIR_UP = 0, DIR_DOWN = 1, DIR_LEFT = 2, DIR_RIGHT = 3, DIR_NB = 4 };
 
-/* Actions: one flat discrete space in the acting player's frame (the board turned
- * 180 degrees for blue). From any square a move goes along its row or its column, so
- * it has 18 possible targets: action = from * 18 + k, k < 9 the other squares of the
- * row left to right, k >= 9 the other squares of the column bottom to top. */
-enum { TARGETS_PER_SQ = 18, ACTION_NB = SQ_NB * TARGETS_PER_SQ };
+/* Actions: one flat discrete space in the acting player's frame (the board turned 180
+ * degrees for blue). Fixed offsets, whatever the variant; a variant uses a prefix:
+ *  - line moves: from any square a move goes along its row or its column, so it has 18
+ *    targets: action = from * 18 + k, k < 9 the other squares of the row left to
+ *    right, k >= 9 the other squares of the column bottom to top;
+ *  - diagonal moves (variants whose Captains move two squares, turning after the
+ *    first): DIAG_ACTION_BASE + from * 4 + d, d = 2 * (up) + (right);
+ *  - rescues (variants with the rescue rule): RESCUE_ACTION_BASE + type * 50 + h, h the
+ *    square of the player's own half (frame rows 0-4) where the piece returns, and
+ *    RESCUE_DECLINE to return none. */
+enum {
+    TARGETS_PER_SQ = 18,
+    LINE_ACTION_NB = SQ_NB * TARGETS_PER_SQ,
+    DIAG_ACTION_BASE = LINE_ACTION_NB,
+    DIAG_ACTION_NB = SQ_NB * 4,
+    RESCUE_ACTION_BASE = DIAG_ACTION_BASE + DIAG_ACTION_NB,
+    RESCUE_SQ_NB = SQ_NB / 2,
+    RESCUE_DECLINE = RESCUE_ACTION_BASE + PIECE_TYPE_NB * RESCUE_SQ_NB,
+    ACTION_MAX = RESCUE_DECLINE + 1
+};
+
+/* A turn has a move; under the rescue rule it may go on with a rescue. */
+enum { PHASE_MOVE = 0, PHASE_RESCUE = 1 };
+
+/* Rescues a player may make in a game (seed rulebook, tournament rule "Rescue"). */
+enum { RESCUE_LIMIT = 2 };
+
+/* Positions remembered during one chase (chasing rule); older ones are forgotten. */
+enum { CHASE_POSITIONS = 32 };
 
 /* How a game ended. Decided once, in game.c. */
 typedef enum {

@@ -8,8 +8,22 @@ void view_build(const GameState *s, int player, PlayerView *v) {
     memset(v, 0, sizeof(*v));
     int opp = 1 - player;
     memcpy(v->own_on_board, s->on_board[player], PIECE_TYPE_NB);
-    memcpy(v->opp_on_board, s->on_board[opp], PIECE_TYPE_NB);
-    memcpy(v->opp_unknown, s->on_board[opp], PIECE_TYPE_NB);
+    /* The opponent's piece set is public (the variant's counts); of a captured piece the
+     * observer knows the type only if it was ever shown. Only these sums of types are
+     * read here, never the type of a particular unidentified piece. */
+    int first = opp * MAX_PIECES, last = first + s->placed[opp];
+    for (int id = first; id < last; id++) {
+        v->opp_on_board[s->piece_type[id]]++;
+        if (s->piece_sq[id] != SQ_NONE) continue;
+        if (s->piece_flags[id] & (PIECE_REVEALED | PIECE_SCOUTED)) {
+            v->opp_on_board[s->piece_type[id]]--;
+        } else if (s->piece_flags[id] & PIECE_MOVED) {
+            v->opp_captured_unknown_moved++;
+        } else {
+            v->opp_captured_unknown_unmoved++;
+        }
+    }
+    memcpy(v->opp_unknown, v->opp_on_board, PIECE_TYPE_NB);
     for (int sq = 0; sq < SQ_NB; sq++) {
         int f = sq_to_frame(sq, player);
         uint8_t cell = s->board[sq];

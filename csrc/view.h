@@ -34,10 +34,15 @@ typedef struct {
     uint8_t cell[SQ_NB];   /* observer's frame */
     uint8_t flags[SQ_NB];  /* PIECE_MOVED | PIECE_REVEALED | PIECE_SCOUTED of the piece there */
     uint8_t own_on_board[PIECE_TYPE_NB];
-    uint8_t opp_on_board[PIECE_TYPE_NB];  /* public: every capture is shown */
-    uint8_t opp_unknown[PIECE_TYPE_NB];   /* of those, how many are not yet identified */
-    uint8_t opp_unknown_moved;            /* unidentified opponent pieces that have moved */
+    /* Opponent pieces of each type not known to be captured: the pieces on the board
+     * when every capture shows the captured piece (classic), an upper bound under
+     * silent defense, where a captured defender stays unknown. */
+    uint8_t opp_on_board[PIECE_TYPE_NB];
+    uint8_t opp_unknown[PIECE_TYPE_NB];   /* types not yet identified (board or captured) */
+    uint8_t opp_unknown_moved;            /* unidentified opponent pieces on the board that moved */
     uint8_t opp_unknown_unmoved;
+    uint8_t opp_captured_unknown_moved;   /* captured opponent pieces never identified */
+    uint8_t opp_captured_unknown_unmoved;
     ViewMove last[HISTORY_NB];            /* last[0] is the latest ply, observer's frame */
     uint32_t ply;
     uint32_t plies_since_attack;

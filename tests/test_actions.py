@@ -88,12 +88,29 @@ def test_numpy_integers_are_accepted():
     assert action_to_squares(np.uint16(1799), BLUE) == action_to_squares(1799, BLUE)
 
 
-@pytest.mark.parametrize("action", [-1, ACTION_NB, ACTION_NB + 1, 2**31, 2**40, -(2**40), 2**70])
+@pytest.mark.parametrize("action", [-1, stratego.ACTION_MAX, stratego.ACTION_MAX + 1, 2**31, 2**40, -(2**40), 2**70])
 def test_out_of_range_actions_raise_value_error(action):
-    with pytest.raises(ValueError, match=r"\[0, 1800\)"):
+    with pytest.raises(ValueError, match=r"\[0, 2801\)"):
         action_to_squares(action, RED)
     with pytest.raises(ValueError):
         action_to_move(action, BLUE)
+
+
+def test_actions_past_the_line_moves_are_diagonals_and_rescues():
+    """The layout beyond 1800 (README, Actions): Captains' diagonal steps, rescues, pass."""
+    assert stratego.decode_action(1800, RED) == ("move", 0, 0)      # A1 to the lower left: off board
+    assert stratego.decode_action(1800 + 4 * 11 + 3, RED) == ("move", 11, 22)  # B2 -> C3
+    assert stratego.decode_action(2200 + 6 * 50 + 35, RED) == ("rescue", 6, 35)
+    assert stratego.decode_action(2200 + 6 * 50 + 35, BLUE) == ("rescue", 6, 64)
+    assert stratego.decode_action(2800, BLUE) == ("decline", 0, 0)
+    assert action_to_move(2800, RED) == "pass"
+    assert action_to_move(2200 + 6 * 50 + 35, RED) == "6@F4"
+    assert action_to_move(2200 + 6 * 50 + 35, RED, numbering="old") == "5@F4"
+    assert stratego.move_to_action("5@F4", RED, numbering="old") == 2200 + 6 * 50 + 35
+    with pytest.raises(ValueError, match="not a move"):
+        action_to_squares(2800, RED)
+    with pytest.raises(ValueError, match="half"):
+        stratego.rescue_to_action(6, 64, RED)
 
 
 @pytest.mark.parametrize("action", [1.0, 1.5, "5", None, [3]])
@@ -116,7 +133,7 @@ def test_non_int_player_raises_type_error(player):
         action_to_squares(0, player)
 
 
-@pytest.mark.parametrize("src,dst", [(0, 11), (0, 99), (34, 45), (55, 55), (9, 10)])
+@pytest.mark.parametrize("src,dst", [(0, 22), (0, 99), (34, 56), (55, 55), (9, 10)])
 def test_squares_off_a_common_line_raise_value_error(src, dst):
     # (9, 10): K1 and A2 are neighbours in index order but not on the board.
     with pytest.raises(ValueError, match="share a row or a column"):
@@ -138,8 +155,13 @@ def test_bad_notation_raises_value_error(move):
 
 
 def test_diagonal_notation_raises_value_error():
+    # A diagonal neighbour is an action (Captains of some variants step there), but a
+    # classic game refuses it as a move.
+    assert move_to_action("A1-B2", RED) == 1800 + 3
+    with pytest.raises(ValueError, match="not diagonally"):
+        stratego.Game.from_field("E" + "A" * 39 + "AA__AA__AA" * 2 + "A" * 39 + "Q").play("A1-B2")
     with pytest.raises(ValueError, match="share a row or a column"):
-        move_to_action("A1-B2", RED)
+        move_to_action("A1-C3", RED)
     with pytest.raises(ValueError, match="share a row or a column"):
         move_to_action("E4-E4", RED)
 

@@ -6,11 +6,12 @@ import secrets
 import numpy as np
 
 from . import _core
-from .actions import action_to_move, action_to_squares
-from .notation import format_move, parse_move
+from .actions import action_to_move, move_to_action
+from .notation import check_numbering, format_move, parse_move
+from .setups import human_setups
 from .observation import channel_names
 from .render import render_cells
-from .variants import Variant, load_variant
+from .variants import PIECE_NAMES, Variant, load_variant
 
 
 def _coerce_seed(seed) -> int:
@@ -28,18 +29,28 @@ class Game:
     Game.from_field(field, to_move=0, ...) from a 100-letter Gravon board.
     """
 
-    def __init__(self, variant: str | Variant = "classic", seed: int | None = None, **settings: int):
+    def __init__(self, variant: str | Variant = "classic", seed: int | None = None, *,
+                 setup: str = "random", numbering: str = "new", **settings: int):
         self._variant = load_variant(variant, **settings)
+        self.numbering = check_numbering(numbering)
         self._state = _core.GameState(self._variant.rules)
-        self._state.reset_random(_coerce_seed(seed))
+        seed = _coerce_seed(seed)
+        if setup == "random":
+            self._state.reset(seed)
+        elif setup == "human":
+            self._state.reset(seed, human_setups(self._variant))
+        else:
+            raise ValueError(f"setup must be 'random' or 'human', got {setup!r}")
 
     @classmethod
-    def from_field(cls, field: str, to_move: int = 0, variant: str | Variant = "classic", **settings: int) -> "Game":
+    def from_field(cls, field: str, to_move: int = 0, variant: str | Variant = "classic", *,
+                   numbering: str = "new", **settings: int) -> "Game":
         """A game from a Gravon field string (RULES.md "Notation"), `to_move` to play."""
         if not isinstance(field, str):
             raise TypeError(f"field must be a str of 100 letters, got {type(field).__name__}")
         game = cls.__new__(cls)
         game._variant = load_variant(variant, **settings)
+        game.numbering = check_numbering(numbering)
         game._state = _core.GameState(game._variant.rules)
         game._state.set_field(field, to_move)
         return game
@@ -87,35 +98,61 @@ class Game:
     def plies_since_attack(self) -> int:
         return self._state.status()[5]
 
+    @property
+    def rescue_pending(self) -> bool:
+        """Rescue rule: the player to move has reached the opponent's back row and now
+        returns a captured piece ("6@F4") or declines ("pass")."""
+        return self._state.status()[6]
+
+    @property
+    def rescues(self) -> tuple[int, int]:
+        """Rescues made by red and by blue."""
+        return tuple(self._state.status()[7:9])
+
+    def captured(self, player: int) -> list[str]:
+        """Names of `player`'s captured pieces."""
+        return [PIECE_NAMES[t] for t in self._state.captured(player)]
+
     # -- moves -------------------------------------------------------------
     def legal_actions(self) -> list[int]:
         """Legal actions of the player to move, in its frame (see stratego.actions)."""
         return self._state.legal_actions()
 
     def legal_moves(self) -> list[str]:
-        """Legal moves of the player to move in Gravon notation, e.g. "B4-B7"."""
+        """Legal moves of the player to move in Gravon notation, e.g. "B4-B7" (in a
+        rescue phase: "6@F4" rescues and "pass")."""
         player = self.to_move
-        return [action_to_move(a, player) for a in self._state.legal_actions()]
+        return [action_to_move(a, player, self.numbering) for a in self._state.legal_actions()]
 
     def play(self, move: str | int) -> None:
-        """Plays a move ("B4-B7") or an action index of the player to move.
+        """Plays a move ("B4-B7"), a rescue ("6@F4", "pass") or an action index of the
+        player to move.
 
         Raises ValueError naming the move and why it is illegal.
         """
         if isinstance(move, str):
-            src, dst = parse_move(move)
+            if move.strip().lower() == "pass" or "@" in move:
+                action = move_to_action(move, self.to_move, self.numbering)
+                label = move.strip()
+            else:
+                src, dst = parse_move(move)
+                reason = self._state.check_move(src, dst)
+                if reason is not None:
+                    raise ValueError(f"illegal move {format_move(src, dst)}: {reason}")
+                self._state.play_move(src, dst)
+                return
         elif isinstance(move, bool) or not hasattr(move, "__index__"):
             raise TypeError(f"a move is a str like 'B4-B7' or an action int, got {type(move).__name__}")
         else:
             action = move.__index__()
-            if not 0 <= action < _core.ACTION_NB:
-                raise ValueError(f"illegal move {action}: actions are in [0, {_core.ACTION_NB})")
-            src, dst = action_to_squares(action, self.to_move)
-        reason = self._state.check_move(src, dst)
+            num_actions = self._variant.num_actions
+            if not 0 <= action < num_actions:
+                raise ValueError(f"illegal move {action}: this variant's actions are in [0, {num_actions})")
+            label = f"{action} ({action_to_move(action, self.to_move, self.numbering)})"
+        reason = self._state.check_action(action)
         if reason is not None:
-            label = format_move(src, dst) if isinstance(move, str) else f"{move} ({format_move(src, dst)})"
             raise ValueError(f"illegal move {label}: {reason}")
-        self._state.play_move(src, dst)
+        self._state.play_action(action)
 
     # -- observations --------------------------------------------------------
     def observation(self, player: int | None = None, *, dtype: str = "uint8", history_k: int = 4,
@@ -149,8 +186,9 @@ class Game:
 
     # -- tools -------------------------------------------------------------
     def render(self, perspective: int | None = None) -> str:
-        """The board as text: None the full board, 0/1 that player's view."""
-        return render_cells(self._state.cells(), perspective)
+        """The board as text: None the full board, 0/1 that player's view; ranks in the
+        game's numbering ("new" or "old")."""
+        return render_cells(self._state.cells(), perspective, self.numbering)
 
     def perft(self, depth: int) -> int:
         """Number of move sequences of exactly `depth` plies from here (C, for tests)."""
@@ -161,15 +199,17 @@ class Game:
         """An independent copy (a memcpy of the C state: cheap enough for search)."""
         other = Game.__new__(Game)
         other._variant = self._variant
+        other.numbering = self.numbering
         other._state = self._state.copy()
         return other
 
     def __getstate__(self) -> dict:
-        return {"variant": self._variant, "state": self._state.to_bytes()}
+        return {"variant": self._variant, "state": self._state.to_bytes(), "numbering": self.numbering}
 
     def __setstate__(self, data: dict) -> None:
-        if not isinstance(data, dict) or set(data) != {"variant", "state"}:
+        if not isinstance(data, dict) or set(data) != {"variant", "state", "numbering"}:
             raise ValueError("not a pickled stratego.Game")
+        self.numbering = check_numbering(data["numbering"])
         variant = data["variant"]
         if not isinstance(variant, Variant):
             raise TypeError(f"pickled variant must be a Variant, got {type(variant).__name__}")

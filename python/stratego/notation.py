@@ -3,7 +3,12 @@
 Squares are named column then row: columns A B C D E F G H I K (Gravon has no J), rows
 1..9 and ":" for row 10 (Gravon's own way; "10" is accepted on input, and "J" as the
 tenth column, as two Ultimate Lightning records write it). Row 1 is red's back row.
-A move is "B4-B7"; an attack is written the same way.
+A move is "B4-B7"; an attack is written the same way. Under the rescue rule, returning
+a captured piece is "<rank>@<square>" (e.g. "6@F4" returns a Captain to F4; ranks in
+the game's numbering, below) and declining is "pass".
+
+Ranks: the new numbering (Spy 1 .. Marshal 10, shown "S", "2".."10") is the default; the
+old one (Marshal 1 .. Scout 9, Spy "S") is a display setting. Bombs "B", flags "F".
 """
 from __future__ import annotations
 
@@ -48,3 +53,31 @@ def parse_move(text: str) -> tuple[int, int]:
 
 def format_move(src: int, dst: int) -> str:
     return f"{format_square(src)}-{format_square(dst)}"
+
+
+#: Rank symbols by piece type (bomb, spy, scout, ..., marshal, flag) in each numbering.
+RANK_SYMBOLS = {
+    "new": ("B", "S", "2", "3", "4", "5", "6", "7", "8", "9", "10", "F"),
+    "old": ("B", "S", "9", "8", "7", "6", "5", "4", "3", "2", "1", "F"),
+}
+PASS = "pass"
+
+
+def check_numbering(numbering: str) -> str:
+    if numbering not in RANK_SYMBOLS:
+        raise ValueError(f"numbering must be 'new' or 'old', got {numbering!r}")
+    return numbering
+
+
+def format_rescue(piece_type: int, sq: int, numbering: str = "new") -> str:
+    """Rescue notation: the returned piece's rank symbol, '@', the square."""
+    return f"{RANK_SYMBOLS[check_numbering(numbering)][piece_type]}@{format_square(sq)}"
+
+
+def parse_rescue(text: str, numbering: str = "new") -> tuple[int, int]:
+    """(piece type, square) of a rescue such as "6@F4"."""
+    symbols = RANK_SYMBOLS[check_numbering(numbering)]
+    rank, sep, square = text.strip().partition("@")
+    if not sep or rank.upper() not in symbols:
+        raise ValueError(f"bad rescue {text!r}: expected a rank ({', '.join(symbols[1:-1])}) and a square, like '6@F4'")
+    return symbols.index(rank.upper()), parse_square(square)

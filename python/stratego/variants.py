@@ -13,6 +13,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
+from . import _core
+
 #: Piece names in the engine's type order (Gravon's letter order B..M).
 PIECE_NAMES = (
     "bomb", "spy", "scout", "miner", "sergeant", "lieutenant",
@@ -26,7 +28,15 @@ RULE_SETTINGS = {
     "two_square_limit": (0, 255),
     "max_plies": (0, 65535),
     "max_plies_without_attack": (0, 65535),
+    # Variant switches, 0 or 1; a file that leaves one out has it off.
+    "aggressor_wins": (0, 1),
+    "silent_defense": (0, 1),
+    "rescue": (0, 1),
+    "one_time_bombs": (0, 1),
+    "captain_two_squares": (0, 1),
+    "chasing_rule": (0, 1),
 }
+SWITCHES = ("aggressor_wins", "silent_defense", "rescue", "one_time_bombs", "captain_two_squares", "chasing_rule")
 
 
 @dataclass(frozen=True)
@@ -46,6 +56,12 @@ class Variant:
     @property
     def num_pieces(self) -> int:
         return sum(self.piece_counts)
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the action space: 1800 line moves, then Captains' diagonal moves and
+        rescues where the variant has them (see stratego.actions)."""
+        return _core.num_actions(self.rules)
 
 
 def variants() -> list[str]:
@@ -103,7 +119,11 @@ def load_variant(variant: str | os.PathLike | Variant = "classic", **overrides: 
         for key, value in rules.items():
             if key not in RULE_SETTINGS:
                 raise ValueError(f"variant {where}: unknown rule setting {key!r}; expected one of {sorted(RULE_SETTINGS)}")
+            if key in SWITCHES and isinstance(value, bool):
+                value = int(value)
             settings[key] = _check_int(where, key, value, *RULE_SETTINGS[key])
+        for switch in SWITCHES:
+            settings.setdefault(switch, 0)
         missing = set(RULE_SETTINGS) - set(settings)
         if missing:
             raise ValueError(f"variant {where}: [rules] is missing {sorted(missing)}")
@@ -114,5 +134,7 @@ def load_variant(variant: str | os.PathLike | Variant = "classic", **overrides: 
     for key, value in overrides.items():
         if key not in RULE_SETTINGS:
             raise ValueError(f"unknown rule setting {key!r}; expected one of {sorted(RULE_SETTINGS)}")
+        if key in SWITCHES and isinstance(value, bool):
+            value = int(value)
         settings[key] = _check_int("setting", key, value, *RULE_SETTINGS[key])
     return Variant(base.name, base.description, base.piece_counts, settings)

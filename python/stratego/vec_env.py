@@ -13,6 +13,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv as GymVectorEnv
 
 from . import _core
 from .observation import FULL_OBSERVATION_CHANNELS, OBSERVATION_VERSION, channel_names
+from .setups import human_setups
 from .variants import Variant, load_variant
 
 ILLEGAL_ACTION_MODES = {"raise": _core.ILLEGAL_RAISE, "lose": _core.ILLEGAL_LOSES}
@@ -41,6 +42,8 @@ class VecEnv(GymVectorEnv):
       centralized critics and debugging, never for a player's policy).
       action_mask=False stops writing the legal mask (info["action_mask"] is None):
       for benchmarks of the bare step; sample_actions() then generates moves.
+    - setup="human" draws each side's setup from the human setups of the Gravon
+      server (classic and barrage piece sets), per game from its own stream.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["ansi"]}
@@ -60,6 +63,7 @@ class VecEnv(GymVectorEnv):
         views: str = "to_play",
         full_obs: bool = False,
         action_mask: bool = True,
+        setup: str = "random",
         **settings: int,
     ):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
@@ -77,7 +81,12 @@ class VecEnv(GymVectorEnv):
         if belief and obs_dtype != "float32":
             raise ValueError("belief planes are probabilities: they need obs_dtype='float32'")
         self.variant = load_variant(variant, **settings)
+        if setup not in ("random", "human"):
+            raise ValueError(f"setup must be 'random' or 'human', got {setup!r}")
+        self.setup = setup
+        setups = human_setups(self.variant) if setup == "human" else None
         n = self.num_envs = int(num_envs)
+        num_actions = self.num_actions = self.variant.num_actions
         self.illegal_action = illegal_action
         self._mode = ILLEGAL_ACTION_MODES[illegal_action]
         self.observation_channels = channel_names(history_k, belief) if observations else ()
@@ -87,7 +96,7 @@ class VecEnv(GymVectorEnv):
         obs_shape = (c, 10, 10) if views == "to_play" else (2, c, 10, 10)
         dtype = OBS_DTYPES[obs_dtype]
         try:
-            self.action_mask = np.zeros((n, _core.ACTION_NB), dtype=np.bool_)
+            self.action_mask = np.zeros((n, num_actions), dtype=np.bool_)
             self.rewards = np.zeros((n, 2), dtype=np.float32)
             self.reward = np.zeros(n, dtype=np.float32)
             self.terminated = np.zeros(n, dtype=np.bool_)
@@ -109,7 +118,7 @@ class VecEnv(GymVectorEnv):
             obs=self.obs, final_obs=self.final_obs, full_obs=self.full_obs,
             obs_views=VIEWS[views] if observations else 0,
             history_k=history_k, probabilities=bool(belief), as_float=dtype == np.float32,
-            write_mask=bool(action_mask),
+            write_mask=bool(action_mask), setups=setups,
         )
         if not action_mask:
             self.action_mask = None
@@ -118,8 +127,8 @@ class VecEnv(GymVectorEnv):
             spaces.Box(0, high, obs_shape, dtype) if observations else spaces.Box(0, 0, (0,), np.uint8)
         )
         self.observation_space = spaces.Box(0, high, (n, *obs_shape), dtype) if observations else self.single_observation_space
-        self.single_action_space = spaces.Discrete(_core.ACTION_NB)
-        self.action_space = spaces.MultiDiscrete(np.full(n, _core.ACTION_NB, dtype=np.int64))
+        self.single_action_space = spaces.Discrete(num_actions)
+        self.action_space = spaces.MultiDiscrete(np.full(n, num_actions, dtype=np.int64))
         self.render_mode = "ansi"
         if seed is not None:
             self.reset(seed=seed)
