@@ -1,0 +1,486 @@
+#!/usr/bin/env python3
+"""Benchmark suite: stepping throughput, thread scaling, reset cost, the memory
+bandwidth limit, per-game memory and a behaviour checksum, in one run.
+
+    python benchmarks/suite.py            # full run (a few minutes on 2 cores)
+    python benchmarks/suite.py --quick    # smoke run (under a minute)
+
+One step = one game advancing one ply. Writes <out>/<date>-<host>.json and .png and
+prints the Markdown table for the README and the target checks. See benchmarks/README.md.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import socket
+import subprocess
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+import stratego
+from stratego.bench import step_bytes
+
+CONFIGS = {  # name -> VecEnv keywords
+    "step": dict(observations=False, action_mask=False),
+    "step+mask": dict(observations=False),
+    "step+mask+obs": dict(),  # the default: uint8 observation and legal mask
+    "step+mask+obs_f32": dict(obs_dtype="float32"),
+}
+DEFAULT = "step+mask+obs"
+FULL_ENVS = [256, 1024, 4096, 16384, 65536]
+QUICK_ENVS = [256, 4096]
+SAMPLER_BYTES = 8  # the per-game sampler stream, owned by the batch
+WARMUP_STEPS = 3
+HERE = Path(__file__).resolve().parent
+
+
+def check_steps_for(num_envs: int) -> int:
+    """Steps after reset at which the checksum is taken: about 2^20 plies, 16..256 steps."""
+    return max(16, min(256, (1 << 20) // num_envs))
+
+
+def thread_counts(spec: str, ncpu: int) -> list[int]:
+    if spec == "all":
+        return list(range(1, ncpu + 1))
+    if spec == "pow2":  # 1, 2, 4, ... and the core count itself
+        counts = [1 << i for i in range(ncpu.bit_length()) if 1 << i <= ncpu]
+        return sorted(set(counts + [ncpu]))
+    return sorted({int(t) for t in spec.split(",")})
+
+
+# -- machine -------------------------------------------------------------------------
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def _git(*args: str) -> str | None:
+    try:
+        out = subprocess.run(["git", *args], cwd=HERE, capture_output=True, text=True, timeout=10)
+        return out.stdout.strip() if out.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def machine_info() -> dict:
+    commit = _git("rev-parse", "HEAD")
+    dirty = _git("status", "--porcelain", "--untracked-files=no")
+    return {
+        "date": dt.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "hostname": socket.gethostname(),
+        "platform": platform.platform(),
+        "cpu_model": _cpu_model(),
+        "cpu_count": os.cpu_count(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "stratego": stratego.__version__,
+        "openmp": stratego.OPENMP,
+        "git_commit": commit,
+        "git_dirty": bool(dirty) if dirty is not None else None,
+        "omp_env": {k: v for k, v in os.environ.items() if k.startswith(("OMP_", "GOMP_"))},
+        "loadavg_start": os.getloadavg(),
+    }
+
+
+# -- measurements --------------------------------------------------------------------
+def _mean_call_time(fn, min_time: float, max_reps: int = 1_000_000) -> float:
+    fn()  # warm
+    reps, start = 0, time.perf_counter()
+    while True:
+        fn()
+        reps += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_time or reps >= max_reps:
+            return elapsed / reps
+
+
+def measure_point(env, threads: int, seed: int, check_steps: int, min_time: float) -> dict:
+    """One (config, num_envs, threads) point: reset cost, then random play from `seed`,
+    timing step() and sample_actions() separately; checksum after check_steps steps."""
+    env.num_threads = threads
+    reset_s = _mean_call_time(lambda: env.reset(seed=seed), min_time / 10, max_reps=20)
+    env.reset(seed=seed)
+    step_s = sample_s = 0.0
+    done = timed = 0
+    step_times = []
+    crc = 0
+    check = None
+    while done < check_steps or step_s + sample_s < min_time:
+        t0 = time.perf_counter()
+        actions = env.sample_actions()
+        t1 = time.perf_counter()
+        env.step(actions)
+        t2 = time.perf_counter()
+        done += 1
+        if done <= check_steps:
+            crc = zlib.crc32(actions, crc)
+            if done == check_steps:
+                check = env.stats()
+        if done > WARMUP_STEPS:
+            step_s += t2 - t1
+            step_times.append(t2 - t1)
+            sample_s += t1 - t0
+            timed += 1
+    n = env.num_envs
+    return {
+        "threads": threads,
+        "steps": timed,
+        "step_seconds": step_s,
+        "sample_seconds": sample_s,
+        "steps_per_s": timed * n / step_s,
+        "steps_per_s_with_sample": timed * n / (step_s + sample_s),
+        "steps_per_s_median": n / float(np.median(step_times)),  # robust to other work on the machine
+        "step_call_s": step_s / timed,
+        "reset_call_s": reset_s,
+        "reset_over_step": reset_s / (step_s / timed),
+        "check_steps": check_steps,
+        "checksum": f"{check['checksum']:016x}",
+        "actions_crc32": f"{crc:08x}",
+        "games_finished": check["games_finished"],
+    }
+
+
+def memory_per_game(env) -> dict:
+    arrays = {k: v.nbytes for k, v in vars(env).items() if isinstance(v, np.ndarray)}
+    buffers = sum(arrays.values()) // env.num_envs
+    return {
+        "state_bytes": stratego.STATE_BYTES,
+        "sampler_bytes": SAMPLER_BYTES,
+        "buffer_bytes": buffers,
+        "total_bytes": stratego.STATE_BYTES + SAMPLER_BYTES + buffers,
+        "buffers": {k: v // env.num_envs for k, v in arrays.items()},
+    }
+
+
+def copy_times(nbytes: int, min_time: float) -> dict:
+    """Single-threaded numpy memset (fill) and memcpy (copyto) of nbytes, touched first."""
+    dst = np.ones(nbytes, np.uint8)
+    src = np.ones(nbytes, np.uint8)
+    memset = _mean_call_time(lambda: dst.fill(0), min_time)
+    memcpy = _mean_call_time(lambda: np.copyto(dst, src), min_time)
+    return {"bytes": nbytes, "memset_s": memset, "memcpy_s": memcpy,
+            "memset_GBps": nbytes / memset / 1e9, "memcpy_GBps": nbytes / memcpy / 1e9}
+
+
+def run(args) -> dict:
+    ncpu = os.cpu_count() or 1
+    threads = thread_counts(args.threads, ncpu)
+    envs = args.envs or (QUICK_ENVS if args.quick else FULL_ENVS)
+    configs = args.configs or list(CONFIGS)
+    result = {"machine": machine_info(),
+              "settings": {"quick": args.quick, "seed": args.seed, "min_time": args.min_time,
+                           "warmup_steps": WARMUP_STEPS, "num_envs": envs, "threads": threads,
+                           "configs": {c: CONFIGS[c] for c in configs}},
+              "points": [], "physical": [], "memory": {}, "checksums": {}}
+    for n in envs:
+        check_steps = check_steps_for(n)
+        sizes = {}  # bytes per game -> which memsets to time
+        for name in configs:
+            env = stratego.VecEnv(n, num_threads=1, **CONFIGS[name])
+            try:
+                if env.final_obs is not None:  # fault in the pages a long run would have
+                    env.final_obs.fill(0)
+                per_step = step_bytes(env)
+                written = sum(a.nbytes for a in (env.action_mask, env.obs) if a is not None) // n
+                result["memory"].setdefault(name, memory_per_game(env))
+                for t in threads:
+                    p = measure_point(env, t, args.seed, check_steps, args.min_time)
+                    p.update(config=name, num_envs=n, bytes_per_step=per_step, mask_obs_bytes=written)
+                    result["points"].append(p)
+                    rates = (p[k] / 1e6 for k in ("steps_per_s", "steps_per_s_with_sample", "steps_per_s_median"))
+                    print(f"{name:<18} n={n:<6} t={t:<3} " + "{:7.2f} M steps/s (+sample {:6.2f}, median {:6.2f})"
+                          .format(*rates) + f"  reset/step {p['reset_over_step']:5.2f}  checksum {p['checksum']}",
+                          flush=True)
+            finally:
+                env.close()
+                del env
+            if written:
+                sizes[written] = sizes[per_step] = None
+        for per_game in sorted(sizes):
+            c = copy_times(per_game * n, args.min_time / 3)
+            c.update(num_envs=n, bytes_per_game=per_game)
+            result["physical"].append(c)
+    result["machine"]["loadavg_end"] = os.getloadavg()
+    result["checksums"] = check_checksums(result["points"])
+    result["physical_ratios"] = physical_ratios(result)
+    result["scaling"] = scaling(result["points"])
+    result["targets"] = targets(result, args.headline_envs)
+    return result
+
+
+# -- derived figures -----------------------------------------------------------------
+def _point(points, config, n, t):
+    return next((p for p in points if (p["config"], p["num_envs"], p["threads"]) == (config, n, t)), None)
+
+
+def check_checksums(points) -> dict:
+    """Per num_envs: the (checksum, actions crc) of every config and thread count must agree."""
+    out = {}
+    for n in sorted({p["num_envs"] for p in points}):
+        seen = {(p["checksum"], p["actions_crc32"]) for p in points if p["num_envs"] == n}
+        (checksum, crc), *_ = sorted(seen)
+        out[str(n)] = {"check_steps": check_steps_for(n), "checksum": checksum, "actions_crc32": crc,
+                       "identical": len(seen) == 1,
+                       "variants": sorted(f"{a}/{b}" for a, b in seen) if len(seen) > 1 else []}
+    return out
+
+
+def physical_ratios(result) -> list[dict]:
+    """1 thread: time of the mask+obs writing (step of the config minus the bare step)
+    and of the whole step, over a memset / memcpy of the same bytes."""
+    pts, out = result["points"], []
+    copies = {(c["num_envs"], c["bytes_per_game"]): c for c in result["physical"]}
+    for p in pts:
+        bare = _point(pts, "step", p["num_envs"], 1)
+        if p["threads"] != 1 or not p["mask_obs_bytes"] or bare is None:
+            continue
+        n, written, total = p["num_envs"], p["mask_obs_bytes"], p["bytes_per_step"]
+        cw, ct = copies[(n, written)], copies[(n, total)]
+        extra = p["step_call_s"] - bare["step_call_s"]
+        out.append({"config": p["config"], "num_envs": n, "mask_obs_bytes": written, "bytes_per_step": total,
+                    "write_s": extra, "memset_s": cw["memset_s"], "memcpy_s": cw["memcpy_s"],
+                    "write_over_memset": extra / cw["memset_s"], "write_over_memcpy": extra / cw["memcpy_s"],
+                    "step_over_memset_all": p["step_call_s"] / ct["memset_s"],
+                    "step_over_memcpy_all": p["step_call_s"] / ct["memcpy_s"]})
+    return out
+
+
+def scaling(points) -> list[dict]:
+    out = []
+    for p in points:
+        one = _point(points, p["config"], p["num_envs"], 1)
+        if one is not None:
+            out.append({"config": p["config"], "num_envs": p["num_envs"], "threads": p["threads"],
+                        "speedup": p["steps_per_s"] / one["steps_per_s"]})
+    return out
+
+
+def targets(result, headline: int) -> list[dict]:
+    pts = result["points"]
+    envs = sorted({p["num_envs"] for p in pts})
+    n = headline if headline in envs else envs[len(envs) // 2]
+    ncpu = max(p["threads"] for p in pts)
+    out = []
+
+    def add(name, value, goal, passed, note=""):
+        out.append({"target": name, "value": value, "goal": goal,
+                    "passed": None if passed is None else bool(passed), "note": note})
+
+    one = _point(pts, DEFAULT, n, 1)
+    best = max((p for p in pts if p["config"] == DEFAULT and p["threads"] == 1),
+               key=lambda p: p["steps_per_s"], default=None)
+    if one:
+        add("steps/s, 1 thread, default obs + mask", one["steps_per_s"], ">= 3,000,000",
+            one["steps_per_s"] >= 3e6, f"num_envs={n}; best {best['steps_per_s']:,.0f} at {best['num_envs']}")
+    ratio = next((r for r in result["physical_ratios"] if (r["config"], r["num_envs"]) == (DEFAULT, n)), None)
+    if ratio:
+        add("obs + mask writing / memset of the same bytes", ratio["write_over_memset"], "<= 2",
+            ratio["write_over_memset"] <= 2, f"num_envs={n}, 1 thread")
+    two = _point(pts, DEFAULT, n, 2)
+    if one and two:
+        s = two["steps_per_s"] / one["steps_per_s"]
+        add("speedup, 2 threads vs 1", s, ">= 1.8", s >= 1.8, f"num_envs={n}")
+    else:
+        add("speedup, 2 threads vs 1", None, ">= 1.8", None, "fewer than 2 threads measured")
+    add("game state bytes", stratego.STATE_BYTES, "<= 2048", stratego.STATE_BYTES <= 2048)
+    if one:
+        add("reset / step", one["reset_over_step"], "<= 10", one["reset_over_step"] <= 10, f"num_envs={n}, 1 thread")
+    top = _point(pts, DEFAULT, n, 16)
+    if one and top:
+        s = top["steps_per_s"] / one["steps_per_s"]
+        add("speedup, 16 threads vs 1", s, ">= 12", s >= 12, f"num_envs={n}")
+    else:
+        allt = _point(pts, DEFAULT, n, ncpu)
+        s = allt["steps_per_s"] / one["steps_per_s"] if one and allt else None
+        add("speedup, 16 threads vs 1", s, ">= 12 (16-core machine)", None,
+            f"not measured: {ncpu} threads max; speedup at {ncpu} shown")
+    same = all(c["identical"] for c in result["checksums"].values())
+    add("checksum identical across threads and configs", same, "true", same)
+    return out
+
+
+# -- output --------------------------------------------------------------------------
+def _m(x: float) -> str:
+    return f"{x / 1e6:.2f}"
+
+
+def markdown(result, headline: int) -> str:
+    m, pts = result["machine"], result["points"]
+    envs = sorted({p["num_envs"] for p in pts})
+    n = headline if headline in envs else envs[len(envs) // 2]
+    tmax = max(p["threads"] for p in pts)
+    mem = result["memory"]
+    ratios = {(r["config"], r["num_envs"]): r for r in result["physical_ratios"]}
+    commit = (m["git_commit"] or "unknown")[:10] + ("+dirty" if m["git_dirty"] else "")
+    lines = [f"Measured {m['date'][:10]} on {m['cpu_model']} ({m['cpu_count']} cores), {m['platform']}, "
+             f"commit {commit}, `python benchmarks/suite.py`; M steps/s of `step()` alone "
+             f"(with `sample_actions()` in brackets), num_envs = {n:,}.",
+             "",
+             f"| config | bytes/step | 1 thread | {tmax} threads | speedup | reset/step | write/memset | memory/game |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name in result["settings"]["configs"]:
+        a, b = _point(pts, name, n, 1), _point(pts, name, n, tmax)
+        if not a or not b:
+            continue
+        r = ratios.get((name, n))
+        write = f"{r['write_over_memset']:.2f}" if r else "-"
+        lines.append(f"| {name} | {a['bytes_per_step']:,} "
+                     f"| {_m(a['steps_per_s'])} ({_m(a['steps_per_s_with_sample'])}) "
+                     f"| {_m(b['steps_per_s'])} ({_m(b['steps_per_s_with_sample'])}) "
+                     f"| {b['steps_per_s'] / a['steps_per_s']:.2f}x | {a['reset_over_step']:.2f} "
+                     f"| {write} | {mem[name]['total_bytes']:,} B |")
+    lines += ["", f"M steps/s of `step()` by num_envs, 1 thread / {tmax} threads:", "",
+              "| config | " + " | ".join(f"{e:,}" for e in envs) + " |",
+              "| --- |" + " ---: |" * len(envs)]
+    for name in result["settings"]["configs"]:
+        cells = []
+        for e in envs:
+            a, b = _point(pts, name, e, 1), _point(pts, name, e, tmax)
+            cells.append(f"{_m(a['steps_per_s'])} / {_m(b['steps_per_s'])}" if a and b else "-")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    load = m["loadavg_start"][0], m["loadavg_end"][0]
+    if max(load) > 0.25 * m["cpu_count"]:
+        lines += ["", f"Note: other work was running (load average {load[0]:.1f} at the start, {load[1]:.1f} at "
+                  f"the end, {m['cpu_count']} cores): the figures, thread scaling above all, understate the engine."]
+    checks = result["checksums"]
+    lines += ["", f"Game state {stratego.STATE_BYTES} B. Checksums (seed {result['settings']['seed']}, "
+              "identical across threads and configs: "
+              f"{'yes' if all(c['identical'] for c in checks.values()) else 'NO'}): "
+              + ", ".join(f"{int(k):,} games x {c['check_steps']} steps `{c['checksum']}`" for k, c in checks.items())
+              + "."]
+    return "\n".join(lines)
+
+
+def format_targets(result) -> str:
+    rows = []
+    for t in result["targets"]:
+        v = t["value"]
+        if v is None or isinstance(v, bool):
+            shown = "-" if v is None else str(v)
+        else:
+            shown = f"{v:,.0f}" if v >= 1000 else f"{v:.2f}" if isinstance(v, float) else str(v)
+        mark = {True: "PASS", False: "FAIL", None: "n/a "}[t["passed"]]
+        note = f"  [{t['note']}]" if t["note"] else ""
+        rows.append(f"  {mark}  {t['target']}: {shown} (goal {t['goal']}){note}")
+    return "\n".join(rows)
+
+
+def plot(result, path: Path, headline: int) -> bool:
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.ticker import NullFormatter, NullLocator
+    except ImportError:
+        print("matplotlib is not installed: no plot. Install it with `pip install matplotlib` "
+              "(or `pip install -e '.[bench]'`).", file=sys.stderr)
+        return False
+    pts = result["points"]
+    envs = sorted({p["num_envs"] for p in pts})
+    n = headline if headline in envs else envs[len(envs) // 2]
+    tmax = max(p["threads"] for p in pts)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(14, 4.8))
+    for i, name in enumerate(result["settings"]["configs"]):
+        color = f"C{i}"
+        mine = sorted((p for p in pts if p["config"] == name and p["num_envs"] == n), key=lambda p: p["threads"])
+        left.plot([p["threads"] for p in mine], [p["steps_per_s"] for p in mine], "o-", color=color, label=name)
+        for t, style in ((1, "o-"), (tmax, "s--")):
+            row = sorted((p for p in pts if p["config"] == name and p["threads"] == t), key=lambda p: p["num_envs"])
+            right.plot([p["num_envs"] for p in row], [p["steps_per_s"] for p in row], style, color=color,
+                       label=f"{name}, {t} thread{'s' if t > 1 else ''}")
+            if tmax == 1:
+                break
+    left.set(title=f"steps/s vs threads (num_envs={n:,})", xlabel="threads", ylabel="steps/s (step() alone)",
+             yscale="log")
+    left.set_xticks(sorted({p["threads"] for p in pts}))
+    right.set(title="steps/s vs num_envs", xlabel="num_envs", ylabel="steps/s (step() alone)", xscale="log",
+              yscale="log")
+    right.set_xticks(envs, [f"{e:,}" for e in envs])
+    right.xaxis.set_minor_locator(NullLocator())
+    left.legend(fontsize=8)
+    right.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    for ax in (left, right):
+        ax.yaxis.set_minor_formatter(NullFormatter())
+        ax.grid(True, which="both", alpha=0.3)
+    m = result["machine"]
+    fig.suptitle(f"stratego-sim {m['date'][:10]}, {m['cpu_model']} ({m['cpu_count']} cores), "
+                 f"commit {(m['git_commit'] or 'unknown')[:10]}{'+dirty' if m['git_dirty'] else ''}", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True
+
+
+def compare(old_path: Path, result) -> int:
+    """Prints the checksum agreement and speed ratios against an earlier JSON; returns
+    the number of checksum mismatches on points both runs share."""
+    old = json.loads(old_path.read_text())
+    bad = 0
+    for n, c in result["checksums"].items():
+        o = old.get("checksums", {}).get(n)
+        if o and o["check_steps"] == c["check_steps"] and old["settings"]["seed"] == result["settings"]["seed"]:
+            same = (o["checksum"], o["actions_crc32"]) == (c["checksum"], c["actions_crc32"])
+            bad += not same
+            print(f"  num_envs {n}: checksum {'same' if same else 'CHANGED ' + o['checksum'] + ' -> ' + c['checksum']}")
+    label = (old["machine"]["git_commit"] or "the old run")[:10]
+    for p in result["points"]:
+        o = _point(old["points"], p["config"], p["num_envs"], p["threads"])
+        if o:
+            print(f"  {p['config']:<18} n={p['num_envs']:<6} t={p['threads']:<3} "
+                  f"{p['steps_per_s'] / o['steps_per_s']:.2f}x the steps/s of {label}")
+    return bad
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="smoke run: 2 sizes, short timings (under a minute)")
+    ap.add_argument("--out", type=Path, default=HERE / "results", help="directory for the JSON and PNG")
+    ap.add_argument("--envs", type=lambda s: [int(x) for x in s.split(",")], help="num_envs list, e.g. 256,4096")
+    ap.add_argument("--threads", default="all", help="'all' (1..cores), 'pow2' (1,2,4,..,cores) or a list: 1,2,8")
+    ap.add_argument("--configs", type=lambda s: s.split(","), help=f"subset of {','.join(CONFIGS)}")
+    ap.add_argument("--min-time", type=float, help="seconds timed per point (default 0.3, quick 0.1)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--headline-envs", type=int, default=4096, help="num_envs of the table and the target checks")
+    ap.add_argument("--compare", type=Path, help="an earlier results JSON: checksums and speed ratios against it")
+    args = ap.parse_args(argv)
+    if args.configs and set(args.configs) - set(CONFIGS):
+        ap.error(f"unknown configs {sorted(set(args.configs) - set(CONFIGS))}; choose from {list(CONFIGS)}")
+    if args.min_time is None:
+        args.min_time = 0.1 if args.quick else 0.3
+
+    result = run(args)
+    args.out.mkdir(parents=True, exist_ok=True)
+    stem = f"{result['machine']['date'][:10]}-{result['machine']['hostname']}{'-quick' if args.quick else ''}"
+    json_path, png_path = args.out / f"{stem}.json", args.out / f"{stem}.png"
+    json_path.write_text(json.dumps(result, indent=1) + "\n")
+    plotted = plot(result, png_path, args.headline_envs)
+
+    print()
+    print(markdown(result, args.headline_envs))
+    print("\nTargets:")
+    print(format_targets(result))
+    print(f"\nresults: {json_path}" + (f"\nplot:    {png_path}" if plotted else ""))
+    bad = 0
+    if args.compare:
+        print(f"\nAgainst {args.compare}:")
+        bad = compare(args.compare, result)
+    same = all(c["identical"] for c in result["checksums"].values())
+    if not same:
+        print("\nCHECKSUM MISMATCH across threads or configs: the games differ.", file=sys.stderr)
+    return 0 if same and not bad else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
