@@ -16,7 +16,7 @@ import numpy
 from setuptools import Extension, setup
 
 CORE_SOURCES = [
-    "board.c", "rules.c", "moves.c", "repetition.c", "chase.c", "setup.c", "game.c",
+    "init.c", "board.c", "rules.c", "moves.c", "repetition.c", "chase.c", "setup.c", "game.c",
     "view.c", "observe.c", "observe_full.c", "batch.c",
 ]
 

@@ -17,6 +17,7 @@
 #include "batch.h"
 #include "board.h"
 #include "game.h"
+#include "init.h"
 #include "moves.h"
 #include "observe.h"
 #include "observe_full.h"
@@ -1176,8 +1177,7 @@ static int core_exec(PyObject *m) {
     PyObject *names = NULL;
     int result = -1;
     if (PyArray_ImportNumPyAPI() < 0) goto done;
-    board_init();
-    moves_init();
+    stratego_init();
     if (PyType_Ready(&GameStateType) < 0 || PyType_Ready(&BatchType) < 0) goto done;
     if (PyModule_AddType(m, &GameStateType) < 0 || PyModule_AddType(m, &BatchType) < 0) goto done;
     names = PyTuple_New(END_REASON_NB);

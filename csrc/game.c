@@ -166,7 +166,8 @@ void game_apply_rescue(GameState *s, const Rules *r, int type, int sq) {
     int player = s->to_move;
     int id = moves_captured_piece(s, player, type);
     board_return(s, id, sq);
-    /* The opponent sees which piece comes back; it is no Bomb or Flag. */
+    /* The opponent sees a piece come back: no Bomb or Flag. Whether its type is known
+     * stays as it was (shown in its fight, or kept by its owner under silent defense). */
     s->piece_flags[id] |= PIECE_MOVED;
     s->rescues[player]++;
     if (s->first_rescuer[player] == SQ_NONE) s->first_rescuer[player] = s->rescuer;

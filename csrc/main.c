@@ -13,6 +13,7 @@
 
 #include "batch.h"
 #include "game.h"
+#include "init.h"
 #include "moves.h"
 #include "observe.h"
 #include "rng.h"
@@ -108,8 +109,7 @@ static int run_play(uint64_t seed) {
 }
 
 int main(int argc, char **argv) {
-    board_init();
-    moves_init();
+    stratego_init();
     if (argc >= 2 && strcmp(argv[1], "bench") == 0) {
         int n = argc > 2 ? atoi(argv[2]) : 4096, steps = argc > 3 ? atoi(argv[3]) : 500;
         int threads = argc > 4 ? atoi(argv[4]) : 1, obs = argc > 5 ? atoi(argv[5]) : 1;

@@ -11,6 +11,10 @@
 static uint8_t ray_len[SQ_NB][DIR_NB];
 static uint8_t ray_sq[SQ_NB][DIR_NB][BOARD_SIZE - 1];
 static uint16_t ray_action[PLAYER_NB][SQ_NB][DIR_NB][BOARD_SIZE - 1];
+/* The same for one-square moves: the neighbours of sq that are on the board and no lake. */
+static uint8_t nbr_len[SQ_NB];
+static uint8_t nbr_sq[SQ_NB][DIR_NB];
+static uint16_t nbr_action[PLAYER_NB][SQ_NB][DIR_NB];
 static int tables_ready;
 
 void moves_init(void) {
@@ -33,6 +37,11 @@ void moves_init(void) {
                 n++;
             }
             ray_len[sq][d] = (uint8_t)n;
+            if (n > 0) {
+                int k = nbr_len[sq]++;
+                nbr_sq[sq][k] = ray_sq[sq][d][0];
+                for (int p = 0; p < PLAYER_NB; p++) nbr_action[p][sq][k] = ray_action[p][sq][d][0];
+            }
         }
     }
     tables_ready = 1;
@@ -89,11 +98,15 @@ ActionKind action_decode(int player, int action, int *a, int *b) {
 }
 
 int moves_captured_piece(const GameState *s, int player, int type) {
-    int first = player * MAX_PIECES, last = first + s->placed[player];
+    int first = player * MAX_PIECES, last = first + s->placed[player], shown = -1;
     for (int id = first; id < last; id++) {
-        if (s->piece_sq[id] == SQ_NONE && s->piece_type[id] == type) return id;
+        if (s->piece_sq[id] != SQ_NONE || s->piece_type[id] != type) continue;
+        /* One the opponent never identified first (silent defense): the choice an owner
+         * would make, since a returned piece keeps what the opponent knows of it. */
+        if (!(s->piece_flags[id] & (PIECE_REVEALED | PIECE_SCOUTED))) return id;
+        if (shown < 0) shown = id;
     }
-    return -1;
+    return shown;
 }
 
 /* One walk over the legal moves serves listing, masking and "is there any move?"; the
@@ -109,11 +122,13 @@ enum { WALK_LIST, WALK_MASK, WALK_ANY };
         n_moves++;                                         \
     } while (0)
 
-/* 1 if the repetition rules (two-square, chasing) forbid piece id's move. */
-static inline int moves_repeat(const GameState *s, const Rules *r, int id, int limited, int from, int to,
-                               int empty) {
+/* 1 if the repetition rules forbid piece id's move: the two-square rule, for the piece
+ * whose run reached the limit (`limited`), and the chasing rule, while the player
+ * chases (`chasing`) and only for moves to empty squares. */
+static inline int moves_repeat(const GameState *s, const Rules *r, int id, int limited, int chasing,
+                               int from, int to, int empty) {
     if (id == limited && repetition_forbids(s, r->two_square_limit, id, from, to)) return 1;
-    return empty && r->chasing_rule && chase_forbids(s, id, from, to);
+    return chasing && empty && chase_forbids(s, id, from, to);
 }
 
 /* Captains (Ultimate Lightning): a second square after an empty first one, straight on
@@ -146,6 +161,7 @@ static inline __attribute__((always_inline)) int moves_walk(const GameState *s, 
     const Streak *st = &s->streak[player];
     /* Only the piece of a run that reached the limit can have a forbidden move. */
     int limited = r->two_square_limit && st->count >= r->two_square_limit ? st->piece : -1;
+    int chasing = r->chasing_rule && s->chase.active && s->chase.chaser == player;
     /* Cells 1 + id hold the player's pieces for ids first..first + 39. */
     unsigned own_first_cell = (unsigned)first + 1;
     for (int id = first; id < last; id++) {
@@ -153,18 +169,26 @@ static inline __attribute__((always_inline)) int moves_walk(const GameState *s, 
         if (from == SQ_NONE) continue;
         int type = s->piece_type[id];
         if (!piece_type_is_movable(type)) continue;
-        /* Scouts go any number of empty squares; everyone else one square. */
-        int reach = type == SCOUT ? BOARD_SIZE - 1 : 1;
-        for (int d = 0; d < DIR_NB; d++) {
-            int n = ray_len[from][d] < reach ? ray_len[from][d] : reach;
-            const uint8_t *ray = ray_sq[from][d];
-            const uint16_t *acts = ray_action[player][from][d];
-            for (int i = 0; i < n; i++) {
-                unsigned cell = s->board[ray[i]];
-                /* Never onto an own piece; an enemy piece ends the line with an attack. */
-                if (cell - own_first_cell < MAX_PIECES) break;
-                if (!moves_repeat(s, r, id, limited, from, ray[i], cell == CELL_EMPTY)) EMIT(acts[i]);
-                if (cell != CELL_EMPTY) break;
+        if (type != SCOUT) {
+            /* One square: to a neighbour that holds no own piece. */
+            const uint8_t *nb = nbr_sq[from];
+            const uint16_t *acts = nbr_action[player][from];
+            for (int k = 0; k < nbr_len[from]; k++) {
+                unsigned cell = s->board[nb[k]];
+                if (cell - own_first_cell < MAX_PIECES) continue;
+                if (!moves_repeat(s, r, id, limited, chasing, from, nb[k], cell == CELL_EMPTY)) EMIT(acts[k]);
+            }
+        } else {
+            /* Scouts go any number of empty squares; an enemy ends the line with an attack. */
+            for (int d = 0; d < DIR_NB; d++) {
+                const uint8_t *ray = ray_sq[from][d];
+                const uint16_t *acts = ray_action[player][from][d];
+                for (int i = 0; i < ray_len[from][d]; i++) {
+                    unsigned cell = s->board[ray[i]];
+                    if (cell - own_first_cell < MAX_PIECES) break;
+                    if (!moves_repeat(s, r, id, limited, chasing, from, ray[i], cell == CELL_EMPTY)) EMIT(acts[i]);
+                    if (cell != CELL_EMPTY) break;
+                }
             }
         }
         if (type == CAPTAIN && r->captain_two_squares) {
@@ -173,7 +197,7 @@ static inline __attribute__((always_inline)) int moves_walk(const GameState *s, 
             for (int k = 0; k < n; k++) {
                 unsigned cell = s->board[targets[k]];
                 if (cell - own_first_cell < MAX_PIECES) continue;
-                if (!moves_repeat(s, r, id, limited, from, targets[k], cell == CELL_EMPTY))
+                if (!moves_repeat(s, r, id, limited, chasing, from, targets[k], cell == CELL_EMPTY))
                     EMIT(action_encode(player, from, targets[k]));
             }
         }
@@ -232,6 +256,7 @@ enum {
     ILLEGAL_RESCUE_NO_PIECE = -14,
     ILLEGAL_RESCUE_SQUARE = -15,
     ILLEGAL_GAME_OVER = -16,
+    ILLEGAL_CAPTAIN_BLOCKED = -17,
 };
 
 const char *moves_illegal_reason(int code) {
@@ -252,6 +277,7 @@ const char *moves_illegal_reason(int code) {
     case ILLEGAL_RESCUE_NO_PIECE: return "no captured piece of that type can be rescued";
     case ILLEGAL_RESCUE_SQUARE: return "a rescued piece goes on an empty square of the own half";
     case ILLEGAL_GAME_OVER: return "the game is over";
+    case ILLEGAL_CAPTAIN_BLOCKED: return "a Captain's two-square move needs an empty square on the way";
     default: return "legal";
     }
 }
@@ -280,7 +306,7 @@ int moves_check(const GameState *s, const Rules *r, int player, int from, int to
     int dr = sq_row(to) - sq_row(from), dc = sq_col(to) - sq_col(from);
     int dist = (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc);
     if (captain && dist == 2) {
-        if (!captain_reaches(s, from, to)) return ILLEGAL_BLOCKED;
+        if (!captain_reaches(s, from, to)) return ILLEGAL_CAPTAIN_BLOCKED;
     } else {
         if (dr != 0 && dc != 0) return ILLEGAL_NOT_ON_LINE;
         if (dist == 0) return ILLEGAL_NOT_ON_LINE;

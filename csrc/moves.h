@@ -54,7 +54,8 @@ const char *moves_illegal_reason(int code);
  * variant's rules_num_actions(r) entries; returns the number of legal actions. */
 int moves_legal_mask(const GameState *s, const Rules *r, uint8_t *mask);
 
-/* Lowest id of `player`'s captured pieces of `type` (a rescue returns it), or -1. */
+/* The captured piece of `player` and `type` a rescue returns (one the opponent never
+ * identified if there is one, else the lowest id), or -1. */
 int moves_captured_piece(const GameState *s, int player, int type);
 
 #endif

@@ -43,26 +43,38 @@ static float progress(uint32_t value, uint16_t cap) {
     return value >= cap ? 1.0f : (float)value / (float)cap;
 }
 
+/* The plane a view code marks: empty, lake, own or identified type, or unknown unmoved
+ * (one plane below it, OBS_OPP_UNKNOWN_MOVED, when the piece has moved). */
+static uint8_t cell_plane[256];
+
+void observe_init(void) {
+    static int ready;
+    if (ready) return;
+    cell_plane[VIEW_EMPTY] = OBS_EMPTY;
+    cell_plane[VIEW_LAKE] = OBS_LAKE;
+    cell_plane[VIEW_OPP_UNKNOWN] = OBS_OPP_UNKNOWN_UNMOVED;
+    for (int t = 0; t < PIECE_TYPE_NB; t++) {
+        cell_plane[VIEW_OWN | t] = (uint8_t)(OBS_OWN + t);
+        cell_plane[VIEW_OPP_KNOWN | t] = (uint8_t)(OBS_OPP_KNOWN + t);
+    }
+    ready = 1;
+}
+
+_Static_assert(OBS_OPP_UNKNOWN_MOVED + 1 == OBS_OPP_UNKNOWN_UNMOVED, "unknown planes are adjacent");
+
 /* The planes every dtype shares, as small integers, into p (channels x 100 bytes). */
 static void observe_planes(const PlayerView *v, const ObsSpec *spec, uint8_t *p) {
     int channels_u8 = obs_belief_offset(spec);
     memset(p, 0, (size_t)channels_u8 * SQ_NB);
+    /* One plane per square from its view code, and the own-piece flags, with stores in
+     * place of branches (the planes were zeroed above). */
     for (int sq = 0; sq < SQ_NB; sq++) {
         uint8_t cell = v->cell[sq], flags = v->flags[sq];
-        if (cell == VIEW_EMPTY) {
-            p[OBS_EMPTY * SQ_NB + sq] = 1;
-        } else if (cell == VIEW_LAKE) {
-            p[OBS_LAKE * SQ_NB + sq] = 1;
-        } else if (cell & VIEW_OWN) {
-            p[(OBS_OWN + (cell & VIEW_TYPE_MASK)) * SQ_NB + sq] = 1;
-            if (flags & (PIECE_REVEALED | PIECE_SCOUTED)) p[OBS_OWN_REVEALED * SQ_NB + sq] = 1;
-            if (flags & PIECE_MOVED) p[OBS_OWN_MOVED * SQ_NB + sq] = 1;
-        } else if (cell & VIEW_OPP_KNOWN) {
-            p[(OBS_OPP_KNOWN + (cell & VIEW_TYPE_MASK)) * SQ_NB + sq] = 1;
-        } else {
-            int ch = flags & PIECE_MOVED ? OBS_OPP_UNKNOWN_MOVED : OBS_OPP_UNKNOWN_UNMOVED;
-            p[ch * SQ_NB + sq] = 1;
-        }
+        int own = (cell & VIEW_OWN) != 0;
+        int unknown_moved = cell == VIEW_OPP_UNKNOWN && (flags & PIECE_MOVED);
+        p[(cell_plane[cell] - unknown_moved) * SQ_NB + sq] = 1;
+        p[OBS_OWN_REVEALED * SQ_NB + sq] = (uint8_t)(own & ((flags & (PIECE_REVEALED | PIECE_SCOUTED)) != 0));
+        p[OBS_OWN_MOVED * SQ_NB + sq] = (uint8_t)(own & (flags & PIECE_MOVED));
     }
     for (int k = 0; k < spec->history_k; k++) {
         const ViewMove *m = &v->last[k];

@@ -52,6 +52,9 @@ typedef struct {
     uint16_t max_plies_without_attack;
 } ObsSpec;
 
+/* Builds the encoder's tables. Idempotent; call once before any thread observes. */
+void observe_init(void);
+
 /* Number of channels under spec. */
 int observe_channels(const ObsSpec *spec);
 
