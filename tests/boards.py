@@ -43,3 +43,50 @@ def board(ascii: str) -> str:
                                  f"lakes are at rows 5-6, columns C-D and G-H, got {token!r}")
             field[sq] = _letter(token, sq)
     return "".join(field)
+
+
+def game(drawing: str, to_move: int = 0, variant: str = "classic", **settings):
+    """A Game from a drawing (`to_move` 0 red, 1 blue)."""
+    import stratego
+
+    return stratego.Game.from_field(board(drawing), to_move=to_move, variant=variant, **settings)
+
+
+def letter(token: str) -> str:
+    """Gravon letter of a drawn piece token such as 'r5' or 'bF'."""
+    side, symbol = token[0], token[1:]
+    return chr((ord("B") if side == "r" else ord("N")) + SYMBOLS.index(symbol))
+
+
+def squares(names: str) -> set[int]:
+    """Square indices of space-separated names ("E4 E5")."""
+    from stratego.notation import parse_square
+
+    return {parse_square(n) for n in names.split()}
+
+
+def targets(g, src: str) -> set[int]:
+    """Squares the piece on `src` may move to now."""
+    from stratego.notation import parse_move, parse_square
+
+    s = parse_square(src)
+    return {dst for a, dst in map(parse_move, g.legal_moves()) if a == s}
+
+
+def at(g, name: str) -> str:
+    """Gravon letter on a square: 'A' empty, 'B'..'M' red, 'N'..'Y' blue."""
+    from stratego.notation import parse_square
+
+    return g.field[parse_square(name)]
+
+
+def view(g, perspective: int | None) -> dict[str, str]:
+    """{square name: token} of g.render(perspective), e.g. {"E5": "b?"}."""
+    lines = g.render(perspective).splitlines()
+    columns = lines[0].split()
+    cells = {}
+    for line in lines[1:-1]:
+        parts = line.split()
+        for col, token in zip(columns, parts[1:-1]):
+            cells[col + parts[0]] = token
+    return cells

@@ -24,25 +24,13 @@ from stratego.notation import parse_move, parse_square
 from stratego.variants import PIECE_NAMES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from boards import board
+from boards import at, board, game, view
+from boards import letter as letter_of
 
 RED, BLUE = 0, 1
 BOMB, SPY, SCOUT, MINER, FLAG, MARSHAL = 0, 1, 2, 3, 11, 10
-SYMBOLS = ("B", "S", "2", "3", "4", "5", "6", "7", "8", "9", "10", "F")
+from boards import SYMBOLS  # noqa: E402
 LAKES = frozenset(r * 10 + c for r in (4, 5) for c in (2, 3, 6, 7))
-
-
-def game(drawing: str, to_move: int = RED, variant: str = "classic", **settings) -> stratego.Game:
-    return stratego.Game.from_field(board(drawing), to_move=to_move, variant=variant, **settings)
-
-
-def at(g: stratego.Game, name: str) -> str:
-    return g.field[parse_square(name)]
-
-
-def letter_of(token: str) -> str:
-    side, symbol = token[0], token[1:]
-    return chr((ord("B") if side == "r" else ord("N")) + SYMBOLS.index(symbol))
 
 
 def owner(c: str) -> int | None:
@@ -63,17 +51,6 @@ def letter(player: int, t: int) -> str:
 
 def frame(sq: int, player: int) -> int:
     return sq if player == RED else 99 - sq
-
-
-def view(g: stratego.Game, perspective: int | None) -> dict[str, str]:
-    lines = g.render(perspective).splitlines()
-    columns = lines[0].split()
-    cells = {}
-    for line in lines[1:-1]:
-        parts = line.split()
-        for col, token in zip(columns, parts[1:-1]):
-            cells[col + parts[0]] = token
-    return cells
 
 
 def idx(k: int = 4, belief: bool = False) -> dict[str, int]:

@@ -21,10 +21,10 @@ from stratego.notation import parse_move, parse_square
 from stratego.variants import PIECE_NAMES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from boards import board
+from boards import at, board, game, letter, squares, targets, view
 
 RED, BLUE = 0, 1
-SYMBOLS = ("B", "S", "2", "3", "4", "5", "6", "7", "8", "9", "10", "F")
+from boards import SYMBOLS  # noqa: E402
 OLD_SYMBOLS = ("B", "S", "9", "8", "7", "6", "5", "4", "3", "2", "1", "F")
 TYPE = {name: t for t, name in enumerate(PIECE_NAMES)}
 LAKES = frozenset(r * 10 + c for r in (4, 5) for c in (2, 3, 6, 7))
@@ -32,43 +32,6 @@ RESCUE_BASE, RESCUE_DECLINE = 2200, 2800
 
 
 # ---------------------------------------------------------------- helpers
-
-def game(drawing: str, to_move: int = RED, variant: str = "classic", **settings) -> stratego.Game:
-    return stratego.Game.from_field(board(drawing), to_move=to_move, variant=variant, **settings)
-
-
-def squares(names: str) -> set[int]:
-    return {parse_square(n) for n in names.split()}
-
-
-def targets(g: stratego.Game, src: str) -> set[int]:
-    """Squares the piece on `src` may move to now."""
-    s = parse_square(src)
-    return {dst for a, dst in map(parse_move, g.legal_moves()) if a == s}
-
-
-def at(g: stratego.Game, name: str) -> str:
-    """Gravon letter on a square: 'A' empty, 'B'..'M' red, 'N'..'Y' blue."""
-    return g.field[parse_square(name)]
-
-
-def letter(token: str) -> str:
-    side, symbol = token[0], token[1:]
-    return chr((ord("B") if side == "r" else ord("N")) + SYMBOLS.index(symbol))
-
-
-def view(g: stratego.Game, perspective: int | None) -> dict[str, str]:
-    """{square name: token} of g.render(perspective), e.g. {"E5": "b?"}."""
-    lines = g.render(perspective).splitlines()
-    columns = lines[0].split()
-    cells = {}
-    for line in lines[1:-1]:
-        parts = line.split()
-        row, tokens = parts[0], parts[1:-1]
-        for col, token in zip(columns, tokens):
-            cells[col + row] = token
-    return cells
-
 
 def illegal(g: stratego.Game, move: str, reason: str) -> None:
     """The move is not offered and playing it raises ValueError naming `reason`; the
