@@ -564,6 +564,8 @@ static PyObject *GameState_from_bytes(GameStateObject *self, PyObject *data) {
         PyErr_Format(PyExc_ValueError, "corrupt game state: %s", err);
         return NULL;
     }
+    /* A position that is over by the rules (no move left) ends now, as set_field does. */
+    game_judge_start(&fresh, &self->rules);
     self->state = fresh;
     Py_RETURN_NONE;
 }
@@ -981,9 +983,14 @@ static PyObject *Batch_restore(BatchObject *self, PyObject *data) {
     const char *p = buf + sizeof(h) + sizeof(BatchStats);
     memcpy(states, p, (size_t)b->num_envs * sizeof(GameState));
     for (int i = 0; i < b->num_envs; i++) {
-        if (board_validate(&states[i], err, sizeof(err)) < 0 || states[i].done) {
+        GameState judged = states[i];
+        int valid = board_validate(&states[i], err, sizeof(err)) == 0;
+        /* A batch never holds a finished game (it resets them at once), so a save with
+         * one, or with a game the rules end at once, was not written by save(). */
+        if (valid) game_judge_start(&judged, &b->rules);
+        if (!valid || judged.done) {
             PyErr_Format(PyExc_ValueError, "corrupt saved state of game %d: %s", i,
-                         states[i].done ? "a finished game" : err);
+                         valid ? "a finished game" : err);
             goto done;
         }
     }

@@ -149,6 +149,14 @@ int board_validate(const GameState *s, char *err, size_t err_len) {
                      s->piece_flags[id]);
             return -1;
         }
+        /* Flags play can give: only movable pieces move, only a Scout that moved shows
+         * itself as one. */
+        uint8_t flags = s->piece_flags[id];
+        if (((flags & PIECE_MOVED) && (type == BOMB || type == FLAG)) ||
+            ((flags & PIECE_SCOUTED) && (type != SCOUT || !(flags & PIECE_MOVED)))) {
+            snprintf(err, err_len, "piece %d has flags %d that its type %d cannot have", id, flags, type);
+            return -1;
+        }
         if (sq == SQ_NONE) continue;
         if (sq >= SQ_NB || s->board[sq] != id + 1) {
             snprintf(err, err_len, "piece %d claims square %d, which does not hold it", id, sq);

@@ -173,10 +173,20 @@ static inline __attribute__((always_inline)) int moves_walk(const GameState *s, 
             /* One square: to a neighbour that holds no own piece. */
             const uint8_t *nb = nbr_sq[from];
             const uint16_t *acts = nbr_action[player][from];
-            for (int k = 0; k < nbr_len[from]; k++) {
-                unsigned cell = s->board[nb[k]];
-                if (cell - own_first_cell < MAX_PIECES) continue;
-                if (!moves_repeat(s, r, id, limited, chasing, from, nb[k], cell == CELL_EMPTY)) EMIT(acts[k]);
+            if (mode == WALK_MASK && id != limited && !chasing) {
+                /* No repetition rule can bite: store every neighbour's verdict, no
+                 * branches (each action belongs to this piece alone). */
+                for (int k = 0; k < nbr_len[from]; k++) {
+                    int legal = s->board[nb[k]] - own_first_cell >= MAX_PIECES;
+                    mask[acts[k]] = (uint8_t)legal;
+                    n_moves += legal;
+                }
+            } else {
+                for (int k = 0; k < nbr_len[from]; k++) {
+                    unsigned cell = s->board[nb[k]];
+                    if (cell - own_first_cell < MAX_PIECES) continue;
+                    if (!moves_repeat(s, r, id, limited, chasing, from, nb[k], cell == CELL_EMPTY)) EMIT(acts[k]);
+                }
             }
         } else {
             /* Scouts go any number of empty squares; an enemy ends the line with an attack. */

@@ -5,16 +5,21 @@
  *   byte 0   mode bits: 0 position from a field (else random setups), 1 to_move of a
  *            field, 2 fuzzed rules (else rules_default), 3 raw field letters (lakes not
  *            forced, so board_from_field must refuse most), 4 run a batch first,
- *            5 check the views after every ply (else every 16th and at the end)
+ *            5 check the views after every ply (else every 16th and at the end),
+ *            6 variant switches on the default rules
  *   rules    (bit 2) 12 piece counts (% 6, flag % 3), setup_rows (% 6),
- *            two_square_limit, max_plies (u16), max_plies_without_attack (u16);
+ *            two_square_limit, max_plies (u16), max_plies_without_attack (u16)
+ *   variant  (bit 2 or bit 6) one byte of switches: aggressor_wins, silent_defense,
+ *            rescue, one_time_bombs, captain_two_squares, chasing_rule (bits 0-5);
  *            inputs that rules_validate refuses end here
- *   batch    (bit 4) games, views, obs spec, seed (u64), steps, then per step a
+ *   batch    (bit 4) shape (bit 0 3 games, bits 1-2 views % 3, bit 3 full view,
+ *            bit 4 second run without mask), obs spec, seed (u64), steps, then per step a
  *            selector byte and the actions (see fuzz_batch)
  *   position (bit 0) 100 bytes mapped onto field letters, else a u64 seed
  *   plies    3 bytes each: op, u16 action. op bit 0: take the (action % n)-th legal
- *            move, else action % ACTION_NB whatever its legality (played only when
- *            moves_check passes it). op bit 1: check the views after this ply.
+ *            action, else action % rules_num_actions whatever its legality (played
+ *            only when moves_check_action passes it). op bit 1: check the views after
+ *            this ply; bit 2: check every action of the variant against the mask.
  * Every state reached is checked by invariants.h; a violation abort()s.
  */
 #include <stddef.h>
@@ -49,6 +54,7 @@ enum {
     MODE_RAW_FIELD = 1 << 3,
     MODE_BATCH = 1 << 4,
     MODE_VIEWS_EVERY_PLY = 1 << 5,
+    MODE_VARIANT = 1 << 6,
 };
 
 static void read_rules(Bytes *in, Rules *r) {
@@ -60,6 +66,16 @@ static void read_rules(Bytes *in, Rules *r) {
     uint16_t cap = take16(in), quiet = take16(in);
     r->max_plies = cap & 0x8000 ? 0 : cap % 400;
     r->max_plies_without_attack = quiet & 0x8000 ? 0 : quiet % 200;
+}
+
+static void read_variant(Bytes *in, Rules *r) {
+    uint8_t v = take8(in);
+    r->aggressor_wins = v & 1;
+    r->silent_defense = (v >> 1) & 1;
+    r->rescue = (v >> 2) & 1;
+    r->one_time_bombs = (v >> 3) & 1;
+    r->captain_two_squares = (v >> 4) & 1;
+    r->chasing_rule = (v >> 5) & 1;
 }
 
 /* ------------------------------------------------------------------------- batch */
@@ -94,7 +110,7 @@ static void fuzz_batch_alloc(FuzzBatch *fb, const Rules *r, int n, int views, Ob
     size_t un = (size_t)n;
     b->states = malloc(un * sizeof(GameState));
     b->sample_rng = malloc(un * sizeof(uint64_t));
-    b->mask = malloc(un * ACTION_NB);
+    b->mask = malloc(un * (size_t)rules_num_actions(r));
     b->rewards = malloc(un * 2 * sizeof(float));
     b->reward = malloc(un * sizeof(float));
     b->terminated = malloc(un);
@@ -113,17 +129,18 @@ static void fuzz_batch_alloc(FuzzBatch *fb, const Rules *r, int n, int views, Ob
 }
 
 /* What the caller reads for game i agrees with game i's state. */
-static void check_batch_turn(const FuzzBatch *fb, int64_t i) {
-    static uint8_t mask[ACTION_NB], obs[OBS_MAX_BYTES], full[FULL_OBS_CHANNELS * SQ_NB];
+static void check_batch_turn(const FuzzBatch *fb, int64_t i, int check_planes) {
+    static uint8_t mask[ACTION_MAX], obs[OBS_MAX_BYTES], full[FULL_OBS_CHANNELS * SQ_NB];
     const Batch *b = &fb->b;
     const GameState *s = &b->states[i];
+    size_t nb = (size_t)rules_num_actions(&b->rules);
     check_state_tables(s, 1);
     check_game_status(s, &b->rules);
     /* Auto-reset: a game is never left finished. */
     FUZZ_CHECK(!s->done);
     if (b->write_mask) {
         moves_legal_mask(s, &b->rules, mask);
-        FUZZ_CHECK(memcmp(mask, b->mask + i * ACTION_NB, ACTION_NB) == 0);
+        FUZZ_CHECK(memcmp(mask, b->mask + (size_t)i * nb, nb) == 0);
     }
     FUZZ_CHECK(b->to_play[i] == s->to_move);
     if (b->obs_views) {
@@ -133,7 +150,7 @@ static void check_batch_turn(const FuzzBatch *fb, int64_t i) {
             view_build(s, b->obs_views == 1 ? s->to_move : k, &v);
             observe_partial(&v, &b->obs_spec, obs);
             FUZZ_CHECK(memcmp(obs, row + (size_t)k * fb->obs_bytes, fb->obs_bytes) == 0);
-            check_observation(&v, &b->obs_spec, obs);
+            if (check_planes) check_observation(&v, &b->obs_spec, obs);
         }
     }
     if (b->full_obs) {
@@ -176,10 +193,11 @@ static void fuzz_batch_run(Bytes in, const Rules *r, int n, int views, ObsSpec s
     FuzzBatch fb;
     fuzz_batch_alloc(&fb, r, n, views, spec, full, write_mask);
     Batch *b = &fb.b;
+    int nb = rules_num_actions(r);
     batch_reset(b, seed, threads);
     for (int64_t i = 0; i < n; i++) {
         FUZZ_CHECK(b->terminated[i] == 0 && b->truncated[i] == 0 && b->final_winner[i] == -1);
-        check_batch_turn(&fb, i);
+        check_batch_turn(&fb, i, 1);
     }
     for (int t = 0; t < steps; t++) {
         uint8_t sel = take8(&in);
@@ -188,9 +206,9 @@ static void fuzz_batch_run(Bytes in, const Rules *r, int n, int views, ObsSpec s
             if (sel & 2) {
                 for (int64_t i = 0; i < n; i++) {
                     uint8_t keep = take8(&in);
-                    uint8_t *row = b->mask + i * ACTION_NB;
+                    uint8_t *row = b->mask + i * nb;
                     if (!narrow) continue;
-                    for (int a = 0; a < ACTION_NB; a++) row[a] &= (uint8_t)(((a * 37 + keep) & 7) == 0);
+                    for (int a = 0; a < nb; a++) row[a] &= (uint8_t)(((a * 37 + keep) & 7) == 0);
                 }
             }
             batch_sample_actions(b, fb.actions, threads);
@@ -198,32 +216,27 @@ static void fuzz_batch_run(Bytes in, const Rules *r, int n, int views, ObsSpec s
                 int64_t a = fb.actions[i];
                 const GameState *s = &b->states[i];
                 if (write_mask) {
-                    const uint8_t *row = b->mask + i * ACTION_NB;
+                    const uint8_t *row = b->mask + i * nb;
                     int any = 0;
-                    for (int k = 0; k < ACTION_NB; k++) any |= row[k];
-                    if (any) FUZZ_CHECK(a >= 0 && a < ACTION_NB && row[a] == 1);
+                    for (int k = 0; k < nb; k++) any |= row[k];
+                    if (any) FUZZ_CHECK(a >= 0 && a < nb && row[a] == 1);
                     else FUZZ_CHECK(a == -1);
                 } else {
                     /* Without a mask the sampler draws from the legal moves themselves. */
-                    FUZZ_CHECK(a >= 0 && a < ACTION_NB);
-                    int from, to;
-                    action_decode(s->to_move, (int)a, &from, &to);
-                    FUZZ_CHECK(moves_check(s, r, s->to_move, from, to) == 0);
+                    FUZZ_CHECK(a >= 0 && a < nb);
+                    FUZZ_CHECK(moves_check_action(s, r, (int)a) == 0);
                 }
                 if (a < 0) fb.actions[i] = 0; /* in range for the step; ILLEGAL_LOSES judges it */
             }
         } else {
-            for (int64_t i = 0; i < n; i++) fb.actions[i] = take16(&in) % ACTION_NB;
+            for (int64_t i = 0; i < n; i++) fb.actions[i] = take16(&in) % nb;
         }
         FUZZ_CHECK(batch_find_out_of_range(b, fb.actions) == -1);
         /* batch_find_illegal names the first game whose action moves_check refuses. */
         int64_t expect = -1;
         int expect_code = 0;
         for (int64_t i = 0; i < n && expect < 0; i++) {
-            const GameState *s = &b->states[i];
-            int from, to;
-            action_decode(s->to_move, (int)fb.actions[i], &from, &to);
-            int code = moves_check(s, r, s->to_move, from, to);
+            int code = moves_check_action(&b->states[i], r, (int)fb.actions[i]);
             if (code != 0) {
                 expect = i;
                 expect_code = code;
@@ -239,7 +252,8 @@ static void fuzz_batch_run(Bytes in, const Rules *r, int n, int views, ObsSpec s
         int64_t finished = 0;
         for (int64_t i = 0; i < n; i++) {
             check_batch_results(b, i, actor[i]);
-            check_batch_turn(&fb, i);
+            /* The planes' values every 8th step (the bytes match a fresh encoding always). */
+            check_batch_turn(&fb, i, t % 8 == 7);
             finished += b->terminated[i] || b->truncated[i];
         }
         const BatchStats *st = &b->stats;
@@ -255,7 +269,7 @@ static void fuzz_batch_run(Bytes in, const Rules *r, int n, int views, ObsSpec s
 static void fuzz_batch(Bytes *in, const Rules *r) {
     uint8_t shape = take8(in);
     int n = 2 + (shape & 1);
-    int views = (shape >> 1) % 3;
+    int views = ((shape >> 1) & 3) % 3;
     int full = (shape >> 3) & 1;
     uint8_t spec_byte = take8(in);
     ObsSpec spec = {(uint8_t)(spec_byte % (HISTORY_NB + 1)), 0, (uint8_t)((spec_byte >> 6) & 1), r->max_plies,
@@ -330,10 +344,10 @@ static int read_position(Bytes *in, uint8_t mode, const Rules *r, GameState *s) 
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static uint8_t mask[ACTION_NB];
-    static uint16_t list[ACTION_NB];
+    static uint8_t mask[ACTION_MAX];
+    static uint16_t list[ACTION_MAX];
     Bytes in = {data, size, 0};
-    moves_init();
+    stratego_init();
     uint8_t mode = take8(&in);
     Rules r;
     char err[200];
@@ -342,6 +356,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else {
         rules_default(&r);
     }
+    if (mode & (MODE_RULES | MODE_VARIANT)) read_variant(&in, &r);
+    int nb = rules_num_actions(&r);
     memset(err, 0x55, sizeof(err));
     if (rules_validate(&r, err, sizeof(err)) < 0) {
         check_err_message(err, sizeof(err));
@@ -353,7 +369,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     GameState s;
     if (read_position(&in, mode, &r, &s) < 0) return 0;
     check_game_status(&s, &r);
-    check_moves(&s, &r, mask);
+    check_moves(&s, &r, mask, 1);
     check_views(&s, &r, mode);
     check_perft2(&s, &r);
 
@@ -362,29 +378,40 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         uint16_t pick = take16(&in);
         int action;
         if (op & 1) {
-            int n = moves_list(&s, &r, s.to_move, list);
+            int n = moves_list(&s, &r, list);
             FUZZ_CHECK(n > 0);
             action = list[pick % n];
         } else {
-            action = pick % ACTION_NB;
+            action = pick % nb;
         }
-        int from, to;
-        action_decode(s.to_move, action, &from, &to);
-        int code = moves_check(&s, &r, s.to_move, from, to);
+        int code = moves_check_action(&s, &r, action);
         FUZZ_CHECK((code == 0) == (mask[action] == 1));
         if (code != 0) continue;
-        uint32_t ply_before = s.ply;
-        int mover = s.to_move;
-        int attack = s.board[to] != CELL_EMPTY;
-        game_apply_move(&s, &r, from, to);
-        FUZZ_CHECK(s.ply == ply_before + 1);
-        FUZZ_CHECK(s.to_move == 1 - mover);
-        const HistoryEntry *h = &s.history[ply_before % HISTORY_NB];
-        FUZZ_CHECK(h->from == from && h->to == to && h->player == mover && h->attack == attack);
-        if (!attack) FUZZ_CHECK(s.board[to] != CELL_EMPTY && s.board[from] == CELL_EMPTY);
+        GameState before = s;
+        int x, y;
+        ActionKind kind = action_decode(s.to_move, action, &x, &y);
+        int attack = kind == ACTION_MOVE && s.board[y] != CELL_EMPTY;
+        game_apply_action(&s, &r, action);
+        if (kind == ACTION_MOVE) {
+            FUZZ_CHECK(s.ply == before.ply + 1);
+            /* The turn passes, unless the move opened a rescue phase for the mover. */
+            FUZZ_CHECK(s.to_move == (s.phase == PHASE_RESCUE ? before.to_move : 1 - before.to_move));
+            const HistoryEntry *h = &s.history[before.ply % HISTORY_NB];
+            FUZZ_CHECK(h->from == x && h->to == y && h->player == before.to_move && h->attack == attack);
+            if (!attack) FUZZ_CHECK(s.board[y] != CELL_EMPTY && s.board[x] == CELL_EMPTY);
+        } else {
+            /* A rescue or its decline ends the turn without a ply of its own. */
+            FUZZ_CHECK(before.phase == PHASE_RESCUE && s.phase == PHASE_MOVE);
+            FUZZ_CHECK(s.ply == before.ply && s.to_move == 1 - before.to_move);
+            if (kind == ACTION_RESCUE) {
+                FUZZ_CHECK(s.rescues[before.to_move] == before.rescues[before.to_move] + 1);
+                FUZZ_CHECK(s.on_board[before.to_move][x] == before.on_board[before.to_move][x] + 1);
+            }
+        }
         check_state_tables(&s, 1);
         check_game_status(&s, &r);
-        check_moves(&s, &r, mask);
+        /* The whole action space every 8th ply or on demand; the views likewise. */
+        check_moves(&s, &r, mask, (op & 4) || ply % 8 == 7);
         if ((mode & MODE_VIEWS_EVERY_PLY) || (op & 2) || ply % 16 == 15) check_views(&s, &r, op);
     }
     check_views(&s, &r, (uint8_t)s.ply);

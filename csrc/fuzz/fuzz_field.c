@@ -45,6 +45,7 @@ static void check_field(const char *field, size_t len, size_t err_len) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    stratego_init();
     check_field((const char *)data, size, 200);
     check_field((const char *)data, size, 1 + (size ? data[0] % 16 : 0));
     if (size >= 1) {

@@ -14,6 +14,7 @@
 
 #include "board.h"
 #include "game.h"
+#include "init.h"
 #include "moves.h"
 #include "observe.h"
 #include "observe_full.h"
@@ -75,6 +76,15 @@ static inline void check_state_tables(const GameState *s, int strict_flags) {
     }
     FUZZ_CHECK(memcmp(on_board, s->on_board, sizeof(on_board)) == 0);
     FUZZ_CHECK(memcmp(movable, s->movable, sizeof(movable)) == 0);
+    /* The Zobrist hash is the XOR of the keys of the pieces on the board. */
+    uint64_t hash = 0;
+    for (int id = 0; id < PIECE_ID_NB; id++) {
+        if (s->piece_sq[id] != SQ_NONE) hash ^= board_zobrist(piece_owner(id), s->piece_type[id], s->piece_sq[id]);
+    }
+    FUZZ_CHECK(hash == s->hash);
+    FUZZ_CHECK(s->phase <= PHASE_RESCUE);
+    if (s->phase == PHASE_RESCUE) FUZZ_CHECK(s->rescuer < PIECE_ID_NB && piece_owner(s->rescuer) == s->to_move);
+    FUZZ_CHECK(s->rescues[RED] <= RESCUE_LIMIT && s->rescues[BLUE] <= RESCUE_LIMIT);
 }
 
 /* The result fields of a game that play (not a restore) produced. */
@@ -84,11 +94,17 @@ static inline void check_game_status(const GameState *s, const Rules *r) {
         FUZZ_CHECK(s->winner == NO_WINNER && s->end_reason == END_NONE);
         /* game_judge ends a game as soon as one of these fails. */
         FUZZ_CHECK(s->movable[RED] > 0 && s->movable[BLUE] > 0);
+        if (s->phase == PHASE_RESCUE) {
+            /* Mid-turn: the judge runs when the rescue (or its decline) ends the turn. */
+            FUZZ_CHECK(r->rescue);
+            return;
+        }
         FUZZ_CHECK(moves_any_legal(s, r, s->to_move));
         if (r->max_plies) FUZZ_CHECK(s->ply < r->max_plies);
         if (r->max_plies_without_attack) FUZZ_CHECK(s->plies_since_attack < r->max_plies_without_attack);
         return;
     }
+    FUZZ_CHECK(s->phase == PHASE_MOVE);
     switch (s->end_reason) {
     case END_FLAG_CAPTURED:
         /* The capturer wins; the move passed the turn to the loser. */
@@ -120,45 +136,83 @@ static inline void check_game_status(const GameState *s, const Rules *r) {
     }
 }
 
-/* Move generation, the legality check and the mask agree, over the whole action space.
- * Returns the number of legal actions of the player to move. */
-static inline int check_moves(const GameState *s, const Rules *r, uint8_t *mask) {
-    static uint16_t list[ACTION_NB];
-    int player = s->to_move;
-    int n = moves_list(s, r, player, list);
-    FUZZ_CHECK(n >= 0 && n <= ACTION_NB);
+/* Move generation, the legality checks and the mask agree; `sweep`: over the whole
+ * action space of the variant (every action's moves_check_action against the mask),
+ * else over the listed actions and the actions from the first listed move's square.
+ * `mask` holds ACTION_MAX bytes; moves_legal_mask must write only the variant's
+ * rules_num_actions(r) of them. Returns the number of legal actions. */
+static inline int check_moves(const GameState *s, const Rules *r, uint8_t *mask, int sweep) {
+    static uint16_t list[ACTION_MAX];
+    int player = s->to_move, nb = rules_num_actions(r);
+    FUZZ_CHECK(nb > 0 && nb <= ACTION_MAX);
+    int n = moves_list(s, r, list);
+    FUZZ_CHECK(n >= 0 && n <= nb);
+    memset(mask + nb, 0x77, (size_t)(ACTION_MAX - nb));
     FUZZ_CHECK(moves_legal_mask(s, r, mask) == n);
-    FUZZ_CHECK(moves_any_legal(s, r, player) == (n > 0));
+    for (int a = nb; a < ACTION_MAX; a++) FUZZ_CHECK(mask[a] == 0x77);
+    if (s->phase == PHASE_MOVE) FUZZ_CHECK(moves_any_legal(s, r, player) == (n > 0));
+    else FUZZ_CHECK(n > 0 && mask[RESCUE_DECLINE] == 1); /* declining is always allowed */
     int ones = 0;
-    for (int a = 0; a < ACTION_NB; a++) {
+    for (int a = 0; a < nb; a++) {
         FUZZ_CHECK(mask[a] <= 1);
         ones += mask[a];
-        int from, to;
-        action_decode(player, a, &from, &to);
-        FUZZ_CHECK(from >= 0 && from < SQ_NB && to >= 0 && to < SQ_NB);
-        FUZZ_CHECK(action_encode(player, from, to) == a);
-        int code = moves_check(s, r, player, from, to);
-        FUZZ_CHECK((code == 0) == (mask[a] == 1));
-        FUZZ_CHECK(moves_illegal_reason(code) != NULL);
     }
     FUZZ_CHECK(ones == n);
     for (int i = 0; i < n; i++) {
-        FUZZ_CHECK(list[i] < ACTION_NB);
-        FUZZ_CHECK(mask[list[i]] == 1);
-        /* Listed once: clear as we go, so a duplicate finds a 0. Restored below. */
-        mask[list[i]] = 2;
+        int a = list[i], x, y;
+        FUZZ_CHECK(a < nb);
+        FUZZ_CHECK(mask[a] == 1);
+        if (!s->done) FUZZ_CHECK(moves_check_action(s, r, a) == 0);
+        switch (action_decode(player, a, &x, &y)) {
+        case ACTION_MOVE:
+            FUZZ_CHECK(s->phase == PHASE_MOVE);
+            FUZZ_CHECK(x >= 0 && x < SQ_NB && y >= 0 && y < SQ_NB);
+            FUZZ_CHECK(action_encode(player, x, y) == a);
+            FUZZ_CHECK(moves_check(s, r, player, x, y) == 0);
+            break;
+        case ACTION_RESCUE:
+            FUZZ_CHECK(s->phase == PHASE_RESCUE && r->rescue);
+            FUZZ_CHECK(x >= SPY && x <= MARSHAL && y >= 0 && y < SQ_NB && s->board[y] == CELL_EMPTY);
+            FUZZ_CHECK(action_encode_rescue(player, x, y) == a);
+            FUZZ_CHECK(moves_check_rescue(s, x, y) == 0);
+            FUZZ_CHECK(moves_captured_piece(s, player, x) >= 0);
+            break;
+        case ACTION_DECLINE:
+            FUZZ_CHECK(s->phase == PHASE_RESCUE && a == RESCUE_DECLINE);
+            break;
+        }
+        /* Listed once: mark as we go, so a duplicate finds a 2. Restored below. */
+        mask[a] = 2;
     }
     for (int i = 0; i < n; i++) mask[list[i]] = 1;
-    /* The opponent's list is checked too: its moves must pass its own check. */
-    int opp = 1 - player;
-    int m = moves_list(s, r, opp, list);
-    FUZZ_CHECK(m >= 0 && m <= ACTION_NB);
-    FUZZ_CHECK(moves_any_legal(s, r, opp) == (m > 0));
+    if (!s->done) {
+        int from_sq = n > 0 ? list[0] / TARGETS_PER_SQ : -1;
+        for (int a = 0; a < nb; a++) {
+            /* Without the sweep: the line actions of the first listed move's square. */
+            if (!sweep && (a >= LINE_ACTION_NB || a / TARGETS_PER_SQ != from_sq)) continue;
+            int code = moves_check_action(s, r, a);
+            FUZZ_CHECK((code == 0) == (mask[a] == 1));
+            FUZZ_CHECK(moves_illegal_reason(code) != NULL);
+            int x, y;
+            if (action_decode(player, a, &x, &y) == ACTION_MOVE && s->phase == PHASE_MOVE) {
+                /* The square-based check agrees with the action-based one. */
+                FUZZ_CHECK((moves_check(s, r, player, x, y) == 0) == (code == 0));
+            }
+        }
+    }
+    /* The opponent's moves, as if it were to move: each passes its own check. */
+    GameState other = *s;
+    other.to_move = (uint8_t)(1 - player);
+    other.phase = PHASE_MOVE;
+    other.rescuer = SQ_NONE;
+    int m = moves_list(&other, r, list);
+    FUZZ_CHECK(m >= 0 && m <= nb);
+    FUZZ_CHECK(moves_any_legal(s, r, other.to_move) == (m > 0));
     for (int i = 0; i < m; i++) {
-        int from, to;
-        FUZZ_CHECK(list[i] < ACTION_NB);
-        action_decode(opp, list[i], &from, &to);
-        FUZZ_CHECK(moves_check(s, r, opp, from, to) == 0);
+        int x, y;
+        FUZZ_CHECK(list[i] < nb);
+        FUZZ_CHECK(action_decode(other.to_move, list[i], &x, &y) == ACTION_MOVE);
+        FUZZ_CHECK(moves_check(&other, r, other.to_move, x, y) == 0);
     }
     FUZZ_CHECK(game_perft(s, r, 1) == (s->done ? 0 : (uint64_t)n));
     return n;
@@ -166,18 +220,17 @@ static inline int check_moves(const GameState *s, const Rules *r, uint8_t *mask)
 
 /* perft(2) equals the sum of the children's move counts. */
 static inline void check_perft2(const GameState *s, const Rules *r) {
-    static uint16_t list[ACTION_NB], child_list[ACTION_NB];
+    static uint16_t list[ACTION_MAX], child_list[ACTION_MAX];
     uint64_t expect = 0;
     if (!s->done) {
-        int n = moves_list(s, r, s->to_move, list);
+        int n = moves_list(s, r, list);
         for (int i = 0; i < n; i++) {
             GameState child = *s;
-            int from, to;
-            action_decode(s->to_move, list[i], &from, &to);
-            FUZZ_CHECK(moves_check(&child, r, child.to_move, from, to) == 0);
-            game_apply_move(&child, r, from, to);
+            FUZZ_CHECK(moves_check_action(&child, r, list[i]) == 0);
+            game_apply_action(&child, r, list[i]);
             check_state_tables(&child, 1);
-            if (!child.done) expect += (uint64_t)moves_list(&child, r, child.to_move, child_list);
+            check_game_status(&child, r);
+            if (!child.done) expect += (uint64_t)moves_list(&child, r, child_list);
         }
     }
     FUZZ_CHECK(game_perft(s, r, 2) == expect);
@@ -270,7 +323,8 @@ static inline void check_views(const GameState *s, const Rules *r, uint8_t pick)
             FUZZ_CHECK(v.opp_unknown[t] <= v.opp_on_board[t]);
             unidentified += v.opp_unknown[t];
         }
-        FUZZ_CHECK(unidentified == unknown);
+        /* opp_unknown counts the unidentified pieces on the board and captured ones. */
+        FUZZ_CHECK(unidentified == unknown + v.opp_captured_unknown_moved + v.opp_captured_unknown_unmoved);
         for (int i = 0; i < SPEC_NB; i++) {
             size_t bytes = observe_bytes(&specs[i]);
             FUZZ_CHECK(bytes <= sizeof(out));

@@ -4,7 +4,8 @@
 
 corpus_engine/: random games under the classic rules, real Gravon start fields with the
 first moves of their games (encoded as fuzz_engine.c reads them), variants with
-fuzzed rules, batches. corpus_field/: Gravon fields, a few broken ones. corpus_records/:
+fuzzed rules, batches. corpus_field/: Gravon fields, a few broken ones. corpus_state/:
+states of random games as saved bytes. corpus_records/:
 a handful of small real Gravon records. The seeds are a starting point only: after a
 run, `make -C csrc/fuzz merge` keeps the inputs that add coverage.
 """
@@ -16,6 +17,7 @@ import struct
 import sys
 from pathlib import Path
 
+import stratego
 from stratego.actions import squares_to_action
 from stratego.records import iter_records
 
@@ -23,6 +25,8 @@ HERE = Path(__file__).resolve().parent
 GRAVON = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE.parents[2] / "shared" / "data" / "gravon"
 FIELD_LETTERS = "A_BCDEFGHIJKLMNOPQRSTUVWXY"
 
+VARIANT_SWITCHES = ("aggressor_wins", "silent_defense", "rescue", "one_time_bombs", "captain_two_squares",
+                    "chasing_rule")
 MODE_FIELD, MODE_BLUE_FIRST, MODE_RULES, MODE_RAW_FIELD, MODE_BATCH, MODE_VIEWS = (1 << i for i in range(6))
 
 
@@ -60,7 +64,7 @@ def main() -> None:
     # Small variants: barrage-like counts, short caps, tight two-square limit.
     barrage = [1, 1, 2, 1, 0, 0, 0, 0, 0, 1, 1, 1]
     for setup_rows, limit, caps in ((4, 3, (200, 50)), (2, 1, (60, 20)), (1, 5, (0x8000, 0x8000))):
-        data = bytes([MODE_RULES]) + rules_bytes(barrage, setup_rows, limit, *caps)
+        data = bytes([MODE_RULES]) + rules_bytes(barrage, setup_rows, limit, *caps) + bytes([0])
         data += struct.pack("<Q", rng.getrandbits(64)) + legal_plies(rng, 120)
         write("corpus_engine", data)
     # A field with few pieces (scouts, a bomb, flags), to reach endings.
@@ -88,6 +92,29 @@ def main() -> None:
     write("corpus_field", (f[:10] + "Z" + f[11:]).encode())
     write("corpus_field", (f[:42] + "A" + f[43:]).encode())
     write("corpus_field", ("B" * 40 + "AA__AA__AA" * 2 + "C" + "A" * 39).encode())
+
+    # State target: states of random games at various plies, as GameState.to_bytes()
+    # gives them (the bytes a pickle or a save holds), then a limit byte and plies.
+    # The variant byte after the limit byte matches the variant's switches.
+    for name in stratego.variants():
+        rules = stratego.load_variant(name).rules
+        switches = sum(int(rules.get(key, 0)) << bit for bit, key in enumerate(VARIANT_SWITCHES))
+        for i in range(3):
+            try:
+                game = stratego.Game(variant=name, seed=rng.getrandbits(32))
+            except ValueError:
+                break
+            for _ in range(rng.choice([0, 5, 40, 150, 400])):
+                if game.done:
+                    break
+                game.play(rng.choice(game.legal_actions()))
+            write("corpus_state", game._state.to_bytes() + bytes([rules.get("two_square_limit", 3) % 8, switches])
+                  + legal_plies(rng, 20))
+    # Engine: the default counts under each variant's switches (mode bit 6).
+    for name in stratego.variants():
+        rules = stratego.load_variant(name).rules
+        switches = sum(int(rules.get(key, 0)) << bit for bit, key in enumerate(VARIANT_SWITCHES))
+        write("corpus_engine", bytes([1 << 6, switches]) + struct.pack("<Q", rng.getrandbits(64)) + legal_plies(rng, 150))
 
     # Records: the smallest real records of each game type.
     by_type: dict[str, list] = {}

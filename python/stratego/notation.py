@@ -17,8 +17,8 @@ import re
 COLUMNS = "ABCDEFGHIK"
 ROWS = "123456789:"
 
-_SQUARE = re.compile(r"^([A-K])(10|[1-9:])$", re.IGNORECASE)
-_MOVE = re.compile(r"^\s*([A-K](?:10|[1-9:]))\s*[-x ]\s*([A-K](?:10|[1-9:]))\s*$", re.IGNORECASE)
+_SQUARE = re.compile(r"^([A-K])(10|[1-9:])$", re.IGNORECASE | re.ASCII)
+_MOVE = re.compile(r"^\s*([A-K](?:10|[1-9:]))\s*[-x ]\s*([A-K](?:10|[1-9:]))\s*$", re.IGNORECASE | re.ASCII)
 
 
 def parse_square(text: str) -> int:

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -420,12 +421,13 @@ def read_record(
 ) -> GameRecord:
     """Read one Gravon record.
 
-    ``source`` is XML text when it is a str or bytes starting with '<' (after optional
-    whitespace / byte-order mark), otherwise a path to a file. Raises
-    :class:`RecordError` for anything malformed or hostile, OSError when a file cannot
-    be read.
+    ``source`` is the document when it is bytes, or a str starting with '<' (after
+    optional whitespace / byte-order mark); otherwise (another str, or a path object) a
+    path to a regular file. Raises :class:`RecordError` for anything malformed or
+    hostile (a device or pipe given as a path included), OSError when a file cannot be
+    read.
     """
-    if isinstance(source, (str, bytes)) and _looks_like_xml(source):
+    if isinstance(source, bytes) or (isinstance(source, str) and _looks_like_xml(source)):
         if isinstance(source, str):
             try:
                 data = source.encode("utf-8")
@@ -436,14 +438,15 @@ def read_record(
         else:
             data = bytes(source)
         return _parse_bytes(data, None, max_bytes)
-    if isinstance(source, bytes):
-        source = os.fsdecode(source)
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(
             f"read_record expects XML text, bytes or a path, not {type(source).__name__}"
         )
     path = Path(source)
-    size = path.stat().st_size
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        raise RecordError(f"{path}: not a regular file; expected a record file")
+    size = info.st_size
     if size > max_bytes:
         raise RecordError(
             f"{path}: file is {size} bytes; expected at most {max_bytes} (max_bytes)"
