@@ -428,3 +428,22 @@ def test_context_manager_closes():
     with VecEnv(2, seed=1) as e:
         e.step(e.sample_actions())
     assert e.closed
+
+
+def test_more_games_than_memory_raise_memory_error_before_allocating():
+    """A num_envs inside the accepted range whose buffers cannot fit in this machine's
+    memory fails with MemoryError saying so, not with an abort or an OOM kill."""
+    with pytest.raises(MemoryError, match="GiB"):
+        VecEnv(1 << 26)
+
+
+def test_read_only_and_strided_action_arrays_are_read_without_change():
+    env = VecEnv(8, seed=3)
+    actions = env.sample_actions().copy()
+    actions.setflags(write=False)
+    env.step(actions)
+    strided = np.repeat(env.sample_actions(), 2)[::2]
+    assert not strided.flags["C_CONTIGUOUS"] or strided.strides[0] != 8
+    before = strided.copy()
+    env.step(strided)
+    np.testing.assert_array_equal(strided, before)

@@ -5,6 +5,7 @@ copy): copy what you keep across steps.
 """
 from __future__ import annotations
 
+import os
 import secrets
 
 import numpy as np
@@ -21,6 +22,29 @@ END_REASONS: tuple[str, ...] = _core.END_REASONS
 VIEWS = {"to_play": 1, "both": 2}
 OBS_DTYPES = {"uint8": np.uint8, "float32": np.float32}
 MAX_ENVS = 1 << 26
+
+
+def _bytes_per_game(num_actions: int, obs_shape: tuple, dtype, observations: bool, full_obs: bool) -> int:
+    """Memory one game takes: its C state and sampler stream, and every buffer."""
+    obs = int(np.prod(obs_shape)) * np.dtype(dtype).itemsize if observations else 0
+    full = len(FULL_OBSERVATION_CHANNELS) * 100 if full_obs else 0
+    flags = 2 * 4 + 4 + 1 + 1 + 1 + 1 + 1 + 4 + 8  # rewards, reward, flags, finals, actions
+    return _core.STATE_BYTES + 8 + num_actions + 2 * obs + full + flags
+
+
+def _check_memory(num_envs: int, per_game: int) -> None:
+    """MemoryError, before anything is allocated, when the games cannot fit in this
+    machine's memory (rather than the allocation failing late or the OS killing us)."""
+    try:
+        physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return
+    need = num_envs * per_game
+    if need > physical:
+        raise MemoryError(
+            f"{num_envs} games need {need / 2**30:.1f} GiB ({per_game} bytes each), more than "
+            f"this machine's {physical / 2**30:.1f} GiB of memory; use fewer games or no observations"
+        )
 
 
 class VecEnv(GymVectorEnv):
@@ -95,6 +119,7 @@ class VecEnv(GymVectorEnv):
         c = len(self.observation_channels)
         obs_shape = (c, 10, 10) if views == "to_play" else (2, c, 10, 10)
         dtype = OBS_DTYPES[obs_dtype]
+        _check_memory(n, _bytes_per_game(num_actions, obs_shape, dtype, observations, full_obs))
         try:
             self.action_mask = np.zeros((n, num_actions), dtype=np.bool_)
             self.rewards = np.zeros((n, 2), dtype=np.float32)
