@@ -44,8 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     bench = sub.add_parser("bench", help="random-vs-random games in parallel: speed and checksum")
     bench.add_argument("--num-envs", type=_positive_int, default=4096, help="games at once (4096)")
-    bench.add_argument("--steps", type=_positive_int, default=500,
-                       help="batch steps, each one ply of every game (500)")
+    bench.add_argument("--steps", type=_positive_int, default=2000,
+                       help="batch steps, each one ply of every game (2000: every game started in the first step ends, by the ply cap at the latest)")
     bench.add_argument("--seconds", type=float, default=None, help="run for this long instead of --steps")
     bench.add_argument("--threads", type=int, default=0, help="OpenMP threads, 0 = all cores")
     bench.add_argument("--seed", type=int, default=0)
