@@ -63,8 +63,8 @@ FLAVOUR = "asan" if os.environ.get("STRATEGO_SANITIZE") == "1" else "release"
 setup(
     options={"build": {"build_base": f"build/{FLAVOUR}"}},
     package_dir={"": "python", "stratego.configs": "configs"},
-    packages=["stratego", "stratego.configs"],
-    package_data={"stratego": ["data/*.txt", "data/*.md"], "stratego.configs": ["*.toml", "README.md"]},
+    packages=["stratego", "stratego.configs", "stratego.data"],
+    package_data={"stratego.data": ["*.txt", "*.md"], "stratego.configs": ["*.toml"]},
     ext_modules=[
         Extension(
             "stratego._core",
