@@ -316,6 +316,11 @@ static PyObject *GameState_set_field(GameStateObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "UO", &field_obj, &to_move_obj)) return NULL;
     if (parse_player(to_move_obj, "to_move", &to_move) < 0) return NULL;
     Py_ssize_t len;
+    if (!PyUnicode_IS_ASCII(field_obj)) {
+        PyErr_Format(PyExc_ValueError, "bad field: a field has 100 ASCII letters (A, _, B-Y), got %zd characters "
+                     "with non-ASCII ones", PyUnicode_GET_LENGTH(field_obj));
+        return NULL;
+    }
     const char *field = PyUnicode_AsUTF8AndSize(field_obj, &len);
     if (field == NULL) return NULL;
     GameState fresh;
@@ -465,6 +470,22 @@ done:
     return result;
 }
 
+/* view_cells(player) -> bytes of 2 per square, in absolute square order: the view code
+ * (view.h: empty, lake, own | type, identified opponent | type, unknown opponent) and the
+ * public flags, exactly what the player's observation is made from. */
+static PyObject *GameState_view_cells(GameStateObject *self, PyObject *player_obj) {
+    int player;
+    char out[2 * SQ_NB];
+    PlayerView view;
+    if (parse_player(player_obj, "perspective", &player) < 0) return NULL;
+    view_build(&self->state, player, &view);
+    for (int sq = 0; sq < SQ_NB; sq++) {
+        out[2 * sq] = (char)view.cell[sq_to_frame(sq, player)];
+        out[2 * sq + 1] = (char)view.flags[sq_to_frame(sq, player)];
+    }
+    return PyBytes_FromStringAndSize(out, sizeof(out));
+}
+
 /* cells() -> bytes of 3 per square: owner (0 red, 1 blue, 2 empty, 3 lake), type, flags.
  * For display and tests; it shows everything, and the renderer decides what to hide. */
 static PyObject *GameState_cells(GameStateObject *self, PyObject *unused) {
@@ -493,8 +514,11 @@ static PyObject *GameState_perft(GameStateObject *self, PyObject *depth_obj) {
         return NULL;
     }
     uint64_t n;
+    /* Copies: another thread may play on this game while the GIL is released. */
+    GameState state = self->state;
+    Rules rules = self->rules;
     Py_BEGIN_ALLOW_THREADS
-    n = game_perft(&self->state, &self->rules, (int)depth);
+    n = game_perft(&state, &rules, (int)depth);
     Py_END_ALLOW_THREADS
     return PyLong_FromUnsignedLongLong(n);
 }
@@ -560,7 +584,7 @@ static PyObject *GameState_from_bytes(GameStateObject *self, PyObject *data) {
         return NULL;
     }
     memcpy(&fresh, buf, sizeof(fresh));
-    if (board_validate(&fresh, err, sizeof(err)) < 0) {
+    if (game_validate(&fresh, &self->rules, err, sizeof(err)) < 0) {
         PyErr_Format(PyExc_ValueError, "corrupt game state: %s", err);
         return NULL;
     }
@@ -592,6 +616,8 @@ static PyMethodDef GameState_methods[] = {
      "play_action(action): plays a legal action of any kind; ValueError otherwise."},
     {"captured", (PyCFunction)GameState_captured, METH_O, "captured(player): types of its captured pieces."},
     {"cells", (PyCFunction)GameState_cells, METH_NOARGS, "3 bytes a square: owner, type, flags."},
+    {"view_cells", (PyCFunction)GameState_view_cells, METH_O,
+     "view_cells(player): 2 bytes a square: the player's view code and the public flags."},
     {"perft", (PyCFunction)GameState_perft, METH_O, "perft(depth): move sequences of depth plies."},
     {"copy", (PyCFunction)GameState_copy, METH_NOARGS, "An independent copy."},
     {"observe", (PyCFunction)GameState_observe, METH_VARARGS,
@@ -646,17 +672,11 @@ static void Batch_dealloc(BatchObject *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static int max_threads(void) {
-#ifdef _OPENMP
-    return omp_get_max_threads();
-#else
-    return 1;
-#endif
-}
-
 static int parse_num_threads(PyObject *obj, int *out) {
-    long v = PyLong_Check(obj) && !PyBool_Check(obj) ? PyLong_AsLong(obj) : -2;
+    int overflow = 0;
+    long v = PyLong_Check(obj) && !PyBool_Check(obj) ? PyLong_AsLongAndOverflow(obj, &overflow) : -2;
     if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow) v = -2;
     if (v < 0 || v > 4096) {
         PyErr_SetString(PyExc_ValueError,
                         "num_threads must be an int in [0, 4096] (0 = all cores)");
@@ -778,8 +798,9 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
-/* Guards a call that runs without the GIL. 0, or -1 with an exception. */
-static int Batch_enter(BatchObject *self) {
+/* 0 if the batch may be read now: open, and no other thread is inside a call that
+ * released the GIL (it would be changing the games). -1 with an exception otherwise. */
+static int Batch_check_idle(BatchObject *self) {
     if (self->closed) {
         PyErr_SetString(PyExc_RuntimeError, "the environment is closed");
         return -1;
@@ -790,6 +811,12 @@ static int Batch_enter(BatchObject *self) {
                         "thread at a time");
         return -1;
     }
+    return 0;
+}
+
+/* Guards a call that runs without the GIL. 0, or -1 with an exception. */
+static int Batch_enter(BatchObject *self) {
+    if (Batch_check_idle(self) < 0) return -1;
     self->busy = 1;
     return 0;
 }
@@ -830,9 +857,12 @@ static PyObject *Batch_step(BatchObject *self, PyObject *args) {
                      (Py_ssize_t)PyArray_SIZE(raw));
         goto done;
     }
-    /* int64 C-contiguous arrays are read in place; other integer arrays are cast. */
+    /* Always a private int64 copy (8 bytes a game): the actions are checked, the GIL
+     * is released, then they are played, and another thread must not change them in
+     * between. */
     actions = (PyArrayObject *)PyArray_FROMANY(actions_obj, NPY_INT64, 1, 1,
-                                               NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
+                                               NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST |
+                                                   NPY_ARRAY_ENSURECOPY);
     if (actions == NULL) goto done;
     const int64_t *a = PyArray_DATA(actions);
     int64_t bad = batch_find_out_of_range(&self->batch, a);
@@ -876,10 +906,7 @@ static PyObject *Batch_sample_actions(BatchObject *self, PyObject *out) {
 
 static PyObject *Batch_stats(BatchObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
-    if (self->closed) {
-        PyErr_SetString(PyExc_RuntimeError, "the environment is closed");
-        return NULL;
-    }
+    if (Batch_check_idle(self) < 0) return NULL;
     const BatchStats *st = &self->batch.stats;
     return Py_BuildValue("{sLsLsLsLsLsLsK}", "games_finished", (long long)st->games_finished,
                          "red_wins", (long long)st->red_wins, "blue_wins",
@@ -911,10 +938,7 @@ static size_t save_size(const Batch *b) {
 
 static PyObject *Batch_save(BatchObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
-    if (self->closed) {
-        PyErr_SetString(PyExc_RuntimeError, "the environment is closed");
-        return NULL;
-    }
+    if (Batch_check_idle(self) < 0) return NULL;
     const Batch *b = &self->batch;
     PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)save_size(b));
     if (out == NULL) return NULL;
@@ -984,7 +1008,7 @@ static PyObject *Batch_restore(BatchObject *self, PyObject *data) {
     memcpy(states, p, (size_t)b->num_envs * sizeof(GameState));
     for (int i = 0; i < b->num_envs; i++) {
         GameState judged = states[i];
-        int valid = board_validate(&states[i], err, sizeof(err)) == 0;
+        int valid = game_validate(&states[i], &b->rules, err, sizeof(err)) == 0;
         /* A batch never holds a finished game (it resets them at once), so a save with
          * one, or with a game the rules end at once, was not written by save(). */
         if (valid) game_judge_start(&judged, &b->rules);
@@ -1012,10 +1036,7 @@ done:
 
 /* game(i) -> a GameState copy of game i (for inspection and rendering). */
 static PyObject *Batch_game(BatchObject *self, PyObject *index_obj) {
-    if (self->closed) {
-        PyErr_SetString(PyExc_RuntimeError, "the environment is closed");
-        return NULL;
-    }
+    if (Batch_check_idle(self) < 0) return NULL;
     Py_ssize_t i = PyNumber_AsSsize_t(index_obj, PyExc_IndexError);
     if (i == -1 && PyErr_Occurred()) return NULL;
     if (i < 0 || i >= self->batch.num_envs) {
@@ -1205,7 +1226,10 @@ static int core_exec(PyObject *m) {
         PyModule_AddIntConstant(m, "OBSERVATION_VERSION", OBSERVATION_VERSION) < 0 ||
         PyModule_AddIntConstant(m, "FULL_OBS_CHANNELS", FULL_OBS_CHANNELS) < 0 ||
         PyModule_AddIntConstant(m, "HISTORY_NB", HISTORY_NB) < 0 ||
-        PyModule_AddIntConstant(m, "MAX_THREADS", max_threads()) < 0 ||
+        PyModule_AddIntConstant(m, "VIEW_OWN", VIEW_OWN) < 0 ||
+        PyModule_AddIntConstant(m, "VIEW_OPP_KNOWN", VIEW_OPP_KNOWN) < 0 ||
+        PyModule_AddIntConstant(m, "VIEW_OPP_UNKNOWN", VIEW_OPP_UNKNOWN) < 0 ||
+        PyModule_AddIntConstant(m, "VIEW_LAKE", VIEW_LAKE) < 0 ||
         PyModule_AddIntConstant(m, "ILLEGAL_RAISE", ILLEGAL_RAISE) < 0 ||
         PyModule_AddIntConstant(m, "ILLEGAL_LOSES", ILLEGAL_LOSES) < 0)
         goto done;

@@ -1,5 +1,6 @@
 #include "game.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "chase.h"
@@ -40,7 +41,21 @@ static void game_judge(GameState *s, const Rules *r) {
 }
 
 void game_judge_start(GameState *s, const Rules *r) {
-    if (!s->done) game_judge(s, r);
+    /* A pending rescue is part of a turn: the turn's end judges the game. */
+    if (!s->done && s->phase == PHASE_MOVE) game_judge(s, r);
+}
+
+int game_validate(const GameState *s, const Rules *r, char *err, size_t err_len) {
+    if (board_validate(s, err, err_len) < 0) return -1;
+    if (s->phase == PHASE_RESCUE) {
+        int sq = s->piece_sq[s->rescuer];
+        if (!r->rescue || sq == SQ_NONE || s->piece_type[s->rescuer] == SCOUT ||
+            sq_row(sq_to_frame(sq, s->to_move)) != BOARD_SIZE - 1) {
+            snprintf(err, err_len, "a rescue phase needs the rescue rule and a rescuer on the opponent's back row");
+            return -1;
+        }
+    }
+    return 0;
 }
 
 void game_reset(GameState *s, const Rules *r, const SetupTable *table) {

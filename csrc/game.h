@@ -37,6 +37,11 @@ void game_reset(GameState *s, const Rules *r, const SetupTable *table);
 /* game_reset without a table. */
 void game_reset_random(GameState *s, const Rules *r);
 
+/* 0 if s is a state these rules can play on: board_validate's checks, and what only
+ * the rules decide (a rescue phase exists only under the rescue rule, for a piece that
+ * stands on the opponent's back row). Otherwise -1 with the problem in err. */
+int game_validate(const GameState *s, const Rules *r, char *err, size_t err_len);
+
 /* Decides whether a position just set up is already over (no movable piece, no legal
  * move for the player to move). */
 void game_judge_start(GameState *s, const Rules *r);

@@ -120,7 +120,12 @@ int main(int argc, char **argv) {
         return run_bench(n, steps, threads, obs);
     }
     if (argc == 5 && strcmp(argv[1], "perft") == 0) {
-        return run_perft(argv[2], atoi(argv[3]), atoi(argv[4]));
+        int depth = atoi(argv[4]);
+        if (depth < 0 || depth > 8) {
+            fprintf(stderr, "perft depth must be in [0, 8]\n");
+            return 2;
+        }
+        return run_perft(argv[2], atoi(argv[3]), depth);
     }
     if (argc >= 2 && strcmp(argv[1], "play") == 0) {
         return run_play(argc > 2 ? strtoull(argv[2], NULL, 10) : 0);

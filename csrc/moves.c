@@ -309,6 +309,7 @@ int moves_check(const GameState *s, const Rules *r, int player, int from, int to
         return ILLEGAL_NO_OWN_PIECE;
     int id = cell - 1, type = s->piece_type[id];
     if (!piece_type_is_movable(type)) return ILLEGAL_IMMOBILE;
+    if (from == to) return ILLEGAL_NOT_ON_LINE;
     if (s->board[to] == CELL_LAKE) return ILLEGAL_LAKE;
     if (s->board[to] != CELL_EMPTY && piece_owner(s->board[to] - 1) == player)
         return ILLEGAL_OWN_TARGET;

@@ -52,8 +52,8 @@ void view_build(const GameState *s, int player, PlayerView *v) {
         v->cell[base + step * sq] = code_of[cell];
         v->flags[base + step * sq] = flags_of[cell];
     }
-    int known = s->ply < HISTORY_NB ? s->ply : HISTORY_NB;
-    for (int k = 0; k < known; k++) {
+    int remembered = s->ply < HISTORY_NB ? (int)s->ply : HISTORY_NB;
+    for (int k = 0; k < remembered; k++) {
         const HistoryEntry *h = &s->history[(s->ply - 1 - k) % HISTORY_NB];
         v->last[k].from = (uint8_t)sq_to_frame(h->from, player);
         v->last[k].to = (uint8_t)sq_to_frame(h->to, player);

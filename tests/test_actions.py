@@ -177,3 +177,15 @@ def test_notation_forms():
     assert move_to_action("K10-K9", BLUE) == move_to_action("K:-K9", BLUE) == move_to_action("J10-J9", BLUE)
     assert action_to_move(move_to_action("A10-A9", BLUE), BLUE) == "A:-A9"
     assert move_to_action("e2-e3", RED) == move_to_action("E2-E3", RED)
+
+
+def test_moves_to_the_same_square_and_off_board_diagonals_are_refused():
+    game = stratego.Game(seed=1)
+    with pytest.raises(ValueError, match="row or a column"):
+        game.play("A1-A1")
+    with pytest.raises(ValueError, match="off the board"):
+        action_to_move(1800, RED)   # A1 stepping down-left
+    with pytest.raises(ValueError, match="ASCII"):
+        stratego.Game.from_field("é" * 100)
+    with pytest.raises(ValueError, match="num_threads"):
+        stratego.VecEnv(2, num_threads=10**20)

@@ -147,3 +147,47 @@ def test_save_after_close_raises():
         env.save_state()
     with pytest.raises(RuntimeError):
         env.load_state(blob)
+
+
+PHASE_OFFSET = 372  # GameState.phase (csrc/board.h): board, piece tables, counts, turn fields
+
+
+def test_a_rescue_phase_is_refused_where_the_rules_have_no_rescue():
+    """A save claiming a pending rescue in a classic game would make the engine write
+    rescue actions past the classic mask: it is refused before use."""
+    game = stratego.Game(seed=2)
+    data = game.__getstate__()
+    raw = bytearray(data["state"])
+    raw[PHASE_OFFSET] = 1       # PHASE_RESCUE
+    raw[PHASE_OFFSET + 1] = 0   # rescuer: red's first piece
+    data["state"] = bytes(raw)
+    with pytest.raises(ValueError, match="rescue"):
+        stratego.Game.__new__(stratego.Game).__setstate__(data)
+
+    env = stratego.VecEnv(1, seed=2)
+    blob = bytearray(env.save_state())
+    header = len(blob) - (stratego.STATE_BYTES + 8)
+    blob[header + PHASE_OFFSET] = 1
+    blob[header + PHASE_OFFSET + 1] = 0
+    with pytest.raises(ValueError, match="rescue"):
+        env.load_state(bytes(blob))
+
+
+def test_a_rescue_pending_on_the_capped_ply_survives_a_round_trip():
+    """The cap is judged when the turn ends, after the rescue, in play and on restore."""
+    rng = np.random.default_rng(0)
+    game = stratego.Game("ultimate-lightning", seed=1, max_plies=0)
+    played = []
+    while not game.rescue_pending and not game.done:
+        played.append(int(rng.choice(game.legal_actions())))
+        game.play(played[-1])
+    assert game.rescue_pending, "no rescue in this game: pick another seed"
+    capped = stratego.Game("ultimate-lightning", seed=1, max_plies=game.ply)
+    for action in played:
+        capped.play(action)
+    assert capped.rescue_pending and not capped.done
+    back = pickle.loads(pickle.dumps(capped))
+    assert back.rescue_pending and not back.done
+    assert back.legal_moves() == capped.legal_moves()
+    back.play("pass")
+    assert back.done and back.end_reason == "max_plies"

@@ -35,11 +35,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         r.captain_two_squares = (v >> 4) & 1;
         r.chasing_rule = (v >> 5) & 1;
     }
-    /* A rescue phase exists only under the rescue rule. */
-    if (s.phase == PHASE_RESCUE && !r.rescue) return 0;
     char err[200];
     memset(err, 0x55, sizeof(err));
-    if (board_validate(&s, err, sizeof(err)) < 0) {
+    if (game_validate(&s, &r, err, sizeof(err)) < 0) {
         check_err_message(err, sizeof(err));
         return 0;
     }

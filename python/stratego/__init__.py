@@ -2,7 +2,7 @@
 
 Not affiliated with Jumbo, who own the Stratego trademark.
 """
-from . import _core
+from . import _core, records
 from .actions import (
     ACTION_MAX, ACTION_NB, action_to_move, action_to_squares, decode_action, move_to_action,
     rescue_to_action, squares_to_action,
@@ -18,7 +18,7 @@ STATE_BYTES: int = _core.STATE_BYTES
 OPENMP: bool = _core.OPENMP
 
 __all__ = [
-    "ACTION_MAX", "ACTION_NB", "END_REASONS", "Game", "OBSERVATION_VERSION", "OPENMP", "STATE_BYTES", "VecEnv", "Variant",
+    "ACTION_MAX", "ACTION_NB", "records", "END_REASONS", "Game", "OBSERVATION_VERSION", "OPENMP", "STATE_BYTES", "VecEnv", "Variant",
     "action_to_move", "action_to_squares", "channel_names", "decode_action", "rescue_to_action", "format_observation", "format_move", "format_square", "load_variant",
     "move_to_action", "parse_move", "parse_square", "squares_to_action", "variants",
 ]

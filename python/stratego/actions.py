@@ -36,6 +36,8 @@ def action_to_squares(action: int, player: int) -> tuple[int, int]:
     kind, a, b = decode_action(action, player)
     if kind != "move":
         raise ValueError(f"action {action} is a {kind}, not a move")
+    if a == b:
+        raise ValueError(f"action {action} is a diagonal step off the board: no move")
     return a, b
 
 
@@ -60,7 +62,7 @@ def action_to_move(action: int, player: int, numbering: str = "new") -> str:
     """Notation of `player`'s action: "B4-B7", a rescue "6@F4", or "pass"."""
     kind, a, b = decode_action(action, player)
     if kind == "move":
-        return format_move(a, b)
+        return format_move(*action_to_squares(action, player))
     if kind == "rescue":
         return format_rescue(a, b, numbering)
     return PASS

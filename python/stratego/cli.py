@@ -1,4 +1,4 @@
-"""Command line: `stratego bench` (the main job), `stratego play` (a game in the terminal)."""
+"""Command line: `stratego bench`, the main job."""
 from __future__ import annotations
 
 import argparse
@@ -54,11 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--no-obs", action="store_true", help="only the run without observations")
     bench.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
-    if args.command == "bench":
-        if args.seconds is not None and args.seconds <= 0:
-            parser.error("--seconds must be > 0")
-        return _bench(args)
-    return 2
+    if args.seconds is not None and args.seconds <= 0:
+        parser.error("--seconds must be > 0")
+    return _bench(args)
 
 
 if __name__ == "__main__":

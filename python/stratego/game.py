@@ -188,7 +188,8 @@ class Game:
     def render(self, perspective: int | None = None) -> str:
         """The board as text: None the full board, 0/1 that player's view; ranks in the
         game's numbering ("new" or "old")."""
-        return render_cells(self._state.cells(), perspective, self.numbering)
+        view = None if perspective is None or isinstance(perspective, bool) else self._state.view_cells(perspective)
+        return render_cells(self._state.cells(), view, perspective, self.numbering)
 
     def perft(self, depth: int) -> int:
         """Number of move sequences of exactly `depth` plies from here (C, for tests)."""

@@ -1,23 +1,26 @@
 """Text boards for people: the full board, or what one player may see."""
 from __future__ import annotations
 
+from . import _core
 from .notation import COLUMNS, RANK_SYMBOLS, check_numbering
 
 # Symbols by type (Gravon order): bomb, spy, scout..marshal as ranks, flag.
 SYMBOLS = RANK_SYMBOLS["new"]
-PIECE_MOVED, PIECE_REVEALED, PIECE_SCOUTED = 1, 2, 4
+PIECE_MOVED = 1  # public flag: the piece has moved
 
 
-def render_cells(cells: bytes, perspective: int | None = None, numbering: str = "new") -> str:
-    """A board from `cells` (3 bytes a square: owner, type, flags; owner 2 empty, 3 lake).
-
-    perspective None shows every piece with red at the bottom. 0 or 1 shows that
-    player's view, own back row at the bottom: own pieces in full, the opponent's only
-    where a fight revealed them (or a long move showed a scout); "?" an unmoved
-    unknown piece, "?m" one that has moved (so not a bomb or the flag). Ranks in the
-    "new" numbering (Spy S, Scout 2 .. Marshal 10) or the "old" (Marshal 1 .. Scout 9).
+def render_cells(cells: bytes, view_cells: bytes | None = None, perspective: int | None = None,
+                 numbering: str = "new") -> str:
+    """A board as text. `cells` (3 bytes a square: owner, type, flags; owner 2 empty, 3
+    lake) draws the full board, red at the bottom. For one player's view pass that
+    player's `view_cells` (GameState.view_cells: the same view code and public flags its
+    observation is built from, so this shows exactly what the player knows) and
+    `perspective` 0 or 1: own back row at the bottom, own pieces in full, the opponent's
+    only where identified; "?" an unknown unmoved piece, "?m" one that has moved (so not
+    a bomb or the flag). Ranks in the "new" numbering (Spy S, Scout 2 .. Marshal 10) or
+    the "old" (Marshal 1 .. Scout 9).
     """
-    if perspective not in (None, 0, 1):
+    if perspective not in (None, 0, 1) or isinstance(perspective, bool):
         raise ValueError(f"perspective must be None, 0 (red) or 1 (blue), got {perspective!r}")
     symbols = RANK_SYMBOLS[check_numbering(numbering)]
     bottom_is_blue = perspective == 1
@@ -29,24 +32,33 @@ def render_cells(cells: bytes, perspective: int | None = None, numbering: str = 
         parts = []
         for c in cols:
             sq = r * 10 + c
-            owner, ptype, flags = cells[3 * sq], cells[3 * sq + 1], cells[3 * sq + 2]
-            if owner == 3:
-                text = "~~"
-            elif owner == 2:
-                text = "."
+            if perspective is None:
+                text = _full_token(cells[3 * sq], cells[3 * sq + 1], symbols)
             else:
-                side = "r" if owner == 0 else "b"
-                hidden = perspective is not None and owner != perspective
-                if hidden and flags & PIECE_REVEALED:
-                    text = side + symbols[ptype]
-                elif hidden and flags & PIECE_SCOUTED:
-                    text = side + symbols[2]
-                elif hidden:
-                    text = side + ("?m" if flags & PIECE_MOVED else "?")
-                else:
-                    text = side + symbols[ptype]
+                text = _view_token(view_cells[2 * sq], view_cells[2 * sq + 1], perspective, symbols)
             parts.append(f"{text:^4}")
         label = "10" if r == 9 else str(r + 1)
         lines.append(f"{label:>2}  " + "".join(parts) + f" {label}")
     lines.append(header)
     return "\n".join(lines)
+
+
+def _full_token(owner: int, ptype: int, symbols) -> str:
+    if owner == 3:
+        return "~~"
+    if owner == 2:
+        return "."
+    return ("r" if owner == 0 else "b") + symbols[ptype]
+
+
+def _view_token(code: int, flags: int, perspective: int, symbols) -> str:
+    if code == _core.VIEW_LAKE:
+        return "~~"
+    if code == 0:
+        return "."
+    own, opp = ("r", "b") if perspective == 0 else ("b", "r")
+    if code & _core.VIEW_OWN:
+        return own + symbols[code & 0x1F]
+    if code & _core.VIEW_OPP_KNOWN:
+        return opp + symbols[code & 0x1F]
+    return opp + ("?m" if flags & PIECE_MOVED else "?")

@@ -181,7 +181,7 @@ class VecEnv(GymVectorEnv):
     def render(self):
         """The full board of game 0 as text (see Game.render for one player's view)."""
         from .render import render_cells
-        return render_cells(self._batch.game(0).cells())
+        return render_cells(self._batch.game(0).cells())  # the full board
 
     def close_extras(self, **kwargs) -> None:
         self._batch.close()
