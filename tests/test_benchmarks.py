@@ -1,0 +1,29 @@
+"""The benchmark scripts still run against the current API (smallest sizes; no timing
+is asserted, only that they finish, write their results and find the checksums equal)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_suite_runs_and_writes_json(tmp_path):
+    subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "suite.py"), "--envs", "256", "--threads", "1",
+         "--configs", "step,step+mask+obs", "--min-time", "0.01", "--out", str(tmp_path)],
+        check=True, capture_output=True, timeout=300,
+    )
+    results = list(tmp_path.glob("*.json"))
+    assert len(results) == 1
+    data = json.loads(results[0].read_text())
+    assert data, "empty results"
+
+
+def test_soak_quick_keeps_memory_flat():
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "soak.py"), "--quick"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "soak: OK" in done.stdout
