@@ -33,3 +33,17 @@ def test_soak_quick_keeps_memory_flat():
                           capture_output=True, text=True, timeout=300, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "soak: OK" in done.stdout
+
+
+def test_cli_reports_bad_settings_without_a_traceback():
+    done = subprocess.run([sys.executable, "-m", "stratego.cli", "bench", "--variant", "nope"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "unknown variant 'nope'" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_cli_bench_runs_and_prints_the_checksum():
+    done = subprocess.run([sys.executable, "-m", "stratego.cli", "bench", "--num-envs", "64", "--steps", "50",
+                           "--no-progress"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("checksum") == 2 and "steps/s" in done.stdout

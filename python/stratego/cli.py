@@ -56,7 +56,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.seconds is not None and args.seconds <= 0:
         parser.error("--seconds must be > 0")
-    return _bench(args)
+    try:
+        return _bench(args)
+    except (ValueError, TypeError, MemoryError) as exc:
+        # Bad settings (an unknown variant, too many games): the message, no traceback.
+        parser.error(str(exc))
 
 
 if __name__ == "__main__":
