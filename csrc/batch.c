@@ -78,15 +78,17 @@ int64_t batch_find_out_of_range(const Batch *b, const int64_t *actions) {
     return -1;
 }
 
-int64_t batch_find_illegal(const Batch *b, const int64_t *actions, int *code) {
-    for (int64_t i = 0; i < b->num_envs; i++) {
-        int c = moves_check_action(&b->states[i], &b->rules, (int)actions[i]);
-        if (c != 0) {
-            *code = c;
-            return i;
-        }
+int64_t batch_find_illegal(const Batch *b, const int64_t *actions, int *code, int num_threads) {
+    /* In parallel (it runs before every step in the default mode, so a serial scan would
+     * bound the thread scaling); the first illegal game is the smallest index found. */
+    int64_t n = b->num_envs, first = n;
+#pragma omp parallel for schedule(static) num_threads(num_threads) reduction(min : first)
+    for (int64_t i = 0; i < n; i++) {
+        if (i < first && moves_check_action(&b->states[i], &b->rules, (int)actions[i]) != 0) first = i;
     }
-    return -1;
+    if (first == n) return -1;
+    *code = moves_check_action(&b->states[first], &b->rules, (int)actions[first]);
+    return first;
 }
 
 /* A hash of one finished game, summed over games so that the total does not depend on

@@ -69,7 +69,7 @@ void batch_write_outputs(Batch *b, int num_threads);
 int64_t batch_find_out_of_range(const Batch *b, const int64_t *actions);
 
 /* First game whose action is not legal there, or -1; *code gets moves_check_action's code. */
-int64_t batch_find_illegal(const Batch *b, const int64_t *actions, int *code);
+int64_t batch_find_illegal(const Batch *b, const int64_t *actions, int *code, int num_threads);
 
 /* Plays actions[i] in game i (all in range; under ILLEGAL_RAISE all legal). */
 void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_threads);

@@ -874,7 +874,7 @@ static PyObject *Batch_step(BatchObject *self, PyObject *args) {
     if (mode == ILLEGAL_RAISE) {
         int code = 0;
         Py_BEGIN_ALLOW_THREADS
-        bad = batch_find_illegal(&self->batch, a, &code);
+        bad = batch_find_illegal(&self->batch, a, &code, self->num_threads);
         Py_END_ALLOW_THREADS
         if (bad >= 0) {
             PyErr_Format(PyExc_ValueError, "illegal action %lld in game %lld: %s",
