@@ -1188,7 +1188,29 @@ done:
     return result;
 }
 
+/* full_channel_names() -> names of the full-information view's channels */
+static PyObject *core_full_channel_names(PyObject *mod, PyObject *unused) {
+    STRATEGO_UNUSED(mod);
+    STRATEGO_UNUSED(unused);
+    PyObject *names = PyTuple_New(FULL_OBS_CHANNELS), *result = NULL;
+    if (names == NULL) goto done;
+    for (int c = 0; c < FULL_OBS_CHANNELS; c++) {
+        char buf[64];
+        observe_full_channel_name(c, buf, sizeof(buf));
+        PyObject *name = PyUnicode_FromString(buf);
+        if (name == NULL) goto done;
+        PyTuple_SET_ITEM(names, c, name);
+    }
+    result = names;
+    names = NULL;
+done:
+    Py_XDECREF(names);
+    return result;
+}
+
 static PyMethodDef core_methods[] = {
+    {"full_channel_names", core_full_channel_names, METH_NOARGS,
+     "full_channel_names() -> names of the full-information view's channels."},
     {"channel_names", core_channel_names, METH_VARARGS,
      "channel_names(history_k, probabilities) -> names of the observation channels."},
     {"action_encode", core_action_encode, METH_VARARGS,

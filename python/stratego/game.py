@@ -1,8 +1,6 @@
 """`Game`: one game of Stratego, for people, debugging, replays and tests."""
 from __future__ import annotations
 
-import secrets
-
 import numpy as np
 
 from . import _core
@@ -11,15 +9,8 @@ from .notation import check_numbering, format_move, parse_move
 from .setups import human_setups
 from .observation import channel_names
 from .render import render_cells
+from .seeding import resolve_seed
 from .variants import PIECE_NAMES, Variant, load_variant
-
-
-def _coerce_seed(seed) -> int:
-    if seed is None:
-        return secrets.randbits(64)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be an int or None, got {type(seed).__name__}")
-    return seed
 
 
 class Game:
@@ -34,7 +25,7 @@ class Game:
         self._variant = load_variant(variant, **settings)
         self.numbering = check_numbering(numbering)
         self._state = _core.GameState(self._variant.rules)
-        seed = _coerce_seed(seed)
+        seed = resolve_seed(seed)
         if setup == "random":
             self._state.reset(seed)
         elif setup == "human":

@@ -16,12 +16,7 @@ from .variants import PIECE_NAMES
 OBSERVATION_VERSION: int = _core.OBSERVATION_VERSION
 
 #: Channels of the full-information view (true types of every piece).
-FULL_OBSERVATION_CHANNELS: tuple[str, ...] = tuple(
-    [f"own_{t}" for t in PIECE_NAMES]
-    + [f"opp_{t}" for t in PIECE_NAMES]
-    + ["own_moved", "own_revealed", "opp_moved", "opp_revealed", "lake", "empty"]
-)
-assert len(FULL_OBSERVATION_CHANNELS) == _core.FULL_OBS_CHANNELS
+FULL_OBSERVATION_CHANNELS: tuple[str, ...] = _core.full_channel_names()
 
 
 def channel_names(history_k: int = 4, belief: bool = False) -> tuple[str, ...]:

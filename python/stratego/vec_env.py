@@ -6,7 +6,6 @@ copy): copy what you keep across steps.
 from __future__ import annotations
 
 import os
-import secrets
 
 import numpy as np
 from gymnasium import spaces
@@ -14,6 +13,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv as GymVectorEnv
 
 from . import _core
 from .observation import FULL_OBSERVATION_CHANNELS, OBSERVATION_VERSION, channel_names
+from .seeding import resolve_seed
 from .setups import human_setups
 from .variants import Variant, load_variant
 
@@ -134,6 +134,7 @@ class VecEnv(GymVectorEnv):
             self.final_obs = np.zeros((n, *obs_shape), dtype=dtype) if observations else None
             self.full_obs = np.zeros((n, len(FULL_OBSERVATION_CHANNELS), 10, 10), np.uint8) if full_obs else None
             self._sampled = np.zeros(n, dtype=np.int64)
+            self._finished = np.zeros(n, dtype=np.bool_)
         except (MemoryError, ValueError) as exc:
             raise MemoryError(f"cannot allocate the buffers of {n} games: {exc}") from None
         self._batch = _core.Batch(
@@ -163,12 +164,9 @@ class VecEnv(GymVectorEnv):
         """Starts every game anew. Returns (obs, info)."""
         if options:
             raise ValueError(f"reset takes no options, got {sorted(options)}")
-        if seed is None:
-            seed = secrets.randbits(64)
-        elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"seed must be an int or None, got {type(seed).__name__}")
-        self._batch.reset(int(seed))
-        self._np_random_seed = int(seed)
+        seed = resolve_seed(seed)
+        self._batch.reset(seed)
+        self._np_random_seed = seed
         return self.obs, self._info(finished=False)
 
     def step(self, actions):
@@ -229,7 +227,8 @@ class VecEnv(GymVectorEnv):
         if self.full_obs is not None:
             info["full_obs"] = self.full_obs
         if finished:
-            done = self.terminated | self.truncated
+            # Into a buffer of its own, like every other output: no allocation per step.
+            done = np.logical_or(self.terminated, self.truncated, out=self._finished)
             if done.any():
                 info["final_info"] = {
                     "winner": self.final_winner,
