@@ -361,6 +361,21 @@ done:
     return result;
 }
 
+/* action_mask(out): the legal-action mask of the player to move into out, a bool array
+ * of the variant's action count (all False once the game is over). The same code as
+ * VecEnv's mask, so tests can hold it against legal_actions(). */
+static PyObject *GameState_action_mask(GameStateObject *self, PyObject *out) {
+    npy_intp shape[1] = {rules_num_actions(&self->rules)};
+    if (check_array_shape(out, "out", NPY_BOOL, 1, shape) < 0) return NULL;
+    uint8_t *mask = PyArray_DATA((PyArrayObject *)out);
+    if (self->state.done) {
+        memset(mask, 0, (size_t)shape[0]);
+    } else {
+        moves_legal_mask(&self->state, &self->rules, mask);
+    }
+    Py_RETURN_NONE;
+}
+
 /* The legality code of a move between two squares now (phase and variant included). */
 static int move_code(GameStateObject *self, int from, int to) {
     int action = action_encode(self->state.to_move, from, to);
@@ -604,6 +619,8 @@ static PyMethodDef GameState_methods[] = {
     {"field", (PyCFunction)GameState_field, METH_NOARGS, "The board as 100 Gravon letters."},
     {"legal_actions", (PyCFunction)GameState_legal_actions, METH_NOARGS,
      "Legal actions of the player to move (its frame); [] once the game is over."},
+    {"action_mask", (PyCFunction)GameState_action_mask, METH_O,
+     "action_mask(out): the legal-action mask of the player to move into out (bool)."},
     {"check_move", (PyCFunction)GameState_check_move, METH_VARARGS,
      "check_move(from, to): None if legal, else why not."},
     {"play_move", (PyCFunction)GameState_play_move, METH_VARARGS,

@@ -37,6 +37,15 @@ void board_clear(GameState *s) {
     s->winner = NO_WINNER;
 }
 
+/* Flips square set `squares` in the sets of a piece of `player` and `type`: a piece
+ * arriving on or leaving a square flips that square's bit, a move flips two. */
+static void sets_flip(GameState *s, int player, int type, Bits squares) {
+    Bits scout = -(Bits)(type == SCOUT), fixed = -(Bits)(type == BOMB || type == FLAG);
+    s->occupied[player] = bits_store(bits_load(s->occupied[player]) ^ squares);
+    s->scouts[player] = bits_store(bits_load(s->scouts[player]) ^ (squares & scout));
+    s->fixed[player] = bits_store(bits_load(s->fixed[player]) ^ (squares & fixed));
+}
+
 int board_place(GameState *s, int player, int type, int sq) {
     if (s->board[sq] != CELL_EMPTY) return -1;
     if (s->placed[player] >= MAX_PIECES) return -1;
@@ -47,6 +56,7 @@ int board_place(GameState *s, int player, int type, int sq) {
     s->on_board[player][type]++;
     if (type != BOMB && type != FLAG) s->movable[player]++;
     s->hash ^= zobrist[player][type][sq];
+    sets_flip(s, player, type, bit_of(sq));
     return id;
 }
 
@@ -56,6 +66,7 @@ void board_move(GameState *s, int id, int to) {
     s->board[to] = (uint8_t)(1 + id);
     s->piece_sq[id] = (uint8_t)to;
     s->hash ^= zobrist[player][type][from] ^ zobrist[player][type][to];
+    sets_flip(s, player, type, bit_of(from) | bit_of(to));
 }
 
 void board_return(GameState *s, int id, int sq) {
@@ -65,6 +76,7 @@ void board_return(GameState *s, int id, int sq) {
     s->on_board[player][type]++;
     if (type != BOMB && type != FLAG) s->movable[player]++;
     s->hash ^= zobrist[player][type][sq];
+    sets_flip(s, player, type, bit_of(sq));
 }
 
 void board_remove(GameState *s, int id) {
@@ -75,6 +87,7 @@ void board_remove(GameState *s, int id) {
     s->piece_sq[id] = SQ_NONE;
     s->on_board[player][type]--;
     if (type != BOMB && type != FLAG) s->movable[player]--;
+    sets_flip(s, player, type, bit_of(sq));
 }
 
 int board_from_field(GameState *s, const char *field, size_t len, char *err, size_t err_len) {
@@ -201,6 +214,17 @@ int board_validate(const GameState *s, char *err, size_t err_len) {
     }
     if (hash != s->hash) {
         snprintf(err, err_len, "position hash does not match the board");
+        return -1;
+    }
+    GameState sets;
+    memset(&sets, 0, sizeof(sets));
+    for (int id = 0; id < PIECE_ID_NB; id++) {
+        if (s->piece_sq[id] != SQ_NONE) sets_flip(&sets, piece_owner(id), s->piece_type[id], bit_of(s->piece_sq[id]));
+    }
+    if (memcmp(sets.occupied, s->occupied, sizeof(sets.occupied)) != 0 ||
+        memcmp(sets.scouts, s->scouts, sizeof(sets.scouts)) != 0 ||
+        memcmp(sets.fixed, s->fixed, sizeof(sets.fixed)) != 0) {
+        snprintf(err, err_len, "square sets do not match the board");
         return -1;
     }
     if (s->phase > PHASE_RESCUE || (s->phase == PHASE_RESCUE && (s->rescuer >= PIECE_ID_NB ||

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "squareset.h"
 #include "types.h"
 
 /* The two-square rule's memory for one player: the piece that moved last and the
@@ -63,9 +64,14 @@ typedef struct GameState {
     uint64_t hash;                        /* Zobrist hash of the pieces (owner, type, square) */
     Chase chase;
     uint64_t rng;                         /* this game's stream for new setups */
+    /* The board again as sets of squares, kept in step with board[] by the board_*
+     * functions below, so moves.c finds the moves of all pieces of a kind at once. */
+    SquareSet occupied[PLAYER_NB];        /* each player's pieces */
+    SquareSet scouts[PLAYER_NB];          /* each player's Scouts */
+    SquareSet fixed[PLAYER_NB];           /* each player's Bombs and Flags: never move */
 } GameState;
 
-_Static_assert(sizeof(GameState) == 808, "GameState layout changed: update the README");
+_Static_assert(sizeof(GameState) == 904, "GameState layout changed: update the README");
 _Static_assert(sizeof(GameState) <= 2048, "a game's state must stay within 2 KB");
 
 static inline int piece_owner(int id) { return id / MAX_PIECES; }

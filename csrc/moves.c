@@ -16,6 +16,7 @@ static uint8_t nbr_len[SQ_NB];
 static uint8_t nbr_sq[SQ_NB][DIR_NB];
 static uint16_t nbr_action[PLAYER_NB][SQ_NB][DIR_NB];
 static int tables_ready;
+static void fast_tables_init(void);
 
 void moves_init(void) {
     static const int DROW[DIR_NB] = {1, -1, 0, 0};
@@ -44,6 +45,7 @@ void moves_init(void) {
             }
         }
     }
+    fast_tables_init();
     tables_ready = 1;
 }
 
@@ -153,66 +155,192 @@ static int captain_second_squares(const GameState *s, int from, uint8_t *targets
     return n;
 }
 
+/* The moves of one piece `id` of `player` (movable, on the board). */
+static inline __attribute__((always_inline)) int piece_walk(const GameState *s, const Rules *r, int player,
+                                                            int id, int limited, int chasing, int mode,
+                                                            uint16_t *list, uint8_t *mask) {
+    int n_moves = 0;
+    /* Cells 1 + id hold the player's pieces for ids first..first + 39. */
+    unsigned own_first_cell = (unsigned)player * MAX_PIECES + 1;
+    int from = s->piece_sq[id], type = s->piece_type[id];
+    if (type != SCOUT) {
+        /* One square: to a neighbour that holds no own piece. */
+        const uint8_t *nb = nbr_sq[from];
+        const uint16_t *acts = nbr_action[player][from];
+        if (mode == WALK_MASK && id != limited && !chasing) {
+            /* No repetition rule can bite: store every neighbour's verdict, no
+             * branches (each action belongs to this piece alone). */
+            for (int k = 0; k < nbr_len[from]; k++) {
+                int legal = s->board[nb[k]] - own_first_cell >= MAX_PIECES;
+                mask[acts[k]] = (uint8_t)legal;
+                n_moves += legal;
+            }
+        } else {
+            for (int k = 0; k < nbr_len[from]; k++) {
+                unsigned cell = s->board[nb[k]];
+                if (cell - own_first_cell < MAX_PIECES) continue;
+                if (!moves_repeat(s, r, id, limited, chasing, from, nb[k], cell == CELL_EMPTY)) EMIT(acts[k]);
+            }
+        }
+    } else {
+        /* Scouts go any number of empty squares; an enemy ends the line with an attack. */
+        for (int d = 0; d < DIR_NB; d++) {
+            const uint8_t *ray = ray_sq[from][d];
+            const uint16_t *acts = ray_action[player][from][d];
+            for (int i = 0; i < ray_len[from][d]; i++) {
+                unsigned cell = s->board[ray[i]];
+                if (cell - own_first_cell < MAX_PIECES) break;
+                if (!moves_repeat(s, r, id, limited, chasing, from, ray[i], cell == CELL_EMPTY)) EMIT(acts[i]);
+                if (cell != CELL_EMPTY) break;
+            }
+        }
+    }
+    if (type == CAPTAIN && r->captain_two_squares) {
+        uint8_t targets[8];
+        int n = captain_second_squares(s, from, targets);
+        for (int k = 0; k < n; k++) {
+            unsigned cell = s->board[targets[k]];
+            if (cell - own_first_cell < MAX_PIECES) continue;
+            if (!moves_repeat(s, r, id, limited, chasing, from, targets[k], cell == CELL_EMPTY))
+                EMIT(action_encode(player, from, targets[k]));
+        }
+    }
+    return n_moves;
+}
+
+/* The piece of `player` whose two-square run reached the limit: the only piece that
+ * rule can stop (repetition.h), or -1. */
+static inline int limited_piece(const GameState *s, const Rules *r, int player) {
+    const Streak *st = &s->streak[player];
+    return r->two_square_limit && st->count >= r->two_square_limit ? st->piece : -1;
+}
+
+/* 1 while `player` chases under the chasing rule (chase.h): then moves to empty squares
+ * are checked against the chase's positions. */
+static inline int chasing_now(const GameState *s, const Rules *r, int player) {
+    return r->chasing_rule && s->chase.active && s->chase.chaser == player;
+}
+
 static inline __attribute__((always_inline)) int moves_walk(const GameState *s, const Rules *r,
                                                             int player, int mode, uint16_t *list,
                                                             uint8_t *mask) {
     int n_moves = 0;
     int first = player * MAX_PIECES, last = first + s->placed[player];
-    const Streak *st = &s->streak[player];
-    /* Only the piece of a run that reached the limit can have a forbidden move. */
-    int limited = r->two_square_limit && st->count >= r->two_square_limit ? st->piece : -1;
-    int chasing = r->chasing_rule && s->chase.active && s->chase.chaser == player;
-    /* Cells 1 + id hold the player's pieces for ids first..first + 39. */
-    unsigned own_first_cell = (unsigned)first + 1;
+    int limited = limited_piece(s, r, player), chasing = chasing_now(s, r, player);
     for (int id = first; id < last; id++) {
-        int from = s->piece_sq[id];
-        if (from == SQ_NONE) continue;
-        int type = s->piece_type[id];
-        if (!piece_type_is_movable(type)) continue;
-        if (type != SCOUT) {
-            /* One square: to a neighbour that holds no own piece. */
-            const uint8_t *nb = nbr_sq[from];
-            const uint16_t *acts = nbr_action[player][from];
-            if (mode == WALK_MASK && id != limited && !chasing) {
-                /* No repetition rule can bite: store every neighbour's verdict, no
-                 * branches (each action belongs to this piece alone). */
-                for (int k = 0; k < nbr_len[from]; k++) {
-                    int legal = s->board[nb[k]] - own_first_cell >= MAX_PIECES;
-                    mask[acts[k]] = (uint8_t)legal;
-                    n_moves += legal;
-                }
-            } else {
-                for (int k = 0; k < nbr_len[from]; k++) {
-                    unsigned cell = s->board[nb[k]];
-                    if (cell - own_first_cell < MAX_PIECES) continue;
-                    if (!moves_repeat(s, r, id, limited, chasing, from, nb[k], cell == CELL_EMPTY)) EMIT(acts[k]);
-                }
+        if (s->piece_sq[id] == SQ_NONE || !piece_type_is_movable(s->piece_type[id])) continue;
+        int n = piece_walk(s, r, player, id, limited, chasing, mode, list ? list + n_moves : NULL, mask);
+        if (mode == WALK_ANY && n) return 1;
+        n_moves += n;
+    }
+    return n_moves;
+}
+
+/* The square-set path (squareset.h): every piece that moves one square is shifted at
+ * once, in each direction, onto the squares it may enter; each Scout's four lines end
+ * at the nearest occupied square or lake. It covers the rules whose legality depends on
+ * the board alone; the walk above decides the pieces and variants it does not (the
+ * piece a repetition rule may stop, a chase, Captains that move two squares). */
+static Bits lake_bits, open_bits, col_a_bits, col_k_bits;
+static SquareSet ray_bits[SQ_NB][DIR_NB];        /* squares from sq to the edge going in dir */
+static uint8_t edge_len[SQ_NB][DIR_NB];          /* how many */
+static uint16_t step_action[PLAYER_NB][DIR_NB][SQ_NB]; /* the one-square move going in dir onto sq */
+static uint8_t spread8[256][8];                  /* byte i = bit i of the index */
+
+static void fast_tables_init(void) {
+    static const int DROW[DIR_NB] = {1, -1, 0, 0};
+    static const int DCOL[DIR_NB] = {0, 0, -1, 1};
+    lake_bits = col_a_bits = col_k_bits = 0;
+    for (int sq = 0; sq < SQ_NB; sq++) {
+        if (sq_is_lake(sq)) lake_bits |= bit_of(sq);
+        if (sq_col(sq) == 0) col_a_bits |= bit_of(sq);
+        if (sq_col(sq) == BOARD_SIZE - 1) col_k_bits |= bit_of(sq);
+    }
+    open_bits = bits_board() & ~lake_bits;
+    for (int sq = 0; sq < SQ_NB; sq++) {
+        for (int d = 0; d < DIR_NB; d++) {
+            Bits ray = 0;
+            int n = 0, row = sq_row(sq) + DROW[d], col = sq_col(sq) + DCOL[d];
+            for (; row >= 0 && row < BOARD_SIZE && col >= 0 && col < BOARD_SIZE; row += DROW[d], col += DCOL[d]) {
+                ray |= bit_of(row * BOARD_SIZE + col);
+                n++;
             }
-        } else {
-            /* Scouts go any number of empty squares; an enemy ends the line with an attack. */
-            for (int d = 0; d < DIR_NB; d++) {
-                const uint8_t *ray = ray_sq[from][d];
-                const uint16_t *acts = ray_action[player][from][d];
-                for (int i = 0; i < ray_len[from][d]; i++) {
-                    unsigned cell = s->board[ray[i]];
-                    if (cell - own_first_cell < MAX_PIECES) break;
-                    if (!moves_repeat(s, r, id, limited, chasing, from, ray[i], cell == CELL_EMPTY)) EMIT(acts[i]);
-                    if (cell != CELL_EMPTY) break;
-                }
-            }
-        }
-        if (type == CAPTAIN && r->captain_two_squares) {
-            uint8_t targets[8];
-            int n = captain_second_squares(s, from, targets);
-            for (int k = 0; k < n; k++) {
-                unsigned cell = s->board[targets[k]];
-                if (cell - own_first_cell < MAX_PIECES) continue;
-                if (!moves_repeat(s, r, id, limited, chasing, from, targets[k], cell == CELL_EMPTY))
-                    EMIT(action_encode(player, from, targets[k]));
+            ray_bits[sq][d] = bits_store(ray);
+            edge_len[sq][d] = (uint8_t)n;
+            int from_row = sq_row(sq) - DROW[d], from_col = sq_col(sq) - DCOL[d];
+            if (from_row >= 0 && from_row < BOARD_SIZE && from_col >= 0 && from_col < BOARD_SIZE) {
+                for (int p = 0; p < PLAYER_NB; p++)
+                    step_action[p][d][sq] = (uint16_t)action_encode(p, from_row * BOARD_SIZE + from_col, sq);
             }
         }
     }
+    for (int v = 0; v < 256; v++)
+        for (int i = 0; i < 8; i++) spread8[v][i] = (uint8_t)((v >> i) & 1);
+}
+
+/* Legal moves of a Scout on `from` along direction d: the empty squares up to the
+ * nearest occupied square or lake, plus that square if it holds an enemy. */
+static inline int scout_reach(int from, int d, Bits blocked, Bits enemy) {
+    Bits hits = blocked & bits_load(ray_bits[from][d]);
+    if (!hits) return edge_len[from][d];
+    int at = d == DIR_UP || d == DIR_RIGHT ? bits_lowest(hits) : bits_highest(hits);
+    int dist = d == DIR_UP || d == DIR_DOWN ? (at > from ? at - from : from - at) / BOARD_SIZE
+                                            : (at > from ? at - from : from - at);
+    return dist - 1 + (int)((enemy >> at) & 1);
+}
+
+/* Writes the mask of the move phase for `player`, leaving out the piece on `skip` (a
+ * square set of at most one square); the mask was zeroed. Returns the moves written. */
+static int mask_fast(const GameState *s, int player, Bits skip, uint8_t *mask) {
+    Bits own = bits_load(s->occupied[player]), enemy = bits_load(s->occupied[1 - player]);
+    Bits scouts = bits_load(s->scouts[player]);
+    Bits steppers = own & ~bits_load(s->fixed[player]) & ~scouts & ~skip;
+    Bits open = open_bits & ~own;
+    Bits to[DIR_NB] = {
+        (steppers << BOARD_SIZE) & open,
+        (steppers >> BOARD_SIZE) & open,
+        ((steppers & ~col_a_bits) >> 1) & open,
+        ((steppers & ~col_k_bits) << 1) & open,
+    };
+    int n_moves = 0;
+    for (int d = 0; d < DIR_NB; d++) {
+        for (Bits t = to[d]; t; t &= t - 1, n_moves++) mask[step_action[player][d][bits_lowest(t)]] = 1;
+    }
+    /* Each Scout owns the 18 actions of its square: its row's targets are one run of
+     * them and its column's another (moves.h), written whole from the four reaches. */
+    Bits blocked = own | enemy | lake_bits;
+    for (scouts &= ~skip; scouts; scouts &= scouts - 1) {
+        int from = bits_lowest(scouts);
+        int up = scout_reach(from, DIR_UP, blocked, enemy), down = scout_reach(from, DIR_DOWN, blocked, enemy);
+        int left = scout_reach(from, DIR_LEFT, blocked, enemy), right = scout_reach(from, DIR_RIGHT, blocked, enemy);
+        if (player == BLUE) { /* blue's frame is the board turned: up is down, left is right */
+            int t = up; up = down; down = t;
+            t = left; left = right; right = t;
+        }
+        int f = sq_to_frame(from, player), fr = sq_row(f), fc = sq_col(f);
+        uint32_t slot = ((1u << (fc + right)) - (1u << (fc - left))) |
+                        (((1u << (fr + up)) - (1u << (fr - down))) << 9);
+        uint8_t *row = mask + f * TARGETS_PER_SQ;
+        memcpy(row, spread8[slot & 0xFF], 8);
+        memcpy(row + 8, spread8[(slot >> 8) & 0xFF], 8);
+        row[16] = (uint8_t)((slot >> 16) & 1);
+        row[17] = (uint8_t)(slot >> 17);
+        n_moves += up + down + left + right;
+    }
     return n_moves;
+}
+
+/* The square of the limited piece of `player` as a set (empty if none is on the board). */
+static inline Bits limited_square(const GameState *s, int player, int limited) {
+    if (limited < 0 || piece_owner(limited) != player || s->piece_sq[limited] == SQ_NONE ||
+        !piece_type_is_movable(s->piece_type[limited]))
+        return 0;
+    return bit_of(s->piece_sq[limited]);
+}
+
+/* Whether the square-set path decides this player's moves (see mask_fast). */
+static inline int fast_path_applies(const GameState *s, const Rules *r, int player) {
+    return !r->captain_two_squares && !chasing_now(s, r, player);
 }
 
 /* The rescue phase: each captured type (no Bomb) onto each empty square of the own half,
@@ -240,13 +368,28 @@ int moves_list(const GameState *s, const Rules *r, uint16_t *actions) {
 }
 
 int moves_any_legal(const GameState *s, const Rules *r, int player) {
-    return moves_walk(s, r, player, WALK_ANY, NULL, NULL);
+    if (!fast_path_applies(s, r, player)) return moves_walk(s, r, player, WALK_ANY, NULL, NULL);
+    int limited = limited_piece(s, r, player);
+    Bits skip = limited_square(s, player, limited);
+    Bits own = bits_load(s->occupied[player]);
+    /* A Scout's first square is a one-square move: any move at all is one of these. */
+    Bits movers = own & ~bits_load(s->fixed[player]) & ~skip;
+    Bits reach = (movers << BOARD_SIZE) | (movers >> BOARD_SIZE) | ((movers & ~col_a_bits) >> 1) |
+                 ((movers & ~col_k_bits) << 1);
+    if (reach & open_bits & ~own) return 1;
+    return skip && piece_walk(s, r, player, limited, limited, 0, WALK_ANY, NULL, NULL);
 }
 
 int moves_legal_mask(const GameState *s, const Rules *r, uint8_t *mask) {
     memset(mask, 0, (size_t)rules_num_actions(r));
     if (s->phase == PHASE_RESCUE) return rescues_walk(s, NULL, mask);
-    return moves_walk(s, r, s->to_move, WALK_MASK, NULL, mask);
+    int player = s->to_move;
+    if (!fast_path_applies(s, r, player)) return moves_walk(s, r, player, WALK_MASK, NULL, mask);
+    int limited = limited_piece(s, r, player);
+    Bits skip = limited_square(s, player, limited);
+    int n_moves = mask_fast(s, player, skip, mask);
+    if (skip) n_moves += piece_walk(s, r, player, limited, limited, 0, WALK_MASK, NULL, mask);
+    return n_moves;
 }
 
 enum {

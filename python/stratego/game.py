@@ -109,6 +109,13 @@ class Game:
         """Legal actions of the player to move, in its frame (see stratego.actions)."""
         return self._state.legal_actions()
 
+    def action_mask(self) -> np.ndarray:
+        """Legal actions of the player to move as a bool array of `variant.num_actions`
+        entries (what VecEnv's `action_mask` holds for a game); all False once over."""
+        mask = np.zeros(self._variant.num_actions, dtype=np.bool_)
+        self._state.action_mask(mask)
+        return mask
+
     def legal_moves(self) -> list[str]:
         """Legal moves of the player to move in Gravon notation, e.g. "B4-B7" (in a
         rescue phase: "6@F4" rescues and "pass")."""
