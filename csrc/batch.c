@@ -168,15 +168,29 @@ static inline int block_ones(const uint8_t *m) {
 }
 #endif
 
-static int mask_count(const uint8_t *mask, int n) {
-    int total = 0, a = 0;
-    for (; a + MASK_BLOCK <= n; a += MASK_BLOCK) total += block_ones(mask + a);
+/* Ones in mask[0..n), with the ones of each 64-byte group kept in groups[], so that
+ * finding the k-th one afterwards reads at most one group of the mask again. */
+enum { MASK_GROUP = 64, MASK_GROUPS_MAX = (ACTION_MAX + MASK_GROUP - 1) / MASK_GROUP };
+
+static int mask_count(const uint8_t *mask, int n, uint16_t *groups) {
+    int total = 0, a = 0, g = 0;
+    for (; a + MASK_GROUP <= n; a += MASK_GROUP, g++) {
+        int ones = 0;
+        for (int b = 0; b < MASK_GROUP; b += MASK_BLOCK) ones += block_ones(mask + a + b);
+        groups[g] = (uint16_t)ones;
+        total += ones;
+    }
     for (; a < n; a++) total += mask[a];
     return total;
 }
 
-static int mask_select(const uint8_t *mask, int n, int k) {
+/* The k-th (0-based) set entry, k below the count mask_count() gave with groups. */
+static int mask_select(const uint8_t *mask, int n, const uint16_t *groups, int k) {
     int a = 0;
+    for (int g = 0; a + MASK_GROUP <= n; a += MASK_GROUP, g++) {
+        if (k < groups[g]) break;
+        k -= groups[g];
+    }
     for (; a + MASK_BLOCK <= n; a += MASK_BLOCK) {
         int ones = block_ones(mask + a);
         if (k < ones) break;
@@ -211,7 +225,10 @@ void batch_sample_actions(Batch *b, int64_t *actions, int num_threads) {
         /* Uniform over the set entries of the mask as it stands: the engine's legal mask,
          * or a narrower one the caller wrote into it. A row with none gives -1. */
         const uint8_t *mask = b->mask + i * num_actions;
-        int count = mask_count(mask, num_actions);
-        actions[i] = count > 0 ? mask_select(mask, num_actions, (int)rng_below(&b->sample_rng[i], (uint32_t)count)) : -1;
+        uint16_t groups[MASK_GROUPS_MAX];
+        int count = mask_count(mask, num_actions, groups);
+        actions[i] = count > 0 ? mask_select(mask, num_actions, groups,
+                                             (int)rng_below(&b->sample_rng[i], (uint32_t)count))
+                               : -1;
     }
 }
