@@ -304,7 +304,10 @@ static int mask_fast(const GameState *s, int player, Bits skip, uint8_t *mask) {
     };
     int n_moves = 0;
     for (int d = 0; d < DIR_NB; d++) {
-        for (Bits t = to[d]; t; t &= t - 1, n_moves++) mask[step_action[player][d][bits_lowest(t)]] = 1;
+        /* Each half on its own: a 64-bit loop of find-lowest, store, clear-lowest. */
+        const uint16_t *acts = step_action[player][d];
+        for (uint64_t w = (uint64_t)to[d]; w; w &= w - 1, n_moves++) mask[acts[__builtin_ctzll(w)]] = 1;
+        for (uint64_t w = (uint64_t)(to[d] >> 64); w; w &= w - 1, n_moves++) mask[acts[64 + __builtin_ctzll(w)]] = 1;
     }
     /* Each Scout owns the 18 actions of its square: its row's targets are one run of
      * them and its column's another (moves.h), written whole from the four reaches. */
