@@ -17,13 +17,22 @@ static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst) {
     size_t bytes = observe_bytes(&b->obs_spec);
     uint8_t *row = dst + (size_t)i * (size_t)b->obs_views * bytes;
     const GameState *s = &b->states[i];
+    /* Rows of a large batch have left the caches since the last step: fetch this one
+     * while the view is built. Measured with one thread: steps/s +35% at 4096 games
+     * (28 MB of rows), +5% at 1024 (7 MB), even at 768, -4% at 256 and 512, whose rows
+     * stay cached and the prefetches only cost instructions. */
+    enum { PREFETCH_MIN_BYTES = 6 << 20 };
+    if ((size_t)b->num_envs * (size_t)b->obs_views * bytes >= PREFETCH_MIN_BYTES)
+        observe_prefetch(&b->obs_spec, row, b->obs_views);
+    /* Only the plies the encoder shows. */
+    int plies = b->obs_spec.history_k;
     PlayerView view;
     if (b->obs_views == 1) {
-        view_build(s, s->to_move, &view);
+        view_build_recent(s, s->to_move, plies, &view);
         observe_partial(&view, &b->obs_spec, row);
     } else {
         for (int p = 0; p < PLAYER_NB; p++) {
-            view_build(s, p, &view);
+            view_build_recent(s, p, plies, &view);
             observe_partial(&view, &b->obs_spec, row + (size_t)p * bytes);
         }
     }

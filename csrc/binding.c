@@ -551,7 +551,7 @@ static PyObject *GameState_observe(GameStateObject *self, PyObject *args) {
     npy_intp shape[3] = {observe_channels(&spec), BOARD_SIZE, BOARD_SIZE};
     if (check_array_shape(out, "out", as_float ? NPY_FLOAT32 : NPY_UINT8, 3, shape) < 0) return NULL;
     PlayerView view;
-    view_build(&self->state, player, &view);
+    view_build_recent(&self->state, player, spec.history_k, &view);
     observe_partial(&view, &spec, PyArray_DATA((PyArrayObject *)out));
     Py_RETURN_NONE;
 }

@@ -64,7 +64,13 @@ size_t observe_bytes(const ObsSpec *spec);
 /* Name of channel c (for documentation and Python), into buf. */
 void observe_channel_name(const ObsSpec *spec, int c, char *buf, size_t len);
 
-/* Writes the observation of view v into out (observe_bytes(spec) bytes). */
+/* Asks the caches for the `count` observations under spec at out, about to be written:
+ * a hint, which writes nothing. Called before the view is built, the fetch from memory
+ * overlaps that work instead of stalling the encoder's stores. */
+void observe_prefetch(const ObsSpec *spec, const void *out, int count);
+
+/* Writes the observation of view v into out (observe_bytes(spec) bytes). It reads
+ * v->last[0..spec->history_k - 1]: build v with at least that many plies. */
 void observe_partial(const PlayerView *v, const ObsSpec *spec, void *out);
 
 #endif

@@ -2,57 +2,189 @@
 
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "board.h"
 
+/* The view codes of a board without pieces: the lakes at the 8 lake squares, where
+ * board_validate holds every state to them, and empty elsewhere. The lakes are
+ * symmetric under the 180-degree turn, so this serves both frames. */
+static const uint16_t BARE_BOARD[SQ_NB] = {
+    [42] = VIEW_LAKE, [43] = VIEW_LAKE, [46] = VIEW_LAKE, [47] = VIEW_LAKE,
+    [52] = VIEW_LAKE, [53] = VIEW_LAKE, [56] = VIEW_LAKE, [57] = VIEW_LAKE,
+};
+
 void view_build(const GameState *s, int player, PlayerView *v) {
-    /* What the observer sees on a cell, by board cell value (0 empty, 1 + id, lake):
-     * filled per piece below, so the square loop needs no branches. */
-    uint8_t code_of[256], flags_of[256];
-    memset(v, 0, sizeof(*v));
-    code_of[CELL_EMPTY] = VIEW_EMPTY;
-    flags_of[CELL_EMPTY] = 0;
-    code_of[CELL_LAKE] = VIEW_LAKE;
-    flags_of[CELL_LAKE] = 0;
-    int opp = 1 - player;
-    memcpy(v->own_on_board, s->on_board[player], PIECE_TYPE_NB);
-    int first = player * MAX_PIECES;
-    for (int id = first; id < first + s->placed[player]; id++) {
-        code_of[1 + id] = (uint8_t)(VIEW_OWN | s->piece_type[id]);
-        flags_of[1 + id] = s->piece_flags[id];
+    view_build_recent(s, player, HISTORY_NB, v);
+}
+
+/* What the pieces of one side show the observer, piece by piece (index i = id minus
+ * the side's first id), in whole blocks of 16. */
+typedef struct {
+    uint16_t code_flags[48]; /* view code | public flags << 8 */
+    /* Frame square; past the board for a captured piece (square SQ_NONE: 255 in red's
+     * frame, 99 - 255 = 100 modulo 256 in blue's) or an id not placed (255), so the
+     * board is drawn without a branch. */
+    uint8_t at[48];
+    /* The opponent's side only, what each piece adds to the counts of the view, as
+     * weights 1 and 64: one sum of bytes then yields two counts, the first below 64 (at
+     * most 40 pieces) and the second above it. */
+    uint8_t type_weight[48];     /* 1: not known to be captured; 64: unidentified */
+    uint8_t on_board_weight[48]; /* unidentified on the board: 1 moved, 64 unmoved */
+    uint8_t captured_weight[48]; /* unidentified and captured: 1 moved, 64 unmoved */
+} SideCodes;
+_Static_assert(MAX_PIECES <= 48, "a side's pieces fit three blocks of 16");
+_Static_assert(MAX_PIECES < 64, "a count below 64 leaves the weight 64 to the other");
+
+#ifdef __SSE2__
+/* Pieces 16b..16b+15 of a side; the last block (b = 2) holds pieces 32..39 and zeros. */
+static inline __m128i side_block(const uint8_t *side, int b) {
+    return b < 2 ? _mm_loadu_si128((const __m128i *)(side + 16 * b)) : _mm_loadl_epi64((const __m128i *)(side + 32));
+}
+_Static_assert(MAX_PIECES == 40, "side_block reads 16 + 16 + 8 pieces");
+
+static inline void block_store(uint8_t *dst, int b, __m128i x) { _mm_storeu_si128((__m128i *)(dst + 16 * b), x); }
+
+/* Sum of the 16 bytes of x. */
+static inline int bytes_sum(__m128i x) {
+    __m128i sums = _mm_sad_epu8(x, _mm_setzero_si128());
+    return _mm_cvtsi128_si32(sums) + _mm_extract_epi16(sums, 4);
+}
+#endif
+
+/* The codes of `side`'s pieces for `observer`. Each is a function of one piece's type,
+ * square and flags, so 16 pieces go at once. */
+static void view_side(const GameState *s, int side, int observer, SideCodes *out) {
+    const uint8_t *types = s->piece_type + side * MAX_PIECES, *squares = s->piece_sq + side * MAX_PIECES,
+                  *flags = s->piece_flags + side * MAX_PIECES;
+    int own = side == observer, blue = observer == BLUE;
+#ifdef __SSE2__
+    const __m128i zero = _mm_setzero_si128(), all = _mm_set1_epi8(-1);
+    const __m128i one = _mm_set1_epi8(1), sixty_four = _mm_set1_epi8(64);
+    for (int b = 0; b < 3; b++) {
+        __m128i type = side_block(types, b), sq = side_block(squares, b), f = side_block(flags, b);
+        /* 0xFF masks below. */
+        __m128i lane = _mm_add_epi8(_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                    _mm_set1_epi8((char)(16 * b)));
+        __m128i placed = _mm_cmplt_epi8(lane, _mm_set1_epi8((char)s->placed[side]));
+        __m128i at = blue ? _mm_sub_epi8(_mm_set1_epi8(SQ_NB - 1), sq) : sq;
+        block_store(out->at, b, _mm_or_si128(at, _mm_andnot_si128(placed, all)));
+        __m128i code;
+        if (own) {
+            code = _mm_or_si128(type, _mm_set1_epi8(VIEW_OWN));
+        } else {
+            /* A fight shows the type; a move longer than any other piece can make shows
+             * a Scout (rulebook "Movement"); the type stays in the state otherwise. */
+            __m128i revealed_bit = _mm_set1_epi8(PIECE_REVEALED);
+            __m128i revealed = _mm_cmpeq_epi8(_mm_and_si128(f, revealed_bit), revealed_bit);
+            __m128i unknown = _mm_cmpeq_epi8(_mm_and_si128(f, _mm_set1_epi8(PIECE_REVEALED | PIECE_SCOUTED)), zero);
+            __m128i known_type =
+                _mm_or_si128(_mm_and_si128(revealed, type), _mm_andnot_si128(revealed, _mm_set1_epi8(SCOUT)));
+            code = _mm_or_si128(_mm_andnot_si128(unknown, _mm_or_si128(known_type, _mm_set1_epi8(VIEW_OPP_KNOWN))),
+                                _mm_and_si128(unknown, _mm_set1_epi8((char)VIEW_OPP_UNKNOWN)));
+            unknown = _mm_and_si128(unknown, placed);
+            __m128i captured = _mm_cmpeq_epi8(sq, _mm_set1_epi8((char)SQ_NONE));
+            __m128i moved = _mm_cmpeq_epi8(_mm_and_si128(f, _mm_set1_epi8(PIECE_MOVED)), _mm_set1_epi8(PIECE_MOVED));
+            /* Not known to be captured: on the board, or never identified (a known
+             * piece's type is its true type: only Scouts are ever shown as Scouts). */
+            __m128i not_captured = _mm_andnot_si128(_mm_andnot_si128(unknown, captured), placed);
+            __m128i moved_weight = _mm_or_si128(_mm_and_si128(moved, one), _mm_andnot_si128(moved, sixty_four));
+            block_store(out->type_weight, b,
+                        _mm_or_si128(_mm_and_si128(not_captured, one), _mm_and_si128(unknown, sixty_four)));
+            block_store(out->on_board_weight, b, _mm_and_si128(_mm_andnot_si128(captured, unknown), moved_weight));
+            block_store(out->captured_weight, b, _mm_and_si128(_mm_and_si128(captured, unknown), moved_weight));
+        }
+        _mm_storeu_si128((__m128i *)(out->code_flags + 16 * b), _mm_unpacklo_epi8(code, f));
+        _mm_storeu_si128((__m128i *)(out->code_flags + 16 * b + 8), _mm_unpackhi_epi8(code, f));
     }
+#else
+    for (int i = 0; i < MAX_PIECES; i++) {
+        int type = types[i], sq = squares[i], f = flags[i], placed = i < s->placed[side];
+        out->at[i] = (uint8_t)(!placed ? 0xFF : blue ? SQ_NB - 1 - sq : sq);
+        if (own) {
+            out->code_flags[i] = (uint16_t)((VIEW_OWN | type) | f << 8);
+            continue;
+        }
+        /* A fight shows the type; a move longer than any other piece can make shows a
+         * Scout (rulebook "Movement"); the type stays in the state otherwise. */
+        int revealed = (f & PIECE_REVEALED) != 0, known = (f & (PIECE_REVEALED | PIECE_SCOUTED)) != 0;
+        int code = known ? VIEW_OPP_KNOWN | (revealed ? type : SCOUT) : VIEW_OPP_UNKNOWN;
+        out->code_flags[i] = (uint16_t)(code | f << 8);
+        int unknown = placed && !known, captured = sq == SQ_NONE, moved_weight = f & PIECE_MOVED ? 1 : 64;
+        /* Not known to be captured: on the board, or never identified (a known piece's
+         * type is its true type: only Scouts are ever shown as Scouts). */
+        int not_captured = placed && (!captured || unknown);
+        out->type_weight[i] = (uint8_t)(not_captured + 64 * unknown);
+        out->on_board_weight[i] = (uint8_t)(unknown && !captured ? moved_weight : 0);
+        out->captured_weight[i] = (uint8_t)(unknown && captured ? moved_weight : 0);
+    }
+#endif
+}
+
+/* The opponent's counts in v from its pieces' weights (SideCodes). Only these sums of
+ * types are read, never the type of a particular unidentified piece. */
+static void view_counts(const uint8_t *types, const SideCodes *opp, PlayerView *v) {
+    int by_type[PIECE_TYPE_NB], on_board = 0, captured = 0;
+#ifdef __SSE2__
+    __m128i type_of[3], weight_of[3], on_board_sum = _mm_setzero_si128(), captured_sum = _mm_setzero_si128();
+    /* Byte sums of three blocks: at most 3 * 65. */
+    for (int b = 0; b < 3; b++) {
+        type_of[b] = side_block(types, b);
+        weight_of[b] = _mm_loadu_si128((const __m128i *)(opp->type_weight + 16 * b));
+        on_board_sum = _mm_add_epi8(on_board_sum, _mm_loadu_si128((const __m128i *)(opp->on_board_weight + 16 * b)));
+        captured_sum = _mm_add_epi8(captured_sum, _mm_loadu_si128((const __m128i *)(opp->captured_weight + 16 * b)));
+    }
+    on_board = bytes_sum(on_board_sum);
+    captured = bytes_sum(captured_sum);
+    for (int t = 0; t < PIECE_TYPE_NB; t++) {
+        __m128i sum = _mm_setzero_si128();
+        for (int b = 0; b < 3; b++)
+            sum = _mm_add_epi8(sum, _mm_and_si128(_mm_cmpeq_epi8(type_of[b], _mm_set1_epi8((char)t)), weight_of[b]));
+        by_type[t] = bytes_sum(sum);
+    }
+#else
+    memset(by_type, 0, sizeof(by_type));
+    for (int i = 0; i < MAX_PIECES; i++) {
+        /* An id not placed weighs nothing (and its type may be anything). */
+        if (opp->type_weight[i]) by_type[types[i]] += opp->type_weight[i];
+        on_board += opp->on_board_weight[i];
+        captured += opp->captured_weight[i];
+    }
+#endif
+    for (int t = 0; t < PIECE_TYPE_NB; t++) {
+        v->opp_on_board[t] = (uint8_t)(by_type[t] & 63);
+        v->opp_unknown[t] = (uint8_t)(by_type[t] >> 6);
+    }
+    v->opp_unknown_moved = (uint8_t)(on_board & 63);
+    v->opp_unknown_unmoved = (uint8_t)(on_board >> 6);
+    v->opp_captured_unknown_moved = (uint8_t)(captured & 63);
+    v->opp_captured_unknown_unmoved = (uint8_t)(captured >> 6);
+}
+
+void view_build_recent(const GameState *s, int player, int plies, PlayerView *v) {
+    /* The board is drawn piece by piece into this, code and flags of a square together,
+     * by frame square; a captured piece lands past the board (SideCodes). Every field of
+     * the view is written below: no memset of the whole view first. */
+    uint16_t board[256];
+    memcpy(board, BARE_BOARD, sizeof(BARE_BOARD));
+    SideCodes own, opp;
+    view_side(s, player, player, &own);
+    for (int i = 0; i < MAX_PIECES; i++) board[own.at[i]] = own.code_flags[i];
+    view_side(s, 1 - player, player, &opp);
+    for (int i = 0; i < MAX_PIECES; i++) board[opp.at[i]] = opp.code_flags[i];
     /* The opponent's piece set is public (the variant's counts); of a captured piece the
-     * observer knows the type only if it was ever shown. Only these sums of types are
-     * read here, never the type of a particular unidentified piece. */
-    first = opp * MAX_PIECES;
-    for (int id = first; id < first + s->placed[opp]; id++) {
-        uint8_t flags = s->piece_flags[id];
-        int type = s->piece_type[id];
-        int on_board = s->piece_sq[id] != SQ_NONE;
-        int revealed = (flags & PIECE_REVEALED) != 0;
-        /* A move longer than any other piece can make shows a Scout (rulebook "Movement"). */
-        int scouted = !revealed && (flags & PIECE_SCOUTED);
-        int known = revealed | scouted;
-        int known_type = revealed ? type : SCOUT;
-        int unknown = !known, captured = !on_board, moved = (flags & PIECE_MOVED) != 0;
-        /* Not known to be captured; and of those, not identified (a known piece's type
-         * is its true type: only Scouts are ever shown as Scouts). */
-        v->opp_on_board[type] += (uint8_t)(on_board | unknown);
-        v->opp_unknown[type] += (uint8_t)unknown;
-        v->opp_unknown_moved += (uint8_t)(on_board & unknown & moved);
-        v->opp_unknown_unmoved += (uint8_t)(on_board & unknown & !moved);
-        v->opp_captured_unknown_moved += (uint8_t)(captured & unknown & moved);
-        v->opp_captured_unknown_unmoved += (uint8_t)(captured & unknown & !moved);
-        /* The type stays in the state: an unidentified piece's code says only that. */
-        code_of[1 + id] = known ? (uint8_t)(VIEW_OPP_KNOWN | known_type) : VIEW_OPP_UNKNOWN;
-        flags_of[1 + id] = flags;
-    }
-    int base = player == BLUE ? SQ_NB - 1 : 0, step = player == BLUE ? -1 : 1;
-    for (int sq = 0; sq < SQ_NB; sq++) {
-        uint8_t cell = s->board[sq];
-        v->cell[base + step * sq] = code_of[cell];
-        v->flags[base + step * sq] = flags_of[cell];
-    }
-    int remembered = s->ply < HISTORY_NB ? (int)s->ply : HISTORY_NB;
+     * observer knows the type only if it was ever shown. */
+    view_counts(s->piece_type + (1 - player) * MAX_PIECES, &opp, v);
+    memcpy(v->own_on_board, s->on_board[player], PIECE_TYPE_NB);
+    /* The latest plies the caller asked for; older entries stay zero (valid 0). Zeros
+     * copied from a constant: compilers inline the copy as vector moves, where a memset
+     * of this size may become a rep stos, slow to start. */
+    static const ViewMove NO_MOVES[HISTORY_NB];
+    memcpy(v->last, NO_MOVES, sizeof(v->last));
+    plies = plies < 0 ? 0 : plies > HISTORY_NB ? HISTORY_NB : plies;
+    int remembered = s->ply < (uint32_t)plies ? (int)s->ply : plies;
     for (int k = 0; k < remembered; k++) {
         const HistoryEntry *h = &s->history[(s->ply - 1 - k) % HISTORY_NB];
         v->last[k].from = (uint8_t)sq_to_frame(h->from, player);
@@ -62,4 +194,11 @@ void view_build(const GameState *s, int player, PlayerView *v) {
     }
     v->ply = s->ply;
     v->plies_since_attack = s->plies_since_attack;
+    /* Last, so that the board's many small stores have left the store buffer when these
+     * wide loads read them back (a load that spans several pending stores waits; a few
+     * percent of the view measured). */
+    for (int sq = 0; sq < SQ_NB; sq++) {
+        v->cell[sq] = (uint8_t)board[sq];
+        v->flags[sq] = (uint8_t)(board[sq] >> 8);
+    }
 }

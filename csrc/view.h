@@ -1,10 +1,10 @@
 /* view.h: what one player may know of a game, and nothing more.
  *
- * view_build() is the only function that turns a GameState into what the observation
- * encoder reads: it copies the opponent's piece types only where a fight revealed
- * them (or a long move showed a Scout), in the player's own frame (the board turned
- * 180 degrees for blue). observe.c includes this header and not board.h, so the
- * partial observation cannot reach a hidden rank.
+ * view_build() (and view_build_recent(), which keeps fewer plies) is the only code that
+ * turns a GameState into what the observation encoder reads: it copies the opponent's
+ * piece types only where a fight revealed them (or a long move showed a Scout), in the
+ * player's own frame (the board turned 180 degrees for blue). observe.c includes this
+ * header and not board.h, so the partial observation cannot reach a hidden rank.
  */
 #ifndef STRATEGO_VIEW_H
 #define STRATEGO_VIEW_H
@@ -48,7 +48,17 @@ typedef struct {
     uint32_t plies_since_attack;
 } PlayerView;
 
+/* Every byte is a field (no padding), and view_build writes every field: two views of
+ * positions the player cannot tell apart compare equal with memcmp. */
+_Static_assert(sizeof(PlayerView) == 2 * SQ_NB + 3 * PIECE_TYPE_NB + 4 + 4 * HISTORY_NB + 8,
+               "PlayerView has no padding");
+
 /* Fills v with what `player` knows of the game s. */
 void view_build(const struct GameState *s, int player, PlayerView *v);
+
+/* view_build with only the latest `plies` plies (0..HISTORY_NB) in last[], the rest
+ * zero (valid 0): enough for an encoder whose history_k is at most `plies`, and cheaper
+ * to build. */
+void view_build_recent(const struct GameState *s, int player, int plies, PlayerView *v);
 
 #endif

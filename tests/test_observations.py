@@ -861,6 +861,35 @@ def test_vec_env_steps_match_mirrored_games(views: str, spec: dict) -> None:
     env.close()
 
 
+def test_large_vec_env_obs_match_mirrored_games() -> None:
+    """A batch whose observation rows outgrow the caches (1,000 x 6,800 bytes: over the
+    6 MiB from which batch_write_obs prefetches each row) writes the same observations,
+    final ones included, as Games that replay the same actions."""
+    n, cap = 1000, 30
+    env = stratego.VecEnv(n, seed=5, max_plies=cap)
+    obs, info = env.reset(seed=5)
+    assert obs[0].nbytes == 6800 and n * obs[0].nbytes > 6 << 20
+
+    def mirror(i: int) -> stratego.Game:
+        return stratego.Game.from_field(env.game_field(i), to_move=int(env.to_play[i]), max_plies=cap)
+
+    games = [mirror(i) for i in range(n)]
+    finished = 0
+    for step in range(cap + 5):
+        for i, g in enumerate(games):
+            assert np.array_equal(obs[i], g.observation(g.to_move)), (step, i)
+        actions = env.sample_actions().copy()
+        for i, g in enumerate(games):
+            g.play(int(actions[i]))
+        obs, reward, terminated, truncated, info = env.step(actions)
+        for i in np.nonzero(terminated | truncated)[0]:
+            assert np.array_equal(info["final_obs"][i], games[i].observation(games[i].to_move)), (step, i)
+            games[i] = mirror(i)
+            finished += 1
+    assert finished >= n
+    env.close()
+
+
 def test_vec_env_final_info_with_max_plies() -> None:
     env = stratego.VecEnv(16, seed=2, max_plies=50)
     env.reset(seed=2)
