@@ -157,14 +157,19 @@ static void observe_planes(const PlayerView *v, const ObsSpec *spec, uint8_t *p)
  * the rest. So, with c_t unidentified pieces of type t and M unidentified movable-type
  * pieces in all: a moved piece is t with chance c_t / M; an unmoved one is the Flag with
  * chance c_flag / u, a Bomb with (1 - c_flag / u) * c_bomb / (u + uc - c_flag), and t
- * with the rest times c_t / M. */
+ * with the rest times c_t / M.
+ * Only a finished game can have a Flag off the board: one taken unseen under silent
+ * defense, in a position from a field with two Flags a side (fuzz finding F5). Then at
+ * most u of the c_flag Flags stand on the board, so an unmoved piece there is a Flag with
+ * chance min(c_flag, u) / u, which stays a probability. */
 static void observe_beliefs(const PlayerView *v, float *out) {
     float moved_p[PIECE_TYPE_NB] = {0}, unmoved_p[PIECE_TYPE_NB] = {0};
     int c_flag = v->opp_unknown[FLAG], c_bomb = v->opp_unknown[BOMB];
     int u = v->opp_unknown_unmoved, uc = v->opp_captured_unknown_unmoved;
     int slots = u + uc + v->opp_unknown_moved + v->opp_captured_unknown_moved;
     int movable = slots - c_flag - c_bomb;
-    float p_flag = u > 0 ? (float)c_flag / (float)u : 0.0f;
+    int flags_on_board = c_flag < u ? c_flag : u;
+    float p_flag = u > 0 ? (float)flags_on_board / (float)u : 0.0f;
     float p_bomb = u + uc - c_flag > 0 ? (1.0f - p_flag) * (float)c_bomb / (float)(u + uc - c_flag) : 0.0f;
     unmoved_p[FLAG] = p_flag;
     unmoved_p[BOMB] = p_bomb;

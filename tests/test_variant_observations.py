@@ -585,6 +585,34 @@ rF  .   .   .   .   .   .   .   .   r3
     assert count(g, RED, "opp_count_captain") == 1
 
 
+def test_beliefs_stay_probabilities_after_one_of_two_flags_falls_unseen():
+    # Fuzz finding F5 (csrc/fuzz/README.md): a field may give a side two Flags. Red's
+    # Marshal takes one of them unseen and wins; blue's moved Marshal and the other Flag
+    # stay. Both unidentified Flags cannot be among the one unmoved piece on the board:
+    # the beliefs must still be probabilities, the Flag on K10 certain.
+    g = game("""
+b10 .   .   .   .   .   .   .   .   bF
+.   .   .   .   .   .   .   .   .   .
+.   .   .   .   .   .   .   .   .   .
+.   .   .   .   .   .   .   .   .   .
+.   .   ~   ~   bF  .   ~   ~   .   .
+.   .   ~   ~   r10 .   ~   ~   .   .
+.   .   .   .   .   .   .   .   .   .
+.   .   .   .   .   .   .   .   .   .
+.   .   .   .   .   .   .   .   .   .
+rF  .   .   .   .   .   .   .   .   .
+""", to_move=1, silent_defense=1)
+    g.play("A10-A9")
+    g.play("E5-E6")
+    assert g.done and g.winner == RED
+    ix = idx(0, True)
+    b = g.observation(RED, dtype="float32", history_k=0, belief=True)[ix["belief_bomb"]:].reshape(12, 100)
+    assert (b >= 0).all() and (b <= 1 + 1e-6).all()
+    assert b[FLAG, parse_square("K10")] == 1.0
+    marshal = b[:, parse_square("A9")]
+    assert np.isclose(marshal.sum(), 1.0) and marshal[FLAG] == 0 and marshal[BOMB] == 0
+
+
 # ---------------------------------------------------------------- leak: random twins
 
 def public(g: stratego.Game) -> tuple:
