@@ -170,13 +170,20 @@ static void observe_beliefs(const PlayerView *v, float *out) {
     int movable = slots - c_flag - c_bomb;
     int flags_on_board = c_flag < u ? c_flag : u;
     float p_flag = u > 0 ? (float)flags_on_board / (float)u : 0.0f;
-    float p_bomb = u + uc - c_flag > 0 ? (1.0f - p_flag) * (float)c_bomb / (float)(u + uc - c_flag) : 0.0f;
+    /* The unmoved pieces that are no Flag hold the Bombs and, in the rest of the slots,
+     * movable types. The rest's share comes from its own integer count, not as
+     * 1 - p_flag - p_bomb, which rounds to -6e-8 when Bombs fill every slot (fuzz finding
+     * F6). */
+    int bomb_slots = u + uc - c_flag, rest_slots = bomb_slots - c_bomb;
+    float not_flag = 1.0f - p_flag;
+    float p_bomb = bomb_slots > 0 ? not_flag * (float)c_bomb / (float)bomb_slots : 0.0f;
+    float p_rest = bomb_slots > 0 && rest_slots > 0 ? not_flag * (float)rest_slots / (float)bomb_slots : 0.0f;
     unmoved_p[FLAG] = p_flag;
     unmoved_p[BOMB] = p_bomb;
     for (int t = SPY; t <= MARSHAL; t++) {
         if (movable <= 0) break;
         moved_p[t] = (float)v->opp_unknown[t] / (float)movable;
-        unmoved_p[t] = (1.0f - p_flag - p_bomb) * moved_p[t];
+        unmoved_p[t] = p_rest * moved_p[t];
     }
     memset(out, 0, PIECE_TYPE_NB * SQ_NB * sizeof(float));
     for (int sq = 0; sq < SQ_NB; sq++) {

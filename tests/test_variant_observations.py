@@ -613,6 +613,31 @@ rF  .   .   .   .   .   .   .   .   .
     assert np.isclose(marshal.sum(), 1.0) and marshal[FLAG] == 0 and marshal[BOMB] == 0
 
 
+def test_beliefs_never_round_below_zero_when_bombs_fill_the_unmoved_pieces():
+    # Fuzz finding F6: eleven unidentified Bombs and the Flag among twelve unmoved pieces,
+    # one moved piece. An unmoved piece is a movable type with chance exactly 0; computed
+    # as 1 - p_flag - p_bomb it rounded to -6e-8.
+    g = game("""
+bB  bB  bB  bB  bF  bB  bB  bB  bB  bB
+bB  .   .   .   .   .   .   .   .   bB
+.   .   .   .   b10 .   .   .   .   .
+.   .   .   .   .   .   .   .   .   .
+.   .   ~   ~   .   .   ~   ~   .   .
+.   .   ~   ~   .   .   ~   ~   .   .
+.   .   .   .   .   .   .   .   .   .
+.   .   .   .   .   .   .   .   .   .
+.   .   .   .   .   .   .   .   .   .
+rF  .   .   .   .   .   .   .   .   r4
+""", to_move=1)
+    g.play("E8-E7")
+    ix = idx(0, True)
+    b = g.observation(RED, dtype="float32", history_k=0, belief=True)[ix["belief_bomb"]:].reshape(12, 100)
+    assert (b >= 0).all() and (b <= 1 + 1e-6).all()
+    corner = b[:, parse_square("A10")]
+    assert corner[MARSHAL] == 0.0 and np.isclose(corner[FLAG], 1 / 12) and np.isclose(corner[BOMB], 11 / 12)
+    assert b[MARSHAL, parse_square("E7")] == 1.0
+
+
 # ---------------------------------------------------------------- leak: random twins
 
 def public(g: stratego.Game) -> tuple:
