@@ -8,24 +8,10 @@
 static uint64_t zobrist[PLAYER_NB][PIECE_TYPE_NB][SQ_NB];
 static int zobrist_ready;
 
-void board_init(void) {
-    if (zobrist_ready) return;
-    /* Fixed keys from a fixed seed: hashes are the same in every run. */
-    uint64_t state = 0x5354524154454730ull;
-    for (int p = 0; p < PLAYER_NB; p++)
-        for (int t = 0; t < PIECE_TYPE_NB; t++)
-            for (int sq = 0; sq < SQ_NB; sq++) zobrist[p][t][sq] = rng_next(&state);
-    zobrist_ready = 1;
-}
+/* The empty board, built once by board_init: every reset starts from a copy of it. */
+static GameState empty_board;
 
-uint64_t board_zobrist(int player, int type, int sq) { return zobrist[player][type][sq]; }
-
-int sq_is_lake(int sq) {
-    int row = sq_row(sq), col = sq_col(sq);
-    return (row == 4 || row == 5) && (col == 2 || col == 3 || col == 6 || col == 7);
-}
-
-void board_clear(GameState *s) {
+static void empty_board_init(GameState *s) {
     memset(s, 0, sizeof(*s));
     for (int sq = 0; sq < SQ_NB; sq++) s->board[sq] = sq_is_lake(sq) ? CELL_LAKE : CELL_EMPTY;
     memset(s->piece_sq, SQ_NONE, sizeof(s->piece_sq));
@@ -36,6 +22,26 @@ void board_clear(GameState *s) {
     s->rescuer = SQ_NONE;
     s->winner = NO_WINNER;
 }
+
+void board_init(void) {
+    if (zobrist_ready) return;
+    /* Fixed keys from a fixed seed: hashes are the same in every run. */
+    uint64_t state = 0x5354524154454730ull;
+    for (int p = 0; p < PLAYER_NB; p++)
+        for (int t = 0; t < PIECE_TYPE_NB; t++)
+            for (int sq = 0; sq < SQ_NB; sq++) zobrist[p][t][sq] = rng_next(&state);
+    empty_board_init(&empty_board);
+    zobrist_ready = 1;
+}
+
+uint64_t board_zobrist(int player, int type, int sq) { return zobrist[player][type][sq]; }
+
+int sq_is_lake(int sq) {
+    int row = sq_row(sq), col = sq_col(sq);
+    return (row == 4 || row == 5) && (col == 2 || col == 3 || col == 6 || col == 7);
+}
+
+void board_clear(GameState *s) { *s = empty_board; }
 
 /* Flips square set `squares` in the sets of a piece of `player` and `type`: a piece
  * arriving on or leaving a square flips that square's bit, a move flips two. */

@@ -78,7 +78,8 @@ static inline int piece_owner(int id) { return id / MAX_PIECES; }
 static inline int sq_row(int sq) { return sq / BOARD_SIZE; }
 static inline int sq_col(int sq) { return sq % BOARD_SIZE; }
 
-/* Builds the Zobrist keys. Idempotent; call once before any thread plays. */
+/* Builds the Zobrist keys and the empty board. Idempotent; call once before any thread
+ * plays (stratego_init does). */
 void board_init(void);
 
 /* The Zobrist key of a piece of `player` and `type` on `sq`. */
