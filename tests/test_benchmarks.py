@@ -47,3 +47,18 @@ def test_cli_bench_runs_and_prints_the_checksum():
                            "--no-progress"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("checksum") == 2 and "steps/s" in done.stdout
+
+
+def test_progress_rate_counts_the_time_of_the_steps_it_reports(monkeypatch):
+    # A fake clock that advances 1 s a call: the rate shown after k steps must divide by
+    # the time up to the end of step k (the first report once showed steps over the
+    # near-zero time before the first step).
+    import stratego.bench as bench
+
+    clock = iter(range(10_000))
+    monkeypatch.setattr(bench.time, "perf_counter", lambda: float(next(clock)))
+    shown = []
+    monkeypatch.setattr(bench.ProgressBar, "update", lambda self, fraction, rate, force=False: shown.append(rate))
+    bench.run_bench(num_envs=8, batch_steps=3, progress=True)
+    # start at 0; step k ends at 2k (one read before it, one after)
+    assert shown[:3] == [8 * 1 / 2, 8 * 2 / 4, 8 * 3 / 6]

@@ -104,8 +104,10 @@ def run_bench(
                 break
             env.step(env.sample_actions())
             done_steps += 1
-            fraction = done_steps / batch_steps if batch_steps else elapsed / seconds
-            bar.update(fraction, done_steps * num_envs / max(elapsed, 1e-9))
+            # The rate over the time these steps took (not the time before the last one).
+            now = time.perf_counter() - start
+            fraction = done_steps / batch_steps if batch_steps else now / seconds
+            bar.update(fraction, done_steps * num_envs / max(now, 1e-9))
         elapsed = time.perf_counter() - start
         bar.update(1.0, done_steps * num_envs / max(elapsed, 1e-9), force=True)
         bar.close()
