@@ -41,7 +41,8 @@ int sq_is_lake(int sq) {
     return (row == 4 || row == 5) && (col == 2 || col == 3 || col == 6 || col == 7);
 }
 
-void board_clear(GameState *s) { *s = empty_board; }
+/* memcpy, not an assignment: the padding bytes, which to_bytes() exports, stay zero too. */
+void board_clear(GameState *s) { memcpy(s, &empty_board, sizeof(*s)); }
 
 /* Flips square set `squares` in the sets of a piece of `player` and `type`: a piece
  * arriving on or leaving a square flips that square's bit, a move flips two. */
@@ -144,6 +145,17 @@ void board_to_field(const GameState *s, char *out) {
     }
 }
 
+int board_sets_match(const GameState *s) {
+    GameState sets;
+    memset(&sets, 0, sizeof(sets));
+    for (int id = 0; id < PIECE_ID_NB; id++) {
+        if (s->piece_sq[id] != SQ_NONE) sets_flip(&sets, piece_owner(id), s->piece_type[id], bit_of(s->piece_sq[id]));
+    }
+    return memcmp(sets.occupied, s->occupied, sizeof(sets.occupied)) == 0 &&
+           memcmp(sets.scouts, s->scouts, sizeof(sets.scouts)) == 0 &&
+           memcmp(sets.fixed, s->fixed, sizeof(sets.fixed)) == 0;
+}
+
 int board_validate(const GameState *s, char *err, size_t err_len) {
     uint8_t on_board[PLAYER_NB][PIECE_TYPE_NB] = {{0}};
     uint8_t movable[PLAYER_NB] = {0};
@@ -222,14 +234,7 @@ int board_validate(const GameState *s, char *err, size_t err_len) {
         snprintf(err, err_len, "position hash does not match the board");
         return -1;
     }
-    GameState sets;
-    memset(&sets, 0, sizeof(sets));
-    for (int id = 0; id < PIECE_ID_NB; id++) {
-        if (s->piece_sq[id] != SQ_NONE) sets_flip(&sets, piece_owner(id), s->piece_type[id], bit_of(s->piece_sq[id]));
-    }
-    if (memcmp(sets.occupied, s->occupied, sizeof(sets.occupied)) != 0 ||
-        memcmp(sets.scouts, s->scouts, sizeof(sets.scouts)) != 0 ||
-        memcmp(sets.fixed, s->fixed, sizeof(sets.fixed)) != 0) {
+    if (!board_sets_match(s)) {
         snprintf(err, err_len, "square sets do not match the board");
         return -1;
     }

@@ -91,7 +91,8 @@ void board_move(GameState *s, int id, int to);
 /* The lakes: rows 5-6, columns C-D and G-H in rulebook terms. */
 int sq_is_lake(int sq);
 
-/* An empty board with lakes and no pieces; to_move RED, ply 0. */
+/* An empty board with lakes and no pieces; to_move RED, ply 0. A copy of one that
+ * board_init builds: call board_init (stratego_init) first. */
 void board_clear(GameState *s);
 
 /* Puts a new piece of `type` for `player` on the empty square `sq`. Returns the piece
@@ -110,6 +111,10 @@ void board_return(GameState *s, int id, int sq);
 
 /* Takes a piece off the board (captured). */
 void board_remove(GameState *s, int id);
+
+/* 1 if the square sets (occupied, scouts, fixed) equal a recount of the pieces on the
+ * board; every piece_sq must be a square or SQ_NONE. */
+int board_sets_match(const GameState *s);
 
 /* 0 if s is a consistent state (every index in range, board and piece table agree,
  * counts match): what a state read from outside must pass before any game code runs

@@ -333,7 +333,8 @@ static int mask_fast(const GameState *s, int player, Bits skip, uint8_t *mask) {
     return n_moves;
 }
 
-/* The square of the limited piece of `player` as a set (empty if none is on the board). */
+/* The square of the limited piece as a set: empty when there is none, or it is not
+ * `player`'s, is captured, or cannot move (then the rule has nothing to stop). */
 static inline Bits limited_square(const GameState *s, int player, int limited) {
     if (limited < 0 || piece_owner(limited) != player || s->piece_sq[limited] == SQ_NONE ||
         !piece_type_is_movable(s->piece_type[limited]))

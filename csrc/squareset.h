@@ -34,8 +34,6 @@ static inline SquareSet bits_store(Bits b) {
 
 static inline Bits bit_of(int sq) { return (Bits)1 << sq; }
 
-static inline int bits_any(Bits b) { return b != 0; }
-
 /* Lowest set square; b must not be empty. */
 static inline int bits_lowest(Bits b) {
     uint64_t lo = (uint64_t)b;

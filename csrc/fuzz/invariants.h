@@ -82,6 +82,8 @@ static inline void check_state_tables(const GameState *s, int strict_flags) {
         if (s->piece_sq[id] != SQ_NONE) hash ^= board_zobrist(piece_owner(id), s->piece_type[id], s->piece_sq[id]);
     }
     FUZZ_CHECK(hash == s->hash);
+    /* The square sets the legal mask reads (squareset.h) equal a recount. */
+    FUZZ_CHECK(board_sets_match(s));
     FUZZ_CHECK(s->phase <= PHASE_RESCUE);
     if (s->phase == PHASE_RESCUE) FUZZ_CHECK(s->rescuer < PIECE_ID_NB && piece_owner(s->rescuer) == s->to_move);
     FUZZ_CHECK(s->rescues[RED] <= RESCUE_LIMIT && s->rescues[BLUE] <= RESCUE_LIMIT);
