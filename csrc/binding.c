@@ -1178,51 +1178,47 @@ static PyObject *core_num_actions(PyObject *mod, PyObject *rules_obj) {
     return PyLong_FromLong(rules_num_actions(&rules));
 }
 
+/* Channel names, one row of NAME_LEN bytes each; at most NAMES_MAX of them. */
+enum { NAME_LEN = 64, NAMES_MAX = OBS_HISTORY + 3 * HISTORY_NB + 3 * PIECE_TYPE_NB + 2 };
+_Static_assert(FULL_OBS_CHANNELS <= NAMES_MAX, "the full view's names fit");
+
+/* A tuple of the first n names. */
+static PyObject *names_tuple(char (*names)[NAME_LEN], int n) {
+    PyObject *tuple = PyTuple_New(n);
+    if (tuple == NULL) return NULL;
+    for (int c = 0; c < n; c++) {
+        PyObject *name = PyUnicode_FromString(names[c]);
+        if (name == NULL) {
+            Py_DECREF(tuple);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tuple, c, name);
+    }
+    return tuple;
+}
+
 /* channel_names(history_k, probabilities) -> tuple of the partial view's channel names */
 static PyObject *core_channel_names(PyObject *mod, PyObject *args) {
     STRATEGO_UNUSED(mod);
     int history_k, probabilities;
     ObsSpec spec;
     Rules rules;
-    PyObject *names = NULL, *result = NULL;
+    char names[NAMES_MAX][NAME_LEN];
     if (!PyArg_ParseTuple(args, "ip", &history_k, &probabilities)) return NULL;
     rules_default(&rules);
     if (obs_spec_parse(history_k, probabilities, 1, &rules, &spec) < 0) return NULL;
     int c_nb = observe_channels(&spec);
-    names = PyTuple_New(c_nb);
-    if (names == NULL) goto done;
-    for (int c = 0; c < c_nb; c++) {
-        char buf[64];
-        observe_channel_name(&spec, c, buf, sizeof(buf));
-        PyObject *name = PyUnicode_FromString(buf);
-        if (name == NULL) goto done;
-        PyTuple_SET_ITEM(names, c, name);
-    }
-    result = names;
-    names = NULL;
-done:
-    Py_XDECREF(names);
-    return result;
+    for (int c = 0; c < c_nb; c++) observe_channel_name(&spec, c, names[c], NAME_LEN);
+    return names_tuple(names, c_nb);
 }
 
 /* full_channel_names() -> names of the full-information view's channels */
 static PyObject *core_full_channel_names(PyObject *mod, PyObject *unused) {
     STRATEGO_UNUSED(mod);
     STRATEGO_UNUSED(unused);
-    PyObject *names = PyTuple_New(FULL_OBS_CHANNELS), *result = NULL;
-    if (names == NULL) goto done;
-    for (int c = 0; c < FULL_OBS_CHANNELS; c++) {
-        char buf[64];
-        observe_full_channel_name(c, buf, sizeof(buf));
-        PyObject *name = PyUnicode_FromString(buf);
-        if (name == NULL) goto done;
-        PyTuple_SET_ITEM(names, c, name);
-    }
-    result = names;
-    names = NULL;
-done:
-    Py_XDECREF(names);
-    return result;
+    char names[NAMES_MAX][NAME_LEN];
+    for (int c = 0; c < FULL_OBS_CHANNELS; c++) observe_full_channel_name(c, names[c], NAME_LEN);
+    return names_tuple(names, FULL_OBS_CHANNELS);
 }
 
 static PyMethodDef core_methods[] = {

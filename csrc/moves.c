@@ -278,6 +278,15 @@ static void fast_tables_init(void) {
         for (int i = 0; i < 8; i++) spread8[v][i] = (uint8_t)((v >> i) & 1);
 }
 
+/* The squares in `open` that the pieces on `from` reach with one step, by direction
+ * (absolute: up is towards blue's back row); to[d] shifted back gives the pieces. */
+static inline void step_targets(Bits from, Bits open, Bits to[DIR_NB]) {
+    to[DIR_UP] = (from << BOARD_SIZE) & open;
+    to[DIR_DOWN] = (from >> BOARD_SIZE) & open;
+    to[DIR_LEFT] = ((from & ~col_a_bits) >> 1) & open;
+    to[DIR_RIGHT] = ((from & ~col_k_bits) << 1) & open;
+}
+
 /* Legal moves of a Scout on `from` along direction d: the empty squares up to the
  * nearest occupied square or lake, plus that square if it holds an enemy. */
 static inline int scout_reach(int from, int d, Bits blocked, Bits enemy) {
@@ -296,12 +305,8 @@ static int mask_fast(const GameState *s, int player, Bits skip, uint8_t *mask) {
     Bits scouts = bits_load(s->scouts[player]);
     Bits steppers = own & ~bits_load(s->fixed[player]) & ~scouts & ~skip;
     Bits open = open_bits & ~own;
-    Bits to[DIR_NB] = {
-        (steppers << BOARD_SIZE) & open,
-        (steppers >> BOARD_SIZE) & open,
-        ((steppers & ~col_a_bits) >> 1) & open,
-        ((steppers & ~col_k_bits) << 1) & open,
-    };
+    Bits to[DIR_NB];
+    step_targets(steppers, open, to);
     int n_moves = 0;
     for (int d = 0; d < DIR_NB; d++) {
         /* Each half on its own: a 64-bit loop of find-lowest, store, clear-lowest. */
@@ -378,9 +383,9 @@ int moves_any_legal(const GameState *s, const Rules *r, int player) {
     Bits own = bits_load(s->occupied[player]);
     /* A Scout's first square is a one-square move: any move at all is one of these. */
     Bits movers = own & ~bits_load(s->fixed[player]) & ~skip;
-    Bits reach = (movers << BOARD_SIZE) | (movers >> BOARD_SIZE) | ((movers & ~col_a_bits) >> 1) |
-                 ((movers & ~col_k_bits) << 1);
-    if (reach & open_bits & ~own) return 1;
+    Bits to[DIR_NB];
+    step_targets(movers, open_bits & ~own, to);
+    if (to[DIR_UP] | to[DIR_DOWN] | to[DIR_LEFT] | to[DIR_RIGHT]) return 1;
     return skip && piece_walk(s, r, player, limited, limited, 0, WALK_ANY, NULL, NULL);
 }
 

@@ -59,16 +59,13 @@ static float progress(uint32_t value, uint16_t cap) {
  * portable encoder; with SSE2 the planes come from comparisons instead. */
 static uint8_t cell_plane[256];
 
-/* 1: the encoder writes with AVX2 (observe_init: the CPU has it, STRATEGO_NO_AVX2 unset). */
-static int use_avx2;
+
+static void pick_fixed_planes_writer(void);
 
 void observe_init(void) {
     static int ready;
     if (ready) return;
-#ifdef OBSERVE_AVX2
-    const char *off = getenv("STRATEGO_NO_AVX2");
-    use_avx2 = __builtin_cpu_supports("avx2") && !(off != NULL && off[0] != '\0' && off[0] != '0');
-#endif
+    pick_fixed_planes_writer();
     cell_plane[VIEW_EMPTY] = OBS_EMPTY;
     cell_plane[VIEW_LAKE] = OBS_LAKE;
     cell_plane[VIEW_OPP_UNKNOWN] = OBS_OPP_UNKNOWN_UNMOVED;
@@ -181,29 +178,32 @@ __attribute__((target("avx2"))) static void observe_fixed_planes_avx2(const Play
 }
 #endif
 
-/* The planes every dtype shares, as small integers, into p (channels x 100 bytes). With
- * SSE2 only the history planes are zeroed before their few ones are stored; every other
- * plane is written once, whole (in a large batch the output is not in the caches, and a
- * byte written twice costs its store twice). */
-static void observe_planes(const PlayerView *v, const ObsSpec *spec, uint8_t *p) {
-    int counts = obs_counts_offset(spec);
-#ifdef OBSERVE_AVX2
-    if (use_avx2) {
-        observe_fixed_planes_avx2(v, p, counts);
-    } else {
-        observe_board_planes(v, p);
-        for (int t = 0; t < PIECE_TYPE_NB; t++) {
-            memset(p + (counts + t) * SQ_NB, v->own_on_board[t], SQ_NB);
-            memset(p + (counts + PIECE_TYPE_NB + t) * SQ_NB, v->opp_on_board[t], SQ_NB);
-        }
-    }
-#else
+/* The board planes and the count planes (from plane `counts` on), 16 bytes a store. */
+static void observe_fixed_planes(const PlayerView *v, uint8_t *p, int counts) {
     observe_board_planes(v, p);
     for (int t = 0; t < PIECE_TYPE_NB; t++) {
         memset(p + (counts + t) * SQ_NB, v->own_on_board[t], SQ_NB);
         memset(p + (counts + PIECE_TYPE_NB + t) * SQ_NB, v->opp_on_board[t], SQ_NB);
     }
+}
+
+/* What writes those planes: observe_fixed_planes, or its AVX2 twin (observe_init). */
+static void (*write_fixed_planes)(const PlayerView *, uint8_t *, int) = observe_fixed_planes;
+
+static void pick_fixed_planes_writer(void) {
+#ifdef OBSERVE_AVX2
+    const char *off = getenv("STRATEGO_NO_AVX2");
+    if (__builtin_cpu_supports("avx2") && !(off != NULL && off[0] != '\0' && off[0] != '0'))
+        write_fixed_planes = observe_fixed_planes_avx2;
 #endif
+}
+
+/* The planes every dtype shares, as small integers, into p (channels x 100 bytes). With
+ * SSE2 only the history planes are zeroed before their few ones are stored; every other
+ * plane is written once, whole (in a large batch the output is not in the caches, and a
+ * byte written twice costs its store twice). */
+static void observe_planes(const PlayerView *v, const ObsSpec *spec, uint8_t *p) {
+    write_fixed_planes(v, p, obs_counts_offset(spec));
     memset(p + OBS_HISTORY * SQ_NB, 0, (size_t)(3 * spec->history_k * SQ_NB));
     for (int k = 0; k < spec->history_k; k++) {
         const ViewMove *m = &v->last[k];

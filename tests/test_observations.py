@@ -533,24 +533,31 @@ def test_blue_frame_is_the_board_turned() -> None:
     assert np.array_equal(fr[12:24], fb[:12][:, ::-1, ::-1])
 
 
+def play_against_reference(g: stratego.Game, rng: random.Random, plies: int, specs, max_plies: int,
+                           max_no_attack: int, where: str) -> None:
+    """Plays random moves; at every ply both players' observations under each (dtype,
+    history_k, belief) spec equal the Python reference built from the public history."""
+    tr = Tracker(g)
+    for ply in range(plies):
+        for p in (RED, BLUE):
+            for dtype, k, belief in specs:
+                got = g.observation(p, dtype=dtype, history_k=k, belief=belief)
+                want = reference_observation(tr, p, k, belief, dtype, max_plies, max_no_attack)
+                assert_obs_equal(got, want, stratego.channel_names(k, belief),
+                                 f"{where} ply {ply} player {p} {dtype} k={k}", atol=1e-6 if belief else 0)
+        if g.done:
+            break
+        tr.play(rng.choice(g.legal_actions()))
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_random_games_match_the_reference_encoder(seed: int) -> None:
     """Every plane of both players' views, at every ply of random classic games, equals
     the Python reference built from the public history."""
     rng = random.Random(1000 + seed)
     g = stratego.Game(seed=seed)
-    tr = Tracker(g)
     specs = [("uint8", 4, False), ("uint8", 0, False), ("float32", 8, True), ("float32", 32, True)]
-    for ply in range(300):
-        for p in (RED, BLUE):
-            for dtype, k, belief in specs:
-                got = g.observation(p, dtype=dtype, history_k=k, belief=belief)
-                want = reference_observation(tr, p, k, belief, dtype, CLASSIC_MAX_PLIES, CLASSIC_MAX_NO_ATTACK)
-                assert_obs_equal(got, want, stratego.channel_names(k, belief),
-                                 f"seed {seed} ply {ply} player {p} {dtype} k={k}", atol=1e-6 if belief else 0)
-        if g.done:
-            break
-        tr.play(rng.choice(g.legal_actions()))
+    play_against_reference(g, rng, 300, specs, CLASSIC_MAX_PLIES, CLASSIC_MAX_NO_ATTACK, f"seed {seed}")
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -559,17 +566,8 @@ def test_small_random_positions_match_the_reference_encoder(seed: int) -> None:
     max_plies, max_no_attack = 40, 7
     g = stratego.Game.from_field(random_small_field(rng), 0, max_plies=max_plies,
                                  max_plies_without_attack=max_no_attack)
-    tr = Tracker(g)
-    for ply in range(60):
-        for p in (RED, BLUE):
-            for dtype, k, belief in (("uint8", 3, False), ("float32", 5, True)):
-                got = g.observation(p, dtype=dtype, history_k=k, belief=belief)
-                want = reference_observation(tr, p, k, belief, dtype, max_plies, max_no_attack)
-                assert_obs_equal(got, want, stratego.channel_names(k, belief),
-                                 f"field {g.field} ply {ply} player {p} {dtype}", atol=1e-6 if belief else 0)
-        if g.done:
-            break
-        tr.play(rng.choice(g.legal_actions()))
+    play_against_reference(g, rng, 60, [("uint8", 3, False), ("float32", 5, True)], max_plies, max_no_attack,
+                           f"field {g.field}")
 
 
 def test_progress_planes() -> None:

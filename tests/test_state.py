@@ -79,6 +79,13 @@ def test_truncated_pickled_state_is_rejected():
         clone.__setstate__(data)
 
 
+def _assert_same_runs(a, b) -> None:
+    """Two _run() results: the same outputs at every step."""
+    for step_a, step_b in zip(a, b):
+        for x, y in zip(step_a, step_b):
+            np.testing.assert_array_equal(x, y)
+
+
 def _run(env: stratego.VecEnv, steps: int):
     out = []
     for _ in range(steps):
@@ -101,9 +108,7 @@ def test_vecenv_save_restore_continues_exactly(kwargs):
     got = _run(other, 200)
     assert other.stats() == expected_stats
     assert expected_stats["games_finished"] > 0
-    for a, b in zip(expected, got):
-        for x, y in zip(a, b):
-            np.testing.assert_array_equal(x, y)
+    _assert_same_runs(expected, got)
 
 
 def test_restore_into_same_env_rewinds():
@@ -112,9 +117,7 @@ def test_restore_into_same_env_rewinds():
     first = _run(env, 30)
     env.load_state(blob)
     again = _run(env, 30)
-    for a, b in zip(first, again):
-        for x, y in zip(a, b):
-            np.testing.assert_array_equal(x, y)
+    _assert_same_runs(first, again)
 
 
 def test_restore_rejects_mismatches_and_changes_nothing():
