@@ -6,6 +6,10 @@ from pathlib import Path
 
 import pytest
 
+# One OpenMP thread unless a test asks for more: threads spin while they wait, and on a
+# busy 2-core machine that made single tests 20x slower. Set before the extension loads.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 SHARED_DATA = Path(os.environ.get("STRATEGO_DATA_DIR", Path(__file__).resolve().parents[2] / "shared" / "data"))
 GRAVON_DIR = Path(os.environ.get("STRATEGO_GRAVON_DIR", SHARED_DATA / "gravon"))
 

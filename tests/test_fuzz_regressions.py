@@ -12,10 +12,12 @@ move it off the list.
 """
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -64,8 +66,22 @@ def _works(cc: str, flags: list[str], tmp: Path) -> bool:
         return False
 
 
+def _cache_key(cc: str, flags: list[str]) -> str:
+    """What the replay programs are built from: the compiler, its flags and every C
+    source and header they read. A change to any of them builds them anew."""
+    digest = hashlib.sha256()
+    version = subprocess.run([cc, "--version"], capture_output=True, text=True, env=_clean_env(), timeout=60)
+    digest.update(f"{cc}\n{version.stdout}\n{flags}\n".encode())
+    for path in sorted([*CSRC.glob("*.[ch]"), *FUZZ.glob("*.[ch]")]):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
 @pytest.fixture(scope="module")
 def replay_programs(tmp_path_factory) -> dict[str, Path]:
+    """The three replay programs, built with sanitizers once per content of the sources
+    (kept in build/fuzz-replay/<key>/, beside the extension's build folders): a rebuild
+    costs about 20 s, which every test run used to pay."""
     cc = _compiler()
     if cc is None:
         pytest.skip("no C compiler found (set CC or put cc/gcc/clang on PATH)")
@@ -76,14 +92,36 @@ def replay_programs(tmp_path_factory) -> dict[str, Path]:
     sanitize = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
     if _works(cc, sanitize, tmp):
         flags += sanitize
-    programs = {}
+    out = ROOT / "build" / "fuzz-replay" / _cache_key(cc, flags)
+    programs = {target: out / f"replay_{target}" for target in C_TARGETS}
+    if all(exe.is_file() for exe in programs.values()):
+        return programs
+    # Built in a private folder, then renamed into place whole: a run stopped half-way,
+    # or two runs at once, never leave a program that the check above would trust.
+    out.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="build-", dir=out.parent))
+    objects = []
+    for source in [*(CSRC / f"{c}.c" for c in CORE), FUZZ / "replay_main.c"]:
+        obj = work / f"{source.stem}.o"
+        built = subprocess.run([cc, *flags, "-c", str(source), "-o", str(obj)],
+                               capture_output=True, text=True, env=_clean_env(), timeout=600)
+        assert built.returncode == 0, f"compiling {source.name} for the replay programs failed:\n{built.stderr}"
+        objects.append(obj)
     for target in C_TARGETS:
-        exe = tmp / f"replay_{target}"
-        sources = [FUZZ / f"fuzz_{target}.c", FUZZ / "replay_main.c", *(CSRC / f"{c}.c" for c in CORE)]
-        built = subprocess.run([cc, *flags, *map(str, sources), "-lm", "-o", str(exe)],
+        exe = work / f"replay_{target}"
+        built = subprocess.run([cc, *flags, str(FUZZ / f"fuzz_{target}.c"), *map(str, objects), "-lm", "-o", str(exe)],
                                capture_output=True, text=True, env=_clean_env(), timeout=600)
         assert built.returncode == 0, f"building the {target} replay program failed:\n{built.stderr}"
-        programs[target] = exe
+    for obj in objects:
+        obj.unlink()
+    try:
+        work.rename(out)
+    except OSError:  # another run finished first: its programs are the same
+        shutil.rmtree(work, ignore_errors=True)
+    # Programs of older sources are never used again.
+    for old in out.parent.iterdir():
+        if old != out and not old.name.startswith("build-"):
+            shutil.rmtree(old, ignore_errors=True)
     return programs
 
 
