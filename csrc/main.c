@@ -1,6 +1,9 @@
 /* main.c: the engine without Python, for gdb, sanitizers, valgrind and profilers.
  *
- *   stratego_main bench [num_envs] [steps] [threads] [obs 0|1]   random games, timed
+ *   stratego_main bench [num_envs] [steps] [threads] [obs 0|1] [digest 0|1]
+ *                                                                random games, timed; digest
+ *                                                                also hashes every step's mask
+ *                                                                and observations (slow: tests)
  *   stratego_main perft FIELD TO_MOVE DEPTH                      move-sequence count
  *   stratego_main play [seed]                                    one random game, printed
  *
@@ -24,7 +27,15 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int run_bench(int n, int steps, int threads, int with_obs) {
+/* FNV-1a over a buffer: a digest of what the engine wrote, to compare builds (SIMD and
+ * portable code paths must write the same bytes). */
+static uint64_t digest_bytes(uint64_t h, const void *data, size_t len) {
+    const uint8_t *p = data;
+    for (size_t i = 0; i < len; i++) h = (h ^ p[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+static int run_bench(int n, int steps, int threads, int with_obs, int digest) {
     Batch b;
     memset(&b, 0, sizeof(b));
     rules_default(&b.rules);
@@ -44,8 +55,9 @@ static int run_bench(int n, int steps, int threads, int with_obs) {
     b.final_winner = malloc((size_t)n);
     b.final_reason = malloc((size_t)n);
     b.final_plies = malloc((size_t)n * sizeof(int32_t));
-    b.obs = with_obs ? malloc((size_t)n * obs_bytes) : NULL;
-    b.final_obs = with_obs ? malloc((size_t)n * obs_bytes) : NULL;
+    /* Zeroed: the digest reads final_obs rows that no game has finished into yet. */
+    b.obs = with_obs ? calloc((size_t)n, obs_bytes) : NULL;
+    b.final_obs = with_obs ? calloc((size_t)n, obs_bytes) : NULL;
     int64_t *actions = malloc((size_t)n * sizeof(int64_t));
     if (!b.states || !b.sample_rng || !b.mask || !b.rewards || !b.reward || !b.terminated ||
         !b.truncated || !b.to_play || !b.final_winner || !b.final_reason || !b.final_plies ||
@@ -54,12 +66,22 @@ static int run_bench(int n, int steps, int threads, int with_obs) {
         return 1;
     }
     batch_reset(&b, 0, threads);
+    uint64_t h = 0xcbf29ce484222325ULL;
+    size_t mask_bytes = (size_t)n * (size_t)rules_num_actions(&b.rules);
     double start = now_seconds();
     for (int t = 0; t < steps; t++) {
         batch_sample_actions(&b, actions, threads);
         batch_step(&b, actions, ILLEGAL_RAISE, threads);
+        if (digest) {
+            h = digest_bytes(h, b.mask, mask_bytes);
+            if (with_obs) {
+                h = digest_bytes(h, b.obs, (size_t)n * obs_bytes);
+                h = digest_bytes(h, b.final_obs, (size_t)n * obs_bytes);
+            }
+        }
     }
     double secs = now_seconds() - start;
+    if (digest) printf("digest %016llx\n", (unsigned long long)h);
     printf("%d games x %d steps, %d thread(s), obs %s: %.0f steps/s, %lld games finished, "
            "checksum %016llx\n",
            n, steps, threads, with_obs ? "on" : "off", (double)n * steps / secs,
@@ -113,11 +135,12 @@ int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "bench") == 0) {
         int n = argc > 2 ? atoi(argv[2]) : 4096, steps = argc > 3 ? atoi(argv[3]) : 500;
         int threads = argc > 4 ? atoi(argv[4]) : 1, obs = argc > 5 ? atoi(argv[5]) : 1;
+        int digest = argc > 6 ? atoi(argv[6]) : 0;
         if (n < 1 || steps < 1 || threads < 1) {
             fprintf(stderr, "num_envs, steps and threads must be >= 1\n");
             return 2;
         }
-        return run_bench(n, steps, threads, obs);
+        return run_bench(n, steps, threads, obs, digest);
     }
     if (argc == 5 && strcmp(argv[1], "perft") == 0) {
         int depth = atoi(argv[4]);
@@ -130,7 +153,7 @@ int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "play") == 0) {
         return run_play(argc > 2 ? strtoull(argv[2], NULL, 10) : 0);
     }
-    fprintf(stderr, "usage: %s bench [num_envs steps threads obs] | perft FIELD TO_MOVE DEPTH | play [seed]\n",
+    fprintf(stderr, "usage: %s bench [num_envs steps threads obs digest] | perft FIELD TO_MOVE DEPTH | play [seed]\n",
             argv[0]);
     return 2;
 }

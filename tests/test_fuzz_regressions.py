@@ -12,28 +12,21 @@ move it off the list.
 """
 from __future__ import annotations
 
-import hashlib
 import importlib.util
-import os
-import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-CSRC = ROOT / "csrc"
+from cbuild import CSRC, SANITIZE, build, clean_env, compiler, works
+
 FUZZ = CSRC / "fuzz"
-# The core: every csrc/*.c but the Python binding and the main program.
-CORE = sorted(p.stem for p in CSRC.glob("*.c") if p.stem not in ("binding", "main"))
 C_TARGETS = ["engine", "field", "state"]
 
 # Known findings whose fix has not landed: "target/file name" -> the bug.
 OPEN: dict[str, str] = {}
 
-# Sanitizer runtime settings for the replay programs; the environment's own (CI's ASan
-# pass preloads the runtimes into Python) must not reach the compiler or them.
+# Sanitizer runtime settings for the replay programs.
 _SAN_ENV = {
     "ASAN_OPTIONS": "abort_on_error=1:detect_leaks=1",
     "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
@@ -41,88 +34,24 @@ _SAN_ENV = {
 
 
 def _clean_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")}
-    env.update(_SAN_ENV)
-    return env
-
-
-def _compiler() -> str | None:
-    for name in (os.environ.get("CC"), "cc", "gcc", "clang"):
-        if name and shutil.which(name):
-            return shutil.which(name)
-    return None
-
-
-def _works(cc: str, flags: list[str], tmp: Path) -> bool:
-    """Whether `cc flags` builds and runs a trivial program here."""
-    src = tmp / "probe.c"
-    exe = tmp / "probe"
-    src.write_text("#include <stdlib.h>\nint main(void) { void *p = malloc(1); free(p); return 0; }\n")
-    env = _clean_env()
-    try:
-        built = subprocess.run([cc, *flags, str(src), "-o", str(exe)], capture_output=True, env=env, timeout=120)
-        return built.returncode == 0 and subprocess.run([str(exe)], capture_output=True, env=env, timeout=60).returncode == 0
-    except (OSError, subprocess.SubprocessError):
-        return False
-
-
-def _cache_key(cc: str, flags: list[str]) -> str:
-    """What the replay programs are built from: the compiler, its flags and every C
-    source and header they read. A change to any of them builds them anew."""
-    digest = hashlib.sha256()
-    version = subprocess.run([cc, "--version"], capture_output=True, text=True, env=_clean_env(), timeout=60)
-    digest.update(f"{cc}\n{version.stdout}\n{flags}\n".encode())
-    for path in sorted([*CSRC.glob("*.[ch]"), *FUZZ.glob("*.[ch]")]):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
+    return {**clean_env(), **_SAN_ENV}
 
 
 @pytest.fixture(scope="module")
-def replay_programs(tmp_path_factory) -> dict[str, Path]:
-    """The three replay programs, built with sanitizers once per content of the sources
-    (kept in build/fuzz-replay/<key>/, beside the extension's build folders): a rebuild
-    costs about 20 s, which every test run used to pay."""
-    cc = _compiler()
+def replay_programs() -> dict[str, Path]:
+    """The replay programs, under ASan and UBSan where the compiler has them (built once
+    per content of the sources: tests/cbuild.py)."""
+    cc = compiler()
     if cc is None:
         pytest.skip("no C compiler found (set CC or put cc/gcc/clang on PATH)")
-    tmp = tmp_path_factory.mktemp("fuzz_replay")
-    flags = ["-std=c11", "-g", "-O1", f"-I{CSRC}"]
-    if _works(cc, ["-fopenmp"], tmp):
+    flags = ["-std=c11", "-g", "-O1"]
+    if works(cc, ["-fopenmp"]):
         flags.append("-fopenmp")
-    sanitize = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
-    if _works(cc, sanitize, tmp):
-        flags += sanitize
-    out = ROOT / "build" / "fuzz-replay" / _cache_key(cc, flags)
-    programs = {target: out / f"replay_{target}" for target in C_TARGETS}
-    if all(exe.is_file() for exe in programs.values()):
-        return programs
-    # Built in a private folder, then renamed into place whole: a run stopped half-way,
-    # or two runs at once, never leave a program that the check above would trust.
-    out.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix="build-", dir=out.parent))
-    objects = []
-    for source in [*(CSRC / f"{c}.c" for c in CORE), FUZZ / "replay_main.c"]:
-        obj = work / f"{source.stem}.o"
-        built = subprocess.run([cc, *flags, "-c", str(source), "-o", str(obj)],
-                               capture_output=True, text=True, env=_clean_env(), timeout=600)
-        assert built.returncode == 0, f"compiling {source.name} for the replay programs failed:\n{built.stderr}"
-        objects.append(obj)
-    for target in C_TARGETS:
-        exe = work / f"replay_{target}"
-        built = subprocess.run([cc, *flags, str(FUZZ / f"fuzz_{target}.c"), *map(str, objects), "-lm", "-o", str(exe)],
-                               capture_output=True, text=True, env=_clean_env(), timeout=600)
-        assert built.returncode == 0, f"building the {target} replay program failed:\n{built.stderr}"
-    for obj in objects:
-        obj.unlink()
-    try:
-        work.rename(out)
-    except OSError:  # another run finished first: its programs are the same
-        shutil.rmtree(work, ignore_errors=True)
-    # Programs of older sources are never used again.
-    for old in out.parent.iterdir():
-        if old != out and not old.name.startswith("build-"):
-            shutil.rmtree(old, ignore_errors=True)
-    return programs
+    if works(cc, SANITIZE):
+        flags += SANITIZE
+    programs = {f"replay_{t}": [FUZZ / f"fuzz_{t}.c", FUZZ / "replay_main.c"] for t in C_TARGETS}
+    built = build("fuzz-replay", cc, flags, programs)
+    return {t: built[f"replay_{t}"] for t in C_TARGETS}
 
 
 def _inputs(folder: Path) -> list[Path]:

@@ -966,21 +966,25 @@ def test_vec_env_rejects_belief_in_uint8() -> None:
 
 
 # -- 5. Gymnasium conformance ----------------------------------------------------------
-@pytest.mark.parametrize("kw", [dict(), dict(obs_dtype="float32", belief=True, history_k=2), dict(views="both")])
+@pytest.mark.parametrize("kw", [
+    dict(), dict(obs_dtype="float32", belief=True, history_k=2), dict(views="both"),
+    dict(variant="ultimate-lightning"), dict(variant="barrage"),
+])
 def test_gymnasium_conformance(kw: dict) -> None:
     from gymnasium.vector import AutoresetMode
 
     n = 5
     env = stratego.VecEnv(n, **kw)
+    num_actions = stratego.load_variant(kw.get("variant", "classic")).num_actions
     assert isinstance(env, gymnasium.vector.VectorEnv)
     assert env.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
     assert env.num_envs == n
-    assert env.single_action_space == gymnasium.spaces.Discrete(1800)
+    assert env.single_action_space == gymnasium.spaces.Discrete(num_actions)
     assert isinstance(env.action_space, gymnasium.spaces.MultiDiscrete)
     out = env.reset(seed=0)
     assert isinstance(out, tuple) and len(out) == 2
     obs, info = out
-    assert isinstance(info, dict) and info["action_mask"].shape == (n, 1800)
+    assert isinstance(info, dict) and info["action_mask"].shape == (n, num_actions)
     assert info["action_mask"].dtype == np.bool_ and info["action_mask"].any(axis=1).all()
     assert env.single_observation_space.contains(obs[0])
     assert env.observation_space.contains(obs)
@@ -998,7 +1002,7 @@ def test_gymnasium_conformance(kw: dict) -> None:
         assert reward.shape == (n,) and reward.dtype == np.float32
         assert terminated.shape == (n,) and terminated.dtype == np.bool_
         assert truncated.shape == (n,) and truncated.dtype == np.bool_
-        assert isinstance(info, dict) and info["action_mask"].shape == (n, 1800)
+        assert isinstance(info, dict) and info["action_mask"].shape == (n, num_actions)
     env.close()
     assert env.closed is True
     env.close()

@@ -28,9 +28,9 @@ from reference_mover import (  # noqa: E402
     piece_type,
 )
 
+from conftest import GRAVON_DIR, SHARED_DATA
+
 HERE = Path(__file__).resolve().parent
-SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-GRAVON_DIR = Path(os.environ.get("STRATEGO_GRAVON_DIR", SHARED_DATA / "gravon"))
 SETUPS_DIR = Path(os.environ.get("STRATEGO_SETUPS_DIR", SHARED_DATA / "setups"))
 
 

@@ -1,0 +1,97 @@
+"""Builds small C programs from csrc/ for the tests, once per content of the sources.
+
+A program is kept in build/c-tests/<name>-<key>/, where the key hashes the compiler, its
+flags and every C source and header under csrc/; a change to any of them builds it
+anew, and older builds of the same name are removed. Building costs 10-20 s, which
+every test run used to pay.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CSRC = ROOT / "csrc"
+BUILD = ROOT / "build" / "c-tests"
+# The core: every csrc/*.c but the Python binding and the main program.
+CORE = sorted(p for p in CSRC.glob("*.c") if p.stem not in ("binding", "main"))
+SANITIZE = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
+
+
+def clean_env() -> dict[str, str]:
+    """The environment without the sanitizer settings that CI's ASan pass gives Python:
+    they must not reach the compiler or the programs it builds."""
+    return {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")}
+
+
+def compiler() -> str | None:
+    for name in (os.environ.get("CC"), "cc", "gcc", "clang"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def works(cc: str, flags: list[str]) -> bool:
+    """Whether `cc flags` builds and runs a trivial program here."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src, exe = Path(tmp, "probe.c"), Path(tmp, "probe")
+        src.write_text("#include <stdlib.h>\nint main(void) { void *p = malloc(1); free(p); return 0; }\n")
+        try:
+            built = subprocess.run([cc, *flags, str(src), "-o", str(exe)], capture_output=True,
+                                   env=clean_env(), timeout=120)
+            return built.returncode == 0 and subprocess.run(
+                [str(exe)], capture_output=True, env=clean_env(), timeout=60).returncode == 0
+        except (OSError, subprocess.SubprocessError):
+            return False
+
+
+def _key(cc: str, flags: list[str], programs: dict[str, list[Path]]) -> str:
+    digest = hashlib.sha256()
+    version = subprocess.run([cc, "--version"], capture_output=True, text=True, env=clean_env(), timeout=60)
+    digest.update(f"{cc}\n{version.stdout}\n{flags}\n{sorted(programs)}\n".encode())
+    for path in sorted(CSRC.rglob("*.[ch]")):
+        digest.update(str(path.relative_to(CSRC)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def build(name: str, cc: str, flags: list[str], programs: dict[str, list[Path]]) -> dict[str, Path]:
+    """Programs linking the core with their own sources ({program: [sources]}), each
+    core file compiled once for all of them. Returns {program: path}."""
+    out = BUILD / f"{name}-{_key(cc, flags, programs)}"
+    paths = {prog: out / prog for prog in programs}
+    if all(p.is_file() for p in paths.values()):
+        return paths
+    BUILD.mkdir(parents=True, exist_ok=True)
+    # Built in a private folder, then renamed into place whole: a run stopped half-way,
+    # or two runs at once, never leave a program that the check above would trust.
+    work = Path(tempfile.mkdtemp(prefix=f"tmp-{name}-", dir=BUILD))
+    try:
+        objects = []
+        for source in CORE:
+            obj = work / f"{source.stem}.o"
+            done = subprocess.run([cc, *flags, f"-I{CSRC}", "-c", str(source), "-o", str(obj)],
+                                  capture_output=True, text=True, env=clean_env(), timeout=600)
+            if done.returncode != 0:
+                raise RuntimeError(f"compiling {source.name} ({' '.join(flags)}) failed:\n{done.stderr}")
+            objects.append(obj)
+        for prog, sources in programs.items():
+            done = subprocess.run([cc, *flags, f"-I{CSRC}", *map(str, sources), *map(str, objects), "-lm",
+                                   "-o", str(work / prog)], capture_output=True, text=True, env=clean_env(), timeout=600)
+            if done.returncode != 0:
+                raise RuntimeError(f"building {prog} ({' '.join(flags)}) failed:\n{done.stderr}")
+        for obj in objects:
+            obj.unlink()
+        try:
+            work.rename(out)
+        except OSError:  # another run finished first: its programs are the same
+            pass
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    for old in BUILD.glob(f"{name}-*"):
+        if old != out:
+            shutil.rmtree(old, ignore_errors=True)
+    return paths
