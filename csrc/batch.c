@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "bot.h"
 #include "game.h"
 #include "moves.h"
 #include "observe_full.h"
@@ -227,16 +228,9 @@ void batch_sample_actions(Batch *b, int64_t *actions, int num_threads) {
     for (int64_t i = 0; i < n; i++) {
         if (!b->write_mask) {
             uint16_t legal[ACTION_MAX];
-            const GameState *s = &b->states[i];
-            int count = moves_list(s, &b->rules, legal);
             /* In action order, as the mask would give them, so both paths play the same
-             * games (a few dozen moves: insertion sort is enough). */
-            for (int a = 1; a < count; a++) {
-                uint16_t v = legal[a];
-                int j = a - 1;
-                for (; j >= 0 && legal[j] > v; j--) legal[j + 1] = legal[j];
-                legal[j + 1] = v;
-            }
+             * games. */
+            int count = moves_list_ordered(&b->states[i], &b->rules, legal);
             actions[i] = count > 0 ? legal[rng_below(&b->sample_rng[i], (uint32_t)count)] : -1;
             continue;
         }
@@ -248,5 +242,14 @@ void batch_sample_actions(Batch *b, int64_t *actions, int num_threads) {
         actions[i] = count > 0 ? mask_select(mask, num_actions, groups,
                                              (int)rng_below(&b->sample_rng[i], (uint32_t)count))
                                : -1;
+    }
+}
+
+void batch_bot_actions(Batch *b, int kind, int64_t *actions, int num_threads) {
+    int64_t n = b->num_envs;
+#pragma omp parallel for schedule(static) num_threads(num_threads)
+    for (int64_t i = 0; i < n; i++) {
+        if (i + 1 < n) state_prefetch(&b->states[i + 1]);
+        actions[i] = bot_game_action(kind, &b->states[i], &b->rules, &b->sample_rng[i]);
     }
 }

@@ -79,4 +79,9 @@ void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_thre
  * With write_mask 0, a uniformly random legal action generated afresh. */
 void batch_sample_actions(Batch *b, int64_t *actions, int num_threads);
 
+/* For each game the action bot `kind` (bot.h) plays for the player to move, from the
+ * player's own view and legal actions, drawing on the game's sampler stream (so
+ * BOT_RANDOM gives what batch_sample_actions gives from the engine's mask). */
+void batch_bot_actions(Batch *b, int kind, int64_t *actions, int num_threads);
+
 #endif

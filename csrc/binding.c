@@ -16,6 +16,7 @@
 
 #include "batch.h"
 #include "board.h"
+#include "bot.h"
 #include "game.h"
 #include "init.h"
 #include "moves.h"
@@ -160,6 +161,29 @@ static int parse_seed(PyObject *obj, uint64_t *out) {
     return 0;
 }
 
+/* A bot's name (bot.h) to its kind; a ValueError listing the bots otherwise. */
+static int parse_bot(PyObject *obj, int *out) {
+    const char *name = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;
+    if (name == NULL && PyErr_Occurred()) return -1;
+    int kind = name ? bot_kind_from_name(name) : -1;
+    if (kind < 0) {
+        char known[128] = "";
+        for (int k = 0; k < BOT_KIND_NB; k++) {
+            strncat(known, k ? ", '" : "'", sizeof(known) - strlen(known) - 1);
+            strncat(known, bot_name(k), sizeof(known) - strlen(known) - 1);
+            strncat(known, "'", sizeof(known) - strlen(known) - 1);
+        }
+        if (PyUnicode_Check(obj)) {
+            PyErr_Format(PyExc_ValueError, "unknown bot %R; the bots are %s", obj, known);
+        } else {
+            PyErr_Format(PyExc_TypeError, "a bot is named by a str (%s), got %s", known, Py_TYPE(obj)->tp_name);
+        }
+        return -1;
+    }
+    *out = kind;
+    return 0;
+}
+
 static const char *dtype_name(int typenum) {
     switch (typenum) {
     case NPY_BOOL: return "bool";
@@ -285,7 +309,15 @@ typedef struct {
     PyObject_HEAD
     GameState state;
     Rules rules;
+    /* The stream bot_action() draws on: seeded with the game (bot_seed_stream), so a
+     * game's bot moves follow from its seed. */
+    uint64_t bot_rng;
 } GameStateObject;
+
+/* The bots' stream of a game made from `seed`: stream 1 of game 0, the stream of
+ * game 0 of a batch reset with the same seed (batch_reset), whose setups this game
+ * shares. */
+static uint64_t bot_seed_stream(uint64_t seed) { return rng_seed_stream(seed, 0, 1); }
 
 static int GameState_init(GameStateObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"rules", NULL};
@@ -293,6 +325,7 @@ static int GameState_init(GameStateObject *self, PyObject *args, PyObject *kwds)
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O", kwlist, &rules)) return -1;
     if (rules_from_dict(rules, &self->rules) < 0) return -1;
     board_clear(&self->state);
+    self->bot_rng = bot_seed_stream(0);
     return 0;
 }
 
@@ -305,6 +338,7 @@ static PyObject *GameState_reset(GameStateObject *self, PyObject *args) {
     if (parse_seed(seed_obj, &seed) < 0) return NULL;
     if (setup_table_parse(setups_obj, &self->rules, &table) < 0) return NULL;
     self->state.rng = rng_seed_stream(seed, 0, 0);
+    self->bot_rng = bot_seed_stream(seed);
     game_reset(&self->state, &self->rules, &table);
     Py_RETURN_NONE;
 }
@@ -574,6 +608,7 @@ static PyObject *GameState_copy(GameStateObject *self, PyObject *unused) {
     if (other == NULL) return NULL;
     other->state = self->state;
     other->rules = self->rules;
+    other->bot_rng = self->bot_rng;
     return (PyObject *)other;
 }
 
@@ -609,8 +644,42 @@ static PyObject *GameState_from_bytes(GameStateObject *self, PyObject *data) {
     Py_RETURN_NONE;
 }
 
+/* bot_action(name) -> the action that bot plays for the player to move (-1 when the
+ * game is over), drawn on the game's bot stream. */
+static PyObject *GameState_bot_action(GameStateObject *self, PyObject *name) {
+    int kind;
+    if (parse_bot(name, &kind) < 0) return NULL;
+    return PyLong_FromLong(bot_game_action(kind, &self->state, &self->rules, &self->bot_rng));
+}
+
+/* seed_bot(seed): restarts the bot stream as a game made from `seed` has it. */
+static PyObject *GameState_seed_bot(GameStateObject *self, PyObject *seed_obj) {
+    uint64_t seed;
+    if (parse_seed(seed_obj, &seed) < 0) return NULL;
+    self->bot_rng = bot_seed_stream(seed);
+    Py_RETURN_NONE;
+}
+
+/* bot_stream() -> the bot stream's state; set_bot_stream(state) restores it (pickling). */
+static PyObject *GameState_bot_stream(GameStateObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    return PyLong_FromUnsignedLongLong(self->bot_rng);
+}
+
+static PyObject *GameState_set_bot_stream(GameStateObject *self, PyObject *state_obj) {
+    uint64_t state;
+    if (parse_seed(state_obj, &state) < 0) return NULL;
+    self->bot_rng = state;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef GameState_methods[] = {
     {"to_bytes", (PyCFunction)GameState_to_bytes, METH_NOARGS, "The state as bytes."},
+    {"bot_action", (PyCFunction)GameState_bot_action, METH_O,
+     "bot_action(name): the action bot `name` plays for the player to move, -1 when over."},
+    {"seed_bot", (PyCFunction)GameState_seed_bot, METH_O, "seed_bot(seed): restarts the bot stream."},
+    {"bot_stream", (PyCFunction)GameState_bot_stream, METH_NOARGS, "The bot stream's state."},
+    {"set_bot_stream", (PyCFunction)GameState_set_bot_stream, METH_O, "Restores bot_stream()."},
     {"from_bytes", (PyCFunction)GameState_from_bytes, METH_O, "Restores a state from to_bytes()."},
     {"reset", (PyCFunction)GameState_reset, METH_VARARGS,
      "reset(seed, setups=None): a new game from seed, random setups or rows of setups."},
@@ -921,6 +990,22 @@ static PyObject *Batch_sample_actions(BatchObject *self, PyObject *out) {
     Py_RETURN_NONE;
 }
 
+/* bot_actions(name, out): the action bot `name` plays in each game into out. */
+static PyObject *Batch_bot_actions(BatchObject *self, PyObject *args) {
+    PyObject *name_obj, *out;
+    int kind;
+    if (!PyArg_ParseTuple(args, "OO", &name_obj, &out)) return NULL;
+    if (parse_bot(name_obj, &kind) < 0) return NULL;
+    if (check_out_array(out, "out", NPY_INT64, self->batch.num_envs, 0) < 0) return NULL;
+    if (Batch_enter(self) < 0) return NULL;
+    int64_t *a = PyArray_DATA((PyArrayObject *)out);
+    Py_BEGIN_ALLOW_THREADS
+    batch_bot_actions(&self->batch, kind, a, self->num_threads);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Batch_stats(BatchObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
     if (Batch_check_idle(self) < 0) return NULL;
@@ -1109,6 +1194,8 @@ static PyMethodDef Batch_methods[] = {
     {"step", (PyCFunction)Batch_step, METH_VARARGS, "step(actions, illegal_mode)."},
     {"sample_actions", (PyCFunction)Batch_sample_actions, METH_O,
      "sample_actions(out): a uniformly random legal action per game into out (int64)."},
+    {"bot_actions", (PyCFunction)Batch_bot_actions, METH_VARARGS,
+     "bot_actions(name, out): the action bot `name` plays in each game, into out."},
     {"stats", (PyCFunction)Batch_stats, METH_NOARGS, "Counters of finished games since reset."},
     {"game", (PyCFunction)Batch_game, METH_O, "game(i): a GameState copy of game i."},
     {"save", (PyCFunction)Batch_save, METH_NOARGS, "Every game, random stream and counter as bytes."},
@@ -1251,6 +1338,15 @@ static int core_exec(PyObject *m) {
         PyTuple_SET_ITEM(names, k, s);
     }
     if (PyModule_AddObjectRef(m, "END_REASONS", names) < 0) goto done;
+    Py_CLEAR(names);
+    names = PyTuple_New(BOT_KIND_NB);
+    if (names == NULL) goto done;
+    for (int k = 0; k < BOT_KIND_NB; k++) {
+        PyObject *s = PyUnicode_FromString(bot_name(k));
+        if (s == NULL) goto done;
+        PyTuple_SET_ITEM(names, k, s);
+    }
+    if (PyModule_AddObjectRef(m, "BOT_NAMES", names) < 0) goto done;
     if (PyModule_AddIntConstant(m, "LINE_ACTION_NB", LINE_ACTION_NB) < 0 ||
         PyModule_AddIntConstant(m, "ACTION_MAX", ACTION_MAX) < 0 ||
         PyModule_AddIntConstant(m, "DIAG_ACTION_BASE", DIAG_ACTION_BASE) < 0 ||

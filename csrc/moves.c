@@ -2,6 +2,10 @@
 
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "chase.h"
 #include "repetition.h"
 
@@ -374,6 +378,26 @@ static int rescues_walk(const GameState *s, uint16_t *list, uint8_t *mask) {
 int moves_list(const GameState *s, const Rules *r, uint16_t *actions) {
     if (s->phase == PHASE_RESCUE) return rescues_walk(s, actions, NULL);
     return moves_walk(s, r, s->to_move, WALK_LIST, actions, NULL);
+}
+
+int moves_list_ordered(const GameState *s, const Rules *r, uint16_t *actions) {
+    /* From the mask, whose fast path (whole sets of squares at once) beats the piece by
+     * piece walk of moves_list; reading the mask in order gives the order for free. */
+    uint8_t mask[ACTION_MAX + 16];
+    int num_actions = rules_num_actions(r), count = 0;
+    moves_legal_mask(s, r, mask);
+    memset(mask + num_actions, 0, 16);
+    for (int a = 0; a < num_actions; a += 16) {
+#ifdef __SSE2__
+        __m128i block = _mm_loadu_si128((const __m128i *)(mask + a));
+        unsigned bits = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(block, _mm_setzero_si128()));
+#else
+        unsigned bits = 0;
+        for (int k = 0; k < 16; k++) bits |= (unsigned)(mask[a + k] != 0) << k;
+#endif
+        for (; bits; bits &= bits - 1) actions[count++] = (uint16_t)(a + __builtin_ctz(bits));
+    }
+    return count;
 }
 
 int moves_any_legal(const GameState *s, const Rules *r, int player) {

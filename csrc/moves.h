@@ -9,30 +9,20 @@
 #ifndef STRATEGO_MOVES_H
 #define STRATEGO_MOVES_H
 
+#include "action.h"
 #include "board.h"
 #include "rules.h"
 
 /* Builds the ray tables. Idempotent; call once before any thread uses moves_*. */
 void moves_init(void);
 
-/* What an action asks for. */
-typedef enum { ACTION_MOVE = 0, ACTION_RESCUE = 1, ACTION_DECLINE = 2 } ActionKind;
-
-/* Action of moving from `from` to `to` (absolute squares) for `player`: a line move,
- * or a diagonal step to a neighbouring square; -1 otherwise. */
-int action_encode(int player, int from, int to);
-
-/* Action returning a captured piece of `type` to `sq` (absolute) for `player`; -1 if
- * sq is not in the player's half. */
-int action_encode_rescue(int player, int type, int sq);
-
-/* Decodes 0 <= action < ACTION_MAX for `player`: a move gives (from, to), a rescue
- * (type, sq), absolute squares. */
-ActionKind action_decode(int player, int action, int *a, int *b);
-
 /* Writes the legal actions of the player to move; returns their number (at most
  * ACTION_MAX). In a rescue phase these are the rescues and the decline. */
 int moves_list(const GameState *s, const Rules *r, uint16_t *actions);
+
+/* moves_list in increasing action order: the order of the mask's set entries, so that
+ * a random pick from either gives the same action. */
+int moves_list_ordered(const GameState *s, const Rules *r, uint16_t *actions);
 
 /* 1 if `player` has at least one legal move (ignoring any rescue phase). */
 int moves_any_legal(const GameState *s, const Rules *r, int player);

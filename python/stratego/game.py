@@ -18,6 +18,9 @@ class Game:
 
     Game(variant="classic", seed=None, **settings) starts from random legal setups;
     Game.from_field(field, to_move=0, ...) from a 100-letter Gravon board.
+
+    bot_move(name) asks a bot in C ("random", "heuristic") for the move of the player
+    to move; its random stream is seeded with the game (see bot_move).
     """
 
     def __init__(self, variant: str | Variant = "classic", seed: int | None = None, *,
@@ -35,8 +38,10 @@ class Game:
 
     @classmethod
     def from_field(cls, field: str, to_move: int = 0, variant: str | Variant = "classic", *,
-                   numbering: str = "new", **settings: int) -> "Game":
-        """A game from a Gravon field string (RULES.md "Notation"), `to_move` to play."""
+                   numbering: str = "new", seed: int | None = 0, **settings: int) -> "Game":
+        """A game from a Gravon field string (RULES.md "Notation"), `to_move` to play.
+
+        `seed` seeds only the bots' stream (bot_move): the board is given."""
         if not isinstance(field, str):
             raise TypeError(f"field must be a str of 100 letters, got {type(field).__name__}")
         game = cls.__new__(cls)
@@ -44,6 +49,7 @@ class Game:
         game.numbering = check_numbering(numbering)
         game._state = _core.GameState(game._variant.rules)
         game._state.set_field(field, to_move)
+        game._state.seed_bot(resolve_seed(seed))
         return game
 
     # -- state -------------------------------------------------------------
@@ -152,6 +158,20 @@ class Game:
             raise ValueError(f"illegal move {label}: {reason}")
         self._state.play_action(action)
 
+    def bot_move(self, name: str = "heuristic") -> int:
+        """The action bot `name` ("random" or "heuristic", see stratego.BOTS) plays for
+        the player to move, in its frame; the move is not played (`play` it). -1 once
+        the game is over.
+
+        The bot sees only what the player to move may know (its view, as in its
+        observation, and its legal actions). Its random choices come from the game's
+        bot stream: stream 1 of game 0 under the game's seed (Game(seed=s)) or
+        from_field's `seed` (0 by default), the stream VecEnv(..., seed=s) gives its
+        game 0, so both ask the same questions the same way. Each call advances the
+        stream; clone() and pickling keep it.
+        """
+        return self._state.bot_action(name)
+
     # -- observations --------------------------------------------------------
     def observation(self, player: int | None = None, *, dtype: str = "uint8", history_k: int = 4,
                     belief: bool = False) -> np.ndarray:
@@ -203,10 +223,12 @@ class Game:
         return other
 
     def __getstate__(self) -> dict:
-        return {"variant": self._variant, "state": self._state.to_bytes(), "numbering": self.numbering}
+        return {"variant": self._variant, "state": self._state.to_bytes(), "numbering": self.numbering,
+                "bot_stream": self._state.bot_stream()}
 
     def __setstate__(self, data: dict) -> None:
-        if not isinstance(data, dict) or set(data) != {"variant", "state", "numbering"}:
+        # Pickles from before the bots have no "bot_stream": theirs starts from seed 0.
+        if not isinstance(data, dict) or set(data) - {"bot_stream"} != {"variant", "state", "numbering"}:
             raise ValueError("not a pickled stratego.Game")
         self.numbering = check_numbering(data["numbering"])
         variant = data["variant"]
@@ -215,6 +237,8 @@ class Game:
         self._variant = load_variant(variant)
         self._state = _core.GameState(self._variant.rules)
         self._state.from_bytes(data["state"])
+        if "bot_stream" in data:
+            self._state.set_bot_stream(data["bot_stream"])
 
     def __repr__(self) -> str:
         status = f"winner={self.winner} ({self.end_reason})" if self.done else f"to_move={self.to_move}"

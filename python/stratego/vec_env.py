@@ -198,6 +198,20 @@ class VecEnv(GymVectorEnv):
         self._batch.sample_actions(self._sampled)
         return self._sampled
 
+    def bot_actions(self, name: str) -> np.ndarray:
+        """The action bot `name` ("random" or "heuristic", see stratego.BOTS) plays in
+        each game for its player to move: int64, one per game, computed in C with the
+        GIL released; not played (pass them to step).
+
+        Each bot sees only its player's view and legal actions (never the env's mask
+        buffer, which a caller may narrow). Random choices come from each game's
+        sampler stream, seeded from (seed, game index), the stream sample_actions()
+        draws on: bot_actions("random") is what sample_actions() gives with the engine's
+        mask. The returned array is overwritten by the next call, like sample_actions.
+        """
+        self._batch.bot_actions(name, self._sampled)
+        return self._sampled
+
     def stats(self) -> dict:
         """Counters of the games finished since the last reset, and their checksum."""
         return self._batch.stats()

@@ -1,0 +1,54 @@
+/* bot.h: opponents written in C, each choosing one action from what its player may
+ * know.
+ *
+ * A bot reads a PlayerView (view.h: the same leak-free view as the observations) and
+ * the list of its player's legal actions, never a game: this header and bot.c know
+ * GameState only as an incomplete type, so a bot that read a hidden rank would not
+ * compile. The legal actions are public to their player (they follow from its own
+ * pieces, the occupied squares and its own past moves).
+ *
+ * Bots (bot_name gives the names Python uses):
+ *  - BOT_RANDOM: a uniformly random legal action, legal[rng_below(n)]. With the list in
+ *    increasing action order this is the action the batch's random sampler
+ *    (batch_sample_actions) draws from the same stream state.
+ *  - BOT_HEURISTIC: scores every legal action from the view and plays the best one,
+ *    ties broken by the stream (bot.c says how it scores).
+ *
+ * Determinism: a bot's choice is a function of (view, rules, legal actions, stream
+ * state), and it advances only the stream it is given.
+ */
+#ifndef STRATEGO_BOT_H
+#define STRATEGO_BOT_H
+
+#include <stdint.h>
+
+#include "rules.h"
+#include "view.h"
+
+typedef enum { BOT_RANDOM = 0, BOT_HEURISTIC = 1, BOT_KIND_NB = 2 } BotKind;
+
+/* Plies of history the bots read from the view: build it with
+ * view_build_recent(s, player, BOT_VIEW_PLIES, &view) (the heuristic looks at the
+ * opponent's latest move). */
+enum { BOT_VIEW_PLIES = 1 };
+
+/* The name of a bot kind ("random", "heuristic"), or NULL for a value out of range. */
+const char *bot_name(int kind);
+
+/* The kind named `name`, or -1 if no bot has that name. */
+int bot_kind_from_name(const char *name);
+
+/* The action bot `kind` plays: one of legal[0..n), the legal actions of the view's
+ * player in increasing order (moves_list_ordered); -1 when n is 0. The view is the
+ * player's own (view_build_recent with at least BOT_VIEW_PLIES plies). */
+int bot_choose(int kind, const PlayerView *v, const Rules *r, const uint16_t *legal, int n, uint64_t *rng);
+
+/* Only declared here (view.h): bot.c cannot look inside a game. */
+struct GameState;
+
+/* The action bot `kind` plays for the player to move in s (bot_game.c builds that
+ * player's view and legal actions, then calls bot_choose); -1 if the game is over or
+ * has no legal action. */
+int bot_game_action(int kind, const struct GameState *s, const Rules *r, uint64_t *rng);
+
+#endif

@@ -1,0 +1,17 @@
+/* bot_game.c: the one bridge from a game to a bot. It builds what the player to move
+ * may know (its view and its legal actions) and hands only that to bot_choose, which
+ * lives apart in bot.c where the game state is an incomplete type. */
+#include "bot.h"
+
+#include "board.h"
+#include "moves.h"
+
+int bot_game_action(int kind, const GameState *s, const Rules *r, uint64_t *rng) {
+    if (s->done) return -1;
+    uint16_t legal[ACTION_MAX];
+    int n = moves_list_ordered(s, r, legal);
+    PlayerView view;
+    /* The random bot reads no view: not building it keeps it as fast as the sampler. */
+    if (kind != BOT_RANDOM) view_build_recent(s, s->to_move, BOT_VIEW_PLIES, &view);
+    return bot_choose(kind, &view, r, legal, n, rng);
+}

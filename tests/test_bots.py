@@ -1,0 +1,297 @@
+"""The bots in C (csrc/bot.c): blind to hidden information, legal in every variant,
+deterministic from the seed, and the heuristic clearly stronger than random.
+
+The win rate the issue asks for (>= 95% over 2,000 games) is measured by
+benchmarks/bots.py, not here: a test keeps a smaller sanity margin.
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import stratego
+from boards import board
+from test_observations import play_random, twin_field
+
+RED, BLUE = 0, 1
+
+
+# -- names and errors ----------------------------------------------------------------
+def test_bot_names() -> None:
+    assert stratego.BOTS == ("random", "heuristic")
+
+
+@pytest.mark.parametrize("bad", ["", "Heuristic", "minimax", "random "])
+def test_unknown_bot_names_are_refused(bad: str) -> None:
+    env = stratego.VecEnv(2, seed=0)
+    with pytest.raises(ValueError, match=r"unknown bot .*'random', 'heuristic'"):
+        env.bot_actions(bad)
+    with pytest.raises(ValueError, match=r"unknown bot .*'random', 'heuristic'"):
+        stratego.Game(seed=0).bot_move(bad)
+    with pytest.raises(TypeError, match="a bot is named by a str"):
+        env.bot_actions(1)
+    env.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        env.bot_actions("random")
+
+
+# -- the random bot is the sampler ----------------------------------------------------
+def test_random_bot_is_sample_actions() -> None:
+    a = stratego.VecEnv(64, seed=5, observations=False)
+    b = stratego.VecEnv(64, seed=5, observations=False)
+    for _ in range(200):
+        x = a.bot_actions("random").copy()
+        y = b.sample_actions()
+        assert np.array_equal(x, y)
+        a.step(x)
+        b.step(y)
+
+
+def test_bot_actions_need_no_mask() -> None:
+    a = stratego.VecEnv(32, seed=3, observations=False, action_mask=False)
+    b = stratego.VecEnv(32, seed=3, observations=False)
+    for _ in range(100):
+        x = a.bot_actions("heuristic").copy()
+        assert np.array_equal(x, b.bot_actions("heuristic"))
+        a.step(x)
+        b.step(x)
+
+
+# -- determinism ---------------------------------------------------------------------
+@pytest.mark.parametrize("name", stratego.BOTS)
+def test_game_bot_move_is_vec_env_game_zero(name: str) -> None:
+    g = stratego.Game(seed=11)
+    env = stratego.VecEnv(1, seed=11, observations=False)
+    assert g.field == env.game_field(0)
+    for _ in range(150):
+        a = env.bot_actions(name)[0]
+        assert g.bot_move(name) == a
+        g.play(int(a))
+        env.step(np.array([a]))
+        if g.done:
+            break
+        assert g.field == env.game_field(0)
+
+
+def test_bot_stream_follows_clone_and_pickle() -> None:
+    import pickle
+
+    g = stratego.Game(seed=4)
+    for _ in range(10):
+        g.play(g.bot_move("random"))
+    c, p = g.clone(), pickle.loads(pickle.dumps(g))
+    want = [g.bot_move("random") for _ in range(20)]
+    assert [c.bot_move("random") for _ in range(20)] == want
+    assert [p.bot_move("random") for _ in range(20)] == want
+    # from_field games: the stream comes from `seed` (0 by default).
+    f1, f2 = stratego.Game.from_field(g.field), stratego.Game.from_field(g.field, seed=0)
+    assert [f1.bot_move("random") for _ in range(20)] == [f2.bot_move("random") for _ in range(20)]
+    f3 = stratego.Game.from_field(g.field, seed=1)
+    f4 = stratego.Game.from_field(g.field, seed=0)
+    assert [f3.bot_move("random") for _ in range(20)] != [f4.bot_move("random") for _ in range(20)]
+
+
+def heuristic_self_play(num_envs: int, threads: int, steps: int) -> tuple[np.ndarray, dict]:
+    env = stratego.VecEnv(num_envs, seed=9, observations=False, num_threads=threads)
+    played = []
+    for _ in range(steps):
+        a = env.bot_actions("heuristic").copy()
+        played.append(a)
+        env.step(a)
+    return np.array(played), env.stats()
+
+
+def test_same_games_for_any_thread_count() -> None:
+    one, stats_one = heuristic_self_play(96, 1, 300)
+    two, stats_two = heuristic_self_play(96, 2, 300)
+    assert np.array_equal(one, two)
+    assert stats_one == stats_two and stats_one["games_finished"] > 0
+
+
+# -- blind to hidden information -----------------------------------------------------
+@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("observer", [RED, BLUE])
+def test_heuristic_is_blind_to_unseen_identities(seed: int, observer: int) -> None:
+    """Two games whose opponent pieces that the observer never saw fight (nor fly like
+    a Scout) carry permuted identities: the observer's bot plays the same move in both,
+    at every one of its turns, though its opponent's true pieces differ."""
+    rng = random.Random(1000 + seed * 2 + observer)
+    start = stratego.Game(seed=seed).field
+    for _ in range(10):
+        actions, tr = play_random(stratego.Game.from_field(start, 0), rng, max_plies=300)
+        if len(actions) >= 60:
+            break
+    twin = twin_field(start, tr, 1 - observer, rng)
+    assert twin != start, "no hidden piece to permute"
+    a = stratego.Game.from_field(start, 0, seed=seed)
+    b = stratego.Game.from_field(twin, 0, seed=seed)
+    asked = 0
+    for action in actions:
+        if a.to_move == observer:
+            assert a.bot_move("heuristic") == b.bot_move("heuristic"), (seed, observer, a.ply, start, twin)
+            asked += 1
+        a.play(action)
+        b.play(action)
+    assert asked >= 25
+
+
+# -- behaviour in positions drawn by hand ---------------------------------------------
+def move_of(field: str, to_move: int = RED, variant: str = "classic", seed: int = 0) -> str:
+    g = stratego.Game.from_field(field, to_move, variant, seed=seed)
+    return stratego.action_to_move(g.bot_move("heuristic"), to_move)
+
+
+def test_takes_a_known_weaker_piece() -> None:
+    # A known weaker piece next to a red piece is taken.
+    g2 = stratego.Game.from_field(board("""
+        .  .  .  .  .  .  .  .  .  bF
+        .  .  .  .  .  .  .  .  .  bB
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  ~  ~  .  .  ~  ~  .  .
+        .  .  ~  ~  .  .  ~  ~  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  b5 .  .  .  .  .
+        .  .  .  .  r4 r6 .  .  .  .
+        rF rB .  .  .  .  .  .  .  .
+    """), BLUE)
+    g2.play("E3-E2")  # the blue Lieutenant takes the red Sergeant: now known
+    assert stratego.action_to_move(g2.bot_move("heuristic"), RED) == "F2-E2"
+
+
+def test_flees_a_known_stronger_piece() -> None:
+    g = stratego.Game.from_field(board("""
+        .  .  .  .  .  .  .  .  .  bF
+        .  .  .  .  .  .  .  .  .  bB
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  ~  ~  .  .  ~  ~  .  .
+        .  .  ~  ~  .  .  ~  ~  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  b9 .  .  .  .  .
+        .  .  .  .  r4 .  .  .  .  .
+        .  .  .  .  r7 .  .  .  .  rF
+    """), BLUE)
+    g.play("E3-E2")  # the blue General takes the Sergeant: now known, next to the Major
+    # The Major steps away from the General, not into it.
+    for seed in range(5):
+        g._state.seed_bot(seed)
+        assert stratego.action_to_move(g.bot_move("heuristic"), RED) in {"E1-D1", "E1-F1"}
+
+
+def test_answers_a_piece_next_to_its_flag() -> None:
+    # A blue piece stands next to the red Flag; the red Captain beside it takes it
+    # rather than the unknown piece far away.
+    field = board("""
+        .  .  .  .  .  .  .  .  .  bF
+        .  .  .  .  .  .  .  .  .  bB
+        .  .  .  .  .  .  .  .  .  .
+        b4 .  .  .  .  .  .  .  .  .
+        .  .  ~  ~  .  .  ~  ~  .  .
+        .  .  ~  ~  .  .  ~  ~  .  .
+        .  .  .  .  .  .  .  .  .  .
+        r9 .  .  .  .  r5 .  .  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  r4 rF b3 r6 .  .
+    """)
+    for seed in range(5):
+        assert move_of(field, seed=seed) == "H1-G1"
+
+
+def test_blocks_an_open_line_to_its_flag() -> None:
+    # An unknown blue piece (a possible Scout) sees the red Flag down the open F file;
+    # the red piece that can step into the file does so.
+    field = board("""
+        .  .  .  .  .  .  .  .  .  bF
+        .  .  .  .  .  .  .  .  .  bB
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  .  b4 .  .  .  .
+        .  .  ~  ~  .  .  ~  ~  .  .
+        .  .  ~  ~  .  .  ~  ~  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  r5 .  .  .  .  .
+        .  .  .  .  rB rF rB .  .  .
+        .  .  .  .  .  .  .  .  .  r4
+    """)
+    for seed in range(5):
+        assert move_of(field, seed=seed) == "E3-F3"
+
+
+def test_sends_a_miner_to_the_last_unmoved_piece() -> None:
+    # One unknown unmoved blue piece is left (the Flag or a Bomb, by the counts of a
+    # two-piece side); the red Miner next to it attacks.
+    field = board("""
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  bF .  .  .  .  .
+        .  .  ~  ~  r3 .  ~  ~  .  .
+        .  .  ~  ~  .  .  ~  ~  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .  .  .
+        rF .  .  .  .  .  .  .  .  b2
+    """)
+    assert move_of(field, variant="classic") == "E6-E7"
+
+
+# -- every variant ---------------------------------------------------------------------
+@pytest.mark.parametrize("variant", stratego.variants())
+def test_heuristic_plays_every_variant(variant: str) -> None:
+    """Heuristic against random and against itself, both colours, in every variant:
+    every action legal (the env raises otherwise), rescue phases included, and games
+    finish; the heuristic wins more than it loses against random."""
+    n = 64
+    env = stratego.VecEnv(n, variant, seed=21, observations=False)
+    color = np.arange(n) % 2
+    wins = losses = finished = 0
+    rescues = 0
+    for _ in range(3000):
+        h = env.bot_actions("heuristic").copy()
+        r = env.bot_actions("random")
+        rescues += int((h >= stratego._core.RESCUE_ACTION_BASE).sum())
+        env.step(np.where(env.to_play == color, h, r))
+        done = env.terminated | env.truncated
+        finished += int(done.sum())
+        wins += int((done & (env.final_winner == color)).sum())
+        losses += int((done & (env.final_winner == 1 - color)).sum())
+        if finished >= 2 * n:
+            break
+    assert finished >= n
+    assert wins > 2 * losses, (variant, wins, losses, finished)
+    if stratego.load_variant(variant).rules.get("rescue"):
+        assert rescues > 0
+
+
+def test_rescue_phases_rescue() -> None:
+    """In a rescue phase with a piece to bring back, the heuristic brings one back."""
+    env = stratego.VecEnv(128, "seed-tournament", seed=3, observations=False)
+    decline = stratego._core.RESCUE_DECLINE
+    color = np.arange(128) % 2
+    seen = 0
+    for _ in range(3000):
+        h = env.bot_actions("heuristic").copy()
+        phase = env.action_mask[:, decline] & (env.action_mask.sum(axis=1) > 1) & (env.to_play == color)
+        assert not (h[phase] == decline).any()
+        seen += int(phase.sum())
+        if seen >= 3:
+            break
+        env.step(np.where(env.to_play == color, h, env.bot_actions("random")))
+    assert seen >= 3
+
+
+def test_heuristic_beats_random_clearly() -> None:
+    # A sanity margin on 200 games, seed outside the tuning range; the real
+    # measurement is benchmarks/bots.py.
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("bots_bench", Path(__file__).parents[1] / "benchmarks" / "bots.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    for setup in ("random", "human"):
+        r = mod.play_first_games("heuristic", "random", 200, "classic", setup, seed=7, threads=1)
+        won = (r["winner"] == r["a_color"]).mean()
+        assert won >= 0.85, (setup, won)
