@@ -332,6 +332,23 @@ def test_other_rows_open_nothing():
     assert not g.rescue_pending and g.to_move == BLUE
 
 
+def test_a_sideways_move_along_the_back_row_opens_a_rescue():
+    # rules.md "Readings": moving onto a square of the opponent's back row is ending a
+    # move there from anywhere, so a piece already on that row that steps along it
+    # opens a rescue (here the Major reached E10 with nothing to rescue, then red lost
+    # the Lieutenant, then the Major steps to F10).
+    g = game(RESCUE, rescue=1)
+    g.play("E9-E10")
+    assert not g.rescue_pending  # nothing captured yet
+    blue_idle(g)
+    g.play("E4-E5")
+    assert g.captured(RED) == ["lieutenant"]
+    blue_idle(g)
+    g.play("E10-F10")
+    assert g.rescue_pending and g.to_move == RED
+    assert set(g.legal_moves()) == expected_rescues(g, RED, [TYPE["lieutenant"]])
+
+
 def test_scouts_do_not_rescue():
     g = game(RESCUE.replace("r7", "r2"), rescue=1)
     g.play("E4-E5")
