@@ -472,15 +472,15 @@ def check_observation(g: stratego.Game, tr: Tracker, observer: int, where: str) 
     return sum(1 for p in tr.pieces if p.player == opp and p.sq is None and p.identified() is None)
 
 
-def random_small_field(rng: random.Random) -> str:
-    """A Flag, 0-2 Bombs and 3-5 movable pieces a side, red in rows 1-4, blue in rows
-    7-10."""
+def random_small_field(rng: random.Random, with_types: tuple[int, ...] = (), movable: tuple[int, int] = (3, 5)) -> str:
+    """A Flag, 0-2 Bombs, the pieces of `with_types` and `movable` (fewest, most) other
+    movable pieces a side, red in rows 1-4, blue in rows 7-10."""
     while True:
         field = ["_" if sq in LAKES else "A" for sq in range(100)]
         for player, zone in ((RED, list(range(0, 40))), (BLUE, list(range(60, 100)))):
             rng.shuffle(zone)
-            types = [FLAG] + [BOMB] * rng.randint(0, 2)
-            types += [rng.choice(range(1, 11)) for _ in range(rng.randint(3, 5))]
+            types = [FLAG, *with_types] + [BOMB] * rng.randint(0, 2)
+            types += [rng.choice(range(1, 11)) for _ in range(rng.randint(*movable))]
             for t in types:
                 field[zone.pop()] = letter(player, t)
         field = "".join(field)
@@ -588,27 +588,11 @@ CAPTAIN_SETTINGS = [
 ]
 
 
-def captain_field(rng: random.Random) -> str:
-    """A Flag, 0-2 Bombs, a Scout, a Captain and 1-3 other movable pieces a side, red in
-    rows 1-4, blue in rows 7-10."""
-    while True:
-        field = ["_" if sq in LAKES else "A" for sq in range(100)]
-        for player, zone in ((RED, list(range(0, 40))), (BLUE, list(range(60, 100)))):
-            rng.shuffle(zone)
-            types = [FLAG, SCOUT, CAPTAIN] + [BOMB] * rng.randint(0, 2)
-            types += [rng.choice(range(1, 11)) for _ in range(rng.randint(1, 3))]
-            for t in types:
-                field[zone.pop()] = letter(player, t)
-        field = "".join(field)
-        if not stratego.Game.from_field(field, 0).done:
-            return field
-
-
 def run_captain_game(seed: int, settings: dict) -> int:
     """A random game checking both observers at every ply; returns how many times an
     observer met an opponent piece narrowed to a Scout or a Captain."""
     rng = random.Random(5000 + seed)
-    field = captain_field(rng)
+    field = random_small_field(rng, with_types=(SCOUT, CAPTAIN), movable=(1, 3))
     g = stratego.Game.from_field(field, 0, **settings)
     tr = Tracker(field, settings)
     narrowed = 0
