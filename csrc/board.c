@@ -175,16 +175,20 @@ int board_validate(const GameState *s, char *err, size_t err_len) {
             }
             continue;
         }
-        if (type >= PIECE_TYPE_NB || (s->piece_flags[id] & ~(PIECE_MOVED | PIECE_REVEALED | PIECE_SCOUTED))) {
+        if (type >= PIECE_TYPE_NB || (s->piece_flags[id] & ~PIECE_FLAGS_ALL)) {
             snprintf(err, err_len, "piece %d has type %d or flags %d out of range", id, type,
                      s->piece_flags[id]);
             return -1;
         }
-        /* Flags play can give: only movable pieces move, only a Scout that moved shows
-         * itself as one. */
+        /* Flags play can give: only movable pieces move, and a move shows only what the
+         * piece is (a Scout, a Captain, or one of the two), so a state never shows a
+         * piece as something it is not. */
         uint8_t flags = s->piece_flags[id];
-        if (((flags & PIECE_MOVED) && (type == BOMB || type == FLAG)) ||
-            ((flags & PIECE_SCOUTED) && (type != SCOUT || !(flags & PIECE_MOVED)))) {
+        int moved = (flags & PIECE_MOVED) != 0;
+        if ((moved && (type == BOMB || type == FLAG)) ||
+            ((flags & PIECE_SCOUTED) && (type != SCOUT || !moved)) ||
+            ((flags & PIECE_CAPTAIN_SHOWN) && (type != CAPTAIN || !moved)) ||
+            ((flags & PIECE_SCOUT_OR_CAPTAIN) && ((type != SCOUT && type != CAPTAIN) || !moved))) {
             snprintf(err, err_len, "piece %d has flags %d that its type %d cannot have", id, flags, type);
             return -1;
         }
@@ -219,9 +223,17 @@ int board_validate(const GameState *s, char *err, size_t err_len) {
     }
     for (int p = 0; p < PLAYER_NB; p++) {
         const Streak *st = &s->streak[p];
-        int bad_line = st->axis > 2 || st->line >= BOARD_SIZE || st->lo > st->hi ||
-                       st->hi >= (st->axis == 2 ? SQ_NB : BOARD_SIZE - 1);
-        if (st->piece != SQ_NONE && (st->piece >= PIECE_ID_NB || bad_line)) {
+        /* A line move's counts sit on the 9 boundaries of its row or column; a turning
+         * move's count in crossed[0], its two squares in line < other. The run is the
+         * largest count. */
+        int turning = st->axis == 2, largest = 0, stray = 0;
+        for (int b = 0; b < BOARD_SIZE - 1; b++) {
+            if (st->crossed[b] > largest) largest = st->crossed[b];
+            if (turning && b > 0 && st->crossed[b]) stray = 1;
+        }
+        int bad = st->axis > 2 || st->run != largest || stray ||
+                  (turning ? st->line >= st->other || st->other >= SQ_NB : st->line >= BOARD_SIZE || st->other);
+        if (st->piece == SQ_NONE ? st->run != 0 || largest != 0 : st->piece >= PIECE_ID_NB || bad) {
             snprintf(err, err_len, "two-square run of player %d out of range", p);
             return -1;
         }
@@ -252,9 +264,21 @@ int board_validate(const GameState *s, char *err, size_t err_len) {
         }
     }
     const Chase *c = &s->chase;
-    if (c->active > 1 || (c->active && (c->chaser > 1 || c->chased >= PIECE_ID_NB ||
-                                        c->last_piece >= PIECE_ID_NB || c->last_from >= SQ_NB ||
-                                        c->count >= 2 * CHASE_POSITIONS))) {
+    /* Bits name the pieces a side has placed; squares and ids are in range. */
+    int chased_side = 1 - c->chaser;
+    uint64_t chased_placed = c->chaser > 1 ? 0 : s->placed[chased_side] >= 64 ? ~0ull : (1ull << s->placed[chased_side]) - 1;
+    int bad_chase = c->active > 1 || c->count > CHASE_POSITIONS ||
+                    (c->active && (c->chaser > 1 || c->last_piece >= PIECE_ID_NB ||
+                                   piece_owner(c->last_piece) != c->chaser || c->last_from >= SQ_NB ||
+                                   c->count == 0 || c->evaders == 0 || (c->evaders & ~chased_placed)));
+    for (int p = 0; p < PLAYER_NB; p++) {
+        uint64_t placed_bits = s->placed[1 - p] >= 64 ? ~0ull : (1ull << s->placed[1 - p]) - 1;
+        if ((c->threatened[p] & ~placed_bits) ||
+            (c->threatened[p] && (c->threat_piece[p] >= PIECE_ID_NB || piece_owner(c->threat_piece[p]) != p ||
+                                  c->threat_from[p] >= SQ_NB)))
+            bad_chase = 1;
+    }
+    if (bad_chase) {
         snprintf(err, err_len, "chase fields out of range");
         return -1;
     }

@@ -9,27 +9,36 @@
 #include "squareset.h"
 #include "types.h"
 
-/* The two-square rule's memory for one player: the piece that moved last and the
- * square boundaries that every move of its current back-and-forth run has crossed
- * (see repetition.h). */
+/* The two-square rule's memory for one player (repetition.h): the piece that moved
+ * last, the line of its move, and for each boundary of that line how many of the
+ * player's latest moves in a row (by that piece, along that line) crossed it. The run
+ * is the largest of these counts: the longest tail of moves sharing a boundary. */
 typedef struct {
     uint8_t piece; /* piece id, or SQ_NONE when no run is open */
     uint8_t axis;  /* 0: moves along a row, 1: along a column, 2: a turning move */
-    uint8_t line;  /* which row or column */
-    uint8_t lo;    /* boundaries lo..hi (boundary b lies between cells b and b+1); axis 2: the squares */
-    uint8_t hi;
-    uint8_t count; /* moves in the run so far */
+    uint8_t line;  /* which row or column; axis 2: the lower of the move's two squares */
+    uint8_t other; /* axis 2: the higher square; 0 otherwise */
+    uint8_t run;   /* the largest of crossed[] */
+    uint8_t crossed[BOARD_SIZE - 1]; /* boundary b lies between cells b and b+1; axis 2: [0] */
 } Streak;
 
-/* The chasing rule's memory (chase.h): who chases which piece, and the positions that
- * occurred after the chaser's moves since the chase began. */
+/* The chasing rule's memory (chase.h). Each player's latest move, if it threatened
+ * (ended next to enemy pieces without attacking), is kept as a possible first threat of
+ * a chase; the chase in progress keeps every position after its chaser's moves since
+ * its first threat. An attack ends any chase, and a game with the chasing rule has a
+ * no-attack cap of at most 2 * CHASE_POSITIONS plies (rules_validate), so a chase has
+ * at most CHASE_POSITIONS positions: nothing is forgotten. */
 typedef struct {
+    uint64_t threatened[PLAYER_NB]; /* bit i: the opponent's piece first id + i stands next to the piece */
+    uint64_t threat_hash[PLAYER_NB]; /* the position after that move */
+    uint8_t threat_piece[PLAYER_NB]; /* the piece that made it */
+    uint8_t threat_from[PLAYER_NB];  /* and the square it came from */
     uint8_t active;
     uint8_t chaser;        /* player who chases */
-    uint8_t chased;        /* piece id being chased */
     uint8_t last_piece;    /* the chaser's piece that moved last in the chase */
     uint8_t last_from;     /* the square it came from */
-    uint8_t count;         /* positions stored (ring of CHASE_POSITIONS) */
+    uint8_t count;         /* positions stored */
+    uint64_t evaders;      /* bit i: the chased side's piece first id + i evaded in this chase */
     uint64_t positions[CHASE_POSITIONS];
 } Chase;
 
@@ -45,7 +54,7 @@ typedef struct GameState {
     uint8_t board[SQ_NB];                 /* CELL_EMPTY, CELL_LAKE or 1 + piece id */
     uint8_t piece_type[PIECE_ID_NB];      /* PieceType of each piece id */
     uint8_t piece_sq[PIECE_ID_NB];        /* its square, SQ_NONE once captured or unused */
-    uint8_t piece_flags[PIECE_ID_NB];     /* PIECE_MOVED | PIECE_REVEALED | PIECE_SCOUTED */
+    uint8_t piece_flags[PIECE_ID_NB];     /* PIECE_MOVED, PIECE_REVEALED, ... (types.h) */
     uint8_t on_board[PLAYER_NB][PIECE_TYPE_NB]; /* pieces of each type still on the board */
     uint8_t movable[PLAYER_NB];           /* pieces on the board that can move */
     uint8_t placed[PLAYER_NB];            /* piece ids handed out so far */
@@ -62,16 +71,18 @@ typedef struct GameState {
     Streak streak[PLAYER_NB];
     HistoryEntry history[HISTORY_NB];     /* ring: ply k is at k % HISTORY_NB */
     uint64_t hash;                        /* Zobrist hash of the pieces (owner, type, square) */
-    Chase chase;
     uint64_t rng;                         /* this game's stream for new setups */
     /* The board again as sets of squares, kept in step with board[] by the board_*
      * functions below, so moves.c finds the moves of all pieces of a kind at once. */
     SquareSet occupied[PLAYER_NB];        /* each player's pieces */
     SquareSet scouts[PLAYER_NB];          /* each player's Scouts */
     SquareSet fixed[PLAYER_NB];           /* each player's Bombs and Flags: never move */
+    /* Last: only games under the chasing rule read it, and the hot fields above stay
+     * in the same cache lines. */
+    Chase chase;
 } GameState;
 
-_Static_assert(sizeof(GameState) == 904, "GameState layout changed: update the README");
+_Static_assert(sizeof(GameState) == 1512, "GameState layout changed: update the docs and the fuzz state corpus");
 _Static_assert(sizeof(GameState) <= 2048, "a game's state must stay within 2 KB");
 
 static inline int piece_owner(int id) { return id / MAX_PIECES; }

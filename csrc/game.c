@@ -81,14 +81,33 @@ void game_reset(GameState *s, const Rules *r, const SetupTable *table) {
 
 void game_reset_random(GameState *s, const Rules *r) { game_reset(s, r, NULL); }
 
-/* The piece the opponent of `player` moved on the ply before, if it still stands where
- * it went; SQ_NONE otherwise (for the chasing rule). */
-static int game_last_moved(const GameState *s, int player) {
-    if (s->ply == 0) return SQ_NONE;
-    const HistoryEntry *h = &s->history[(s->ply - 1) % HISTORY_NB];
-    uint8_t cell = s->board[h->to];
-    if (h->player == player || cell == CELL_EMPTY || cell == CELL_LAKE) return SQ_NONE;
-    return piece_owner(cell - 1) == player ? SQ_NONE : cell - 1;
+/* 1 if `player` has a piece of `type` in the game (on the board or captured): the
+ * piece set is public, so the opponent knows it too. */
+static int game_side_has(const GameState *s, int player, int type) {
+    int first = player * MAX_PIECES, last = first + s->placed[player];
+    for (int id = first; id < last; id++) {
+        if (s->piece_type[id] == type) return 1;
+    }
+    return 0;
+}
+
+/* What the opponent learns of the moving piece from the move itself (rulebook
+ * "Movement"; RULES.md "Other variants"): it moved, so it is neither a Bomb nor the
+ * Flag; a straight move longer than any other piece can make shows a Scout (more than
+ * one square; more than two where Captains move two); where Captains move two squares,
+ * a diagonal move shows a Captain, and a straight two-square move a Scout or a Captain,
+ * narrowed to one type when the side has no piece of the other (its piece set is
+ * public; whether a piece of it was captured is not, under silent defense). */
+static uint8_t game_move_shows(const GameState *s, const Rules *r, int player, int from, int to) {
+    int dr = abs(sq_row(to) - sq_row(from)), dc = abs(sq_col(to) - sq_col(from));
+    int straight = dr == 0 || dc == 0, dist = dr + dc;
+    if (!r->captain_two_squares) return (uint8_t)(PIECE_MOVED | (dist > 1 ? PIECE_SCOUTED : 0));
+    if (!straight) return PIECE_MOVED | PIECE_CAPTAIN_SHOWN;
+    if (dist > 2) return PIECE_MOVED | PIECE_SCOUTED;
+    if (dist < 2) return PIECE_MOVED;
+    if (!game_side_has(s, player, CAPTAIN)) return PIECE_MOVED | PIECE_SCOUTED;
+    if (!game_side_has(s, player, SCOUT)) return PIECE_MOVED | PIECE_CAPTAIN_SHOWN;
+    return PIECE_MOVED | PIECE_SCOUT_OR_CAPTAIN;
 }
 
 /* Rescue rule: a move onto the opponent's back row may return a captured piece, if the
@@ -118,7 +137,6 @@ void game_apply_move(GameState *s, const Rules *r, int from, int to) {
     int player = piece_owner(id);
     int attack = s->board[to] != CELL_EMPTY;
     int flag_captured = 0;
-    int last_moved = r->chasing_rule ? game_last_moved(s, player) : SQ_NONE;
 
     repetition_record(s, id, from, to);
     HistoryEntry *h = &s->history[s->ply % HISTORY_NB];
@@ -127,13 +145,7 @@ void game_apply_move(GameState *s, const Rules *r, int from, int to) {
     h->player = (uint8_t)player;
     h->attack = (uint8_t)attack;
 
-    /* What the opponent learns from the move itself: it moved, so it is neither a Bomb
-     * nor the Flag; a straight move longer than any other piece can make shows a Scout
-     * (more than one square; more than two where Captains move two). */
-    s->piece_flags[id] |= PIECE_MOVED;
-    int straight = sq_row(from) == sq_row(to) || sq_col(from) == sq_col(to);
-    int dist = abs(sq_row(to) - sq_row(from)) + abs(sq_col(to) - sq_col(from));
-    if (straight && dist > (r->captain_two_squares ? 2 : 1)) s->piece_flags[id] |= PIECE_SCOUTED;
+    s->piece_flags[id] |= game_move_shows(s, r, player, from, to);
 
     if (!attack) {
         board_move(s, id, to);
@@ -160,7 +172,7 @@ void game_apply_move(GameState *s, const Rules *r, int from, int to) {
         }
         s->plies_since_attack = 0;
     }
-    if (r->chasing_rule) chase_record(s, id, from, to, attack, last_moved);
+    if (r->chasing_rule) chase_record(s, id, from, to, attack);
     s->ply++;
 
     if (flag_captured) {
@@ -186,6 +198,8 @@ void game_apply_rescue(GameState *s, const Rules *r, int type, int sq) {
     s->piece_flags[id] |= PIECE_MOVED;
     s->rescues[player]++;
     if (s->first_rescuer[player] == SQ_NONE) s->first_rescuer[player] = s->rescuer;
+    /* The pieces changed: no earlier position of a chase can come back (chase.h). */
+    if (r->chasing_rule) chase_reset(s);
     game_end_turn(s, r);
 }
 

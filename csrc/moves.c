@@ -104,15 +104,18 @@ ActionKind action_decode(int player, int action, int *a, int *b) {
 }
 
 int moves_captured_piece(const GameState *s, int player, int type) {
-    int first = player * MAX_PIECES, last = first + s->placed[player], shown = -1;
+    int first = player * MAX_PIECES, last = first + s->placed[player], shown = -1, narrowed = -1;
     for (int id = first; id < last; id++) {
         if (s->piece_sq[id] != SQ_NONE || s->piece_type[id] != type) continue;
-        /* One the opponent never identified first (silent defense): the choice an owner
-         * would make, since a returned piece keeps what the opponent knows of it. */
-        if (!(s->piece_flags[id] & (PIECE_REVEALED | PIECE_SCOUTED))) return id;
+        /* The piece the opponent knows least of (silent defense): never identified,
+         * then only narrowed to a Scout or a Captain by its move, then any; the choice an
+         * owner would make, since a returned piece keeps what the opponent knows of it. */
+        uint8_t flags = s->piece_flags[id];
+        if (!(flags & (PIECE_IDENTIFIED | PIECE_SCOUT_OR_CAPTAIN))) return id;
+        if (!(flags & PIECE_IDENTIFIED) && narrowed < 0) narrowed = id;
         if (shown < 0) shown = id;
     }
-    return shown;
+    return narrowed >= 0 ? narrowed : shown;
 }
 
 /* One walk over the legal moves serves listing, masking and "is there any move?"; the
@@ -216,7 +219,7 @@ static inline __attribute__((always_inline)) int piece_walk(const GameState *s, 
  * rule can stop (repetition.h), or -1. */
 static inline int limited_piece(const GameState *s, const Rules *r, int player) {
     const Streak *st = &s->streak[player];
-    return r->two_square_limit && st->count >= r->two_square_limit ? st->piece : -1;
+    return r->two_square_limit && st->run >= r->two_square_limit ? st->piece : -1;
 }
 
 /* 1 while `player` chases under the chasing rule (chase.h): then moves to empty squares

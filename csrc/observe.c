@@ -101,8 +101,8 @@ static void observe_board_planes(const PlayerView *v, uint8_t *p) {
         moved[b] = _mm_and_si128(flags, one);
         __m128i own_bit = _mm_set1_epi8(VIEW_OWN);
         own[b] = _mm_and_si128(_mm_cmpeq_epi8(_mm_and_si128(cell[b], own_bit), own_bit), one);
-        /* 0xFF where the opponent has seen neither a fight nor a Scout's move of it. */
-        unseen[b] = _mm_cmpeq_epi8(_mm_and_si128(flags, _mm_set1_epi8(PIECE_REVEALED | PIECE_SCOUTED)), zero);
+        /* 0xFF where the opponent has not identified it (no fight, no move only one type makes). */
+        unseen[b] = _mm_cmpeq_epi8(_mm_and_si128(flags, _mm_set1_epi8(PIECE_IDENTIFIED)), zero);
     }
 #define PLANE_STORE(plane, expr)                                                                 \
     for (int b = 0; b < BLOCKS; b++) _mm_storeu_si128((__m128i *)(p + (plane) * SQ_NB + BLOCK_AT[b]), (expr))
@@ -130,7 +130,7 @@ static void observe_board_planes(const PlayerView *v, uint8_t *p) {
         int own = (cell & VIEW_OWN) != 0;
         int unknown_moved = cell == VIEW_OPP_UNKNOWN && (flags & PIECE_MOVED);
         p[(cell_plane[cell] - unknown_moved) * SQ_NB + sq] = 1;
-        p[OBS_OWN_REVEALED * SQ_NB + sq] = (uint8_t)(own & ((flags & (PIECE_REVEALED | PIECE_SCOUTED)) != 0));
+        p[OBS_OWN_REVEALED * SQ_NB + sq] = (uint8_t)(own & ((flags & PIECE_IDENTIFIED) != 0));
         p[OBS_OWN_MOVED * SQ_NB + sq] = (uint8_t)(own & (flags & PIECE_MOVED));
     }
 #endif
@@ -154,7 +154,7 @@ __attribute__((target("avx2"))) static void observe_fixed_planes_avx2(const Play
         moved[b] = _mm256_and_si256(flags, one);
         __m256i own_bit = _mm256_set1_epi8(VIEW_OWN);
         own[b] = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(cell[b], own_bit), own_bit), one);
-        unseen[b] = _mm256_cmpeq_epi8(_mm256_and_si256(flags, _mm256_set1_epi8(PIECE_REVEALED | PIECE_SCOUTED)), zero);
+        unseen[b] = _mm256_cmpeq_epi8(_mm256_and_si256(flags, _mm256_set1_epi8(PIECE_IDENTIFIED)), zero);
     }
 #define PLANE_STORE(plane, expr)                                                                 \
     for (int b = 0; b < BLOCKS; b++) _mm256_storeu_si256((__m256i *)(p + (plane) * SQ_NB + BLOCK_AT[b]), (expr))
@@ -229,7 +229,8 @@ static void observe_planes(const PlayerView *v, const ObsSpec *spec, uint8_t *p)
  * the rest. So, with c_t unidentified pieces of type t and M unidentified movable-type
  * pieces in all: a moved piece is t with chance c_t / M; an unmoved one is the Flag with
  * chance c_flag / u, a Bomb with (1 - c_flag / u) * c_bomb / (u + uc - c_flag), and t
- * with the rest times c_t / M.
+ * with the rest times c_t / M. Pieces whose move showed a Scout or a Captain narrow
+ * this further (below).
  * Only a finished game can have a Flag off the board: one taken unseen under silent
  * defense, in a position from a field with two Flags a side (fuzz finding F5). Then at
  * most u of the c_flag Flags stand on the board, so an unmoved piece there is a Flag with
@@ -252,18 +253,36 @@ static void observe_beliefs(const PlayerView *v, float *out) {
     float p_rest = bomb_slots > 0 && rest_slots > 0 ? not_flag * (float)rest_slots / (float)bomb_slots : 0.0f;
     unmoved_p[FLAG] = p_flag;
     unmoved_p[BOMB] = p_bomb;
+    /* Pieces whose move showed a Scout or a Captain (n of them, board and captured):
+     * the Scouts among them follow a hypergeometric law, as if they drew n of the
+     * c_scout + c_captain unidentified Scouts and Captains (the other constraints do not
+     * tell those two types apart). So each is a Scout with chance c_scout / (c_scout +
+     * c_captain), and the other movable-type pieces (M - n of them) share the types
+     * left: c_t of each other type, c_scout * (1 - n / (c_scout + c_captain)) Scouts,
+     * and so for Captains. */
+    float narrowed_p[PIECE_TYPE_NB] = {0}, left[PIECE_TYPE_NB];
+    int n = (int)v->opp_scout_or_captain, pair = v->opp_unknown[SCOUT] + v->opp_unknown[CAPTAIN];
+    for (int t = SPY; t <= MARSHAL; t++) left[t] = (float)v->opp_unknown[t];
+    if (n > 0 && pair > 0) {
+        int undrawn = n < pair ? pair - n : 0;
+        narrowed_p[SCOUT] = (float)v->opp_unknown[SCOUT] / (float)pair;
+        narrowed_p[CAPTAIN] = (float)v->opp_unknown[CAPTAIN] / (float)pair;
+        left[SCOUT] = (float)(v->opp_unknown[SCOUT] * undrawn) / (float)pair;
+        left[CAPTAIN] = (float)(v->opp_unknown[CAPTAIN] * undrawn) / (float)pair;
+    }
+    int others = movable - (n < pair ? n : pair);
     for (int t = SPY; t <= MARSHAL; t++) {
-        if (movable <= 0) break;
-        moved_p[t] = (float)v->opp_unknown[t] / (float)movable;
+        if (others <= 0) break;
+        moved_p[t] = left[t] / (float)others;
         unmoved_p[t] = p_rest * moved_p[t];
     }
     memset(out, 0, PIECE_TYPE_NB * SQ_NB * sizeof(float));
     for (int sq = 0; sq < SQ_NB; sq++) {
-        uint8_t cell = v->cell[sq];
+        uint8_t cell = v->cell[sq], flags = v->flags[sq];
         if (cell & VIEW_OPP_KNOWN) {
             out[(cell & VIEW_TYPE_MASK) * SQ_NB + sq] = 1.0f;
         } else if (cell & VIEW_OPP_UNKNOWN) {
-            const float *probs = v->flags[sq] & PIECE_MOVED ? moved_p : unmoved_p;
+            const float *probs = flags & PIECE_SCOUT_OR_CAPTAIN ? narrowed_p : flags & PIECE_MOVED ? moved_p : unmoved_p;
             for (int t = 0; t < PIECE_TYPE_NB; t++) out[t * SQ_NB + sq] = probs[t];
         }
     }

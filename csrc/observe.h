@@ -20,7 +20,12 @@
  *           (uint8), 0 when there is no cap
  *   then    (probabilities only) belief_<type> (12), float32: for each opponent piece
  *           the chance of each type under a uniform prior over the assignments that
- *           agree with what the observer saw; one-hot for identified pieces
+ *           agree with what the observer saw (a piece that moved is no Bomb or Flag;
+ *           one whose two-square straight move showed a Scout or a Captain, where
+ *           Captains move two, is one of those two); one-hot for identified pieces
+ *   An opponent piece is identified (opp_<type>, and own_revealed for the owner's
+ *   pieces) by a fight or by a move only its type makes: a long straight move (a
+ *   Scout), a Captain's diagonal move where Captains move two squares.
  */
 #ifndef STRATEGO_OBSERVE_H
 #define STRATEGO_OBSERVE_H

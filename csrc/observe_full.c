@@ -30,7 +30,7 @@ void observe_full(const GameState *s, int player, uint8_t *out) {
             uint8_t flags = s->piece_flags[id];
             out[((own ? FULL_OWN : FULL_OPP) + s->piece_type[id]) * SQ_NB + f] = 1;
             if (flags & PIECE_MOVED) out[(own ? FULL_OWN_MOVED : FULL_OPP_MOVED) * SQ_NB + f] = 1;
-            if (flags & (PIECE_REVEALED | PIECE_SCOUTED))
+            if (flags & PIECE_IDENTIFIED)
                 out[(own ? FULL_OWN_REVEALED : FULL_OPP_REVEALED) * SQ_NB + f] = 1;
         }
     }

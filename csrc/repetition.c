@@ -1,5 +1,7 @@
 #include "repetition.h"
 
+#include <string.h>
+
 typedef struct {
     int axis, line, lo, hi;
 } Crossing;
@@ -32,34 +34,51 @@ static Crossing crossing_of(int from, int to) {
     return c;
 }
 
-/* Whether the move continues the run: same piece, same line, and a boundary that all
- * moves of the run crossed is crossed again. */
-static int streak_continues(const Streak *st, int id, Crossing c) {
-    if (c.axis == 2) return st->piece == id && st->axis == 2 && st->lo == c.lo && st->hi == c.hi;
-    return st->piece == id && st->axis == c.axis && st->line == c.line && c.lo <= st->hi &&
-           st->lo <= c.hi;
+/* Whether the move goes on the streak's line: same piece and line, or for a turning
+ * move the same two squares. Another move starts the counts afresh. */
+static int streak_same_line(const Streak *st, int id, Crossing c) {
+    if (st->piece != id || st->axis != c.axis) return 0;
+    if (c.axis == 2) return st->line == c.lo && st->other == c.hi;
+    return st->line == c.line;
 }
 
 int repetition_forbids(const GameState *s, int limit, int id, int from, int to) {
     if (limit == 0) return 0;
     const Streak *st = &s->streak[piece_owner(id)];
-    if (st->count < limit) return 0;
-    return streak_continues(st, id, crossing_of(from, to));
+    if (st->run < limit) return 0;
+    Crossing c = crossing_of(from, to);
+    if (!streak_same_line(st, id, c)) return 0;
+    if (c.axis == 2) return st->crossed[0] >= limit;
+    /* The run with this move is one more than the longest count among the boundaries
+     * it crosses. */
+    for (int b = c.lo; b <= c.hi; b++) {
+        if (st->crossed[b] >= limit) return 1;
+    }
+    return 0;
 }
 
 void repetition_record(GameState *s, int id, int from, int to) {
     Streak *st = &s->streak[piece_owner(id)];
     Crossing c = crossing_of(from, to);
-    if (streak_continues(st, id, c)) {
-        if (c.lo > st->lo) st->lo = (uint8_t)c.lo;
-        if (c.hi < st->hi) st->hi = (uint8_t)c.hi;
-        if (st->count < 255) st->count++;
-    } else {
+    if (!streak_same_line(st, id, c)) {
+        memset(st->crossed, 0, sizeof(st->crossed));
         st->piece = (uint8_t)id;
         st->axis = (uint8_t)c.axis;
-        st->line = (uint8_t)c.line;
-        st->lo = (uint8_t)c.lo;
-        st->hi = (uint8_t)c.hi;
-        st->count = 1;
+        st->line = (uint8_t)(c.axis == 2 ? c.lo : c.line);
+        st->other = (uint8_t)(c.axis == 2 ? c.hi : 0);
     }
+    int run = 0;
+    if (c.axis == 2) {
+        if (st->crossed[0] < 255) st->crossed[0]++;
+        run = st->crossed[0];
+    } else {
+        /* A boundary the move crosses extends its count; any other boundary's tail of
+         * crossings is broken by this move. */
+        for (int b = 0; b < BOARD_SIZE - 1; b++) {
+            int crossed = b >= c.lo && b <= c.hi;
+            st->crossed[b] = (uint8_t)(crossed ? (st->crossed[b] < 255 ? st->crossed[b] + 1 : 255) : 0);
+            if (st->crossed[b] > run) run = st->crossed[b];
+        }
+    }
+    st->run = (uint8_t)run;
 }

@@ -15,8 +15,13 @@
  * A Captain's turning move (Ultimate Lightning) lies on no line; its run is the moves
  * between the same two squares.
  *
- * The state keeps, per player, the run's piece, line and the boundaries common to all
- * its moves (an interval), so the check is O(1).
+ * The run is the longest such tail, not the run that the latest move opened: after
+ * B4-B3, B3-B5, B5-B4, B4-B5 the last three moves all cross the boundary B4|B5, so the
+ * run is 3 although B5-B4 shares no boundary with the first two moves together. The
+ * state keeps, per player, the piece, the line and for each boundary of that line how
+ * many of the latest moves in a row crossed it; a tail has a common boundary exactly
+ * when some boundary's count covers it, so the run is the largest count. A move is
+ * checked in O(its boundaries), at most 9.
  */
 #ifndef STRATEGO_REPETITION_H
 #define STRATEGO_REPETITION_H

@@ -41,5 +41,14 @@ int rules_validate(const Rules *r, char *err, size_t err_len) {
         snprintf(err, err_len, "each side needs at least one movable piece, got %d", movable);
         return -1;
     }
+    /* A chase keeps every position since its first threat (chase.h); positions can
+     * recur only between attacks, so the no-attack cap bounds what it keeps. */
+    if (r->chasing_rule && (r->max_plies_without_attack < 1 || r->max_plies_without_attack > 2 * CHASE_POSITIONS)) {
+        snprintf(err, err_len,
+                 "the chasing rule needs max_plies_without_attack between 1 and %d (it bounds the positions a "
+                 "chase keeps), got %d",
+                 2 * CHASE_POSITIONS, r->max_plies_without_attack);
+        return -1;
+    }
     return 0;
 }

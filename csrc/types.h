@@ -44,7 +44,13 @@ enum { CELL_EMPTY = 0, CELL_LAKE = 0xFF };
 enum {
     PIECE_MOVED = 1 << 0,    /* has moved at least once: cannot be a Bomb or Flag */
     PIECE_REVEALED = 1 << 1, /* its type was shown in a fight */
-    PIECE_SCOUTED = 1 << 2,  /* moved more than one square: it can only be a Scout */
+    PIECE_SCOUTED = 1 << 2,  /* moved farther than any other piece can: it can only be a Scout */
+    /* Variants whose Captains move two squares (Ultimate Lightning): */
+    PIECE_CAPTAIN_SHOWN = 1 << 3,     /* moved diagonally: it can only be a Captain */
+    PIECE_SCOUT_OR_CAPTAIN = 1 << 4,  /* moved two squares straight: a Scout or a Captain */
+    PIECE_FLAGS_ALL = PIECE_MOVED | PIECE_REVEALED | PIECE_SCOUTED | PIECE_CAPTAIN_SHOWN | PIECE_SCOUT_OR_CAPTAIN,
+    /* Flags that name the piece's type to the opponent. */
+    PIECE_IDENTIFIED = PIECE_REVEALED | PIECE_SCOUTED | PIECE_CAPTAIN_SHOWN,
 };
 
 /* Directions: up (towards blue's back row), down, left, right. */
@@ -77,8 +83,11 @@ enum { PHASE_MOVE = 0, PHASE_RESCUE = 1 };
 /* Rescues a player may make in a game (seed rulebook, tournament rule "Rescue"). */
 enum { RESCUE_LIMIT = 2 };
 
-/* Positions remembered during one chase (chasing rule); older ones are forgotten. */
-enum { CHASE_POSITIONS = 32 };
+/* Positions a chase can hold (chasing rule, chase.h): one per move of the chaser since
+ * the chase's first threat. Every attack ends a chase, and a variant with the chasing
+ * rule caps the plies without an attack at 2 * CHASE_POSITIONS (rules_validate), so a
+ * chase never has more; 800 bytes of the state. */
+enum { CHASE_POSITIONS = 100 };
 
 /* How a game ended. Decided once, in game.c. */
 typedef enum {

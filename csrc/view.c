@@ -34,6 +34,7 @@ typedef struct {
     uint8_t type_weight[48];     /* 1: not known to be captured; 64: unidentified */
     uint8_t on_board_weight[48]; /* unidentified on the board: 1 moved, 64 unmoved */
     uint8_t captured_weight[48]; /* unidentified and captured: 1 moved, 64 unmoved */
+    uint8_t narrowed_weight[48]; /* 1: unidentified, shown to be a Scout or a Captain */
 } SideCodes;
 _Static_assert(MAX_PIECES <= 48, "a side's pieces fit three blocks of 16");
 _Static_assert(MAX_PIECES < 64, "a count below 64 leaves the weight 64 to the other");
@@ -75,26 +76,32 @@ static void view_side(const GameState *s, int side, int observer, SideCodes *out
         if (own) {
             code = _mm_or_si128(type, _mm_set1_epi8(VIEW_OWN));
         } else {
-            /* A fight shows the type; a move longer than any other piece can make shows
-             * a Scout (rulebook "Movement"); the type stays in the state otherwise. */
-            __m128i revealed_bit = _mm_set1_epi8(PIECE_REVEALED);
+            /* A fight shows the type; a move only one type can make shows that type (a
+             * long move a Scout, rulebook "Movement"; a variant Captain's diagonal a
+             * Captain); the type stays in the state otherwise. */
+            __m128i revealed_bit = _mm_set1_epi8(PIECE_REVEALED), captain_bit = _mm_set1_epi8(PIECE_CAPTAIN_SHOWN);
             __m128i revealed = _mm_cmpeq_epi8(_mm_and_si128(f, revealed_bit), revealed_bit);
-            __m128i unknown = _mm_cmpeq_epi8(_mm_and_si128(f, _mm_set1_epi8(PIECE_REVEALED | PIECE_SCOUTED)), zero);
-            __m128i known_type =
-                _mm_or_si128(_mm_and_si128(revealed, type), _mm_andnot_si128(revealed, _mm_set1_epi8(SCOUT)));
+            __m128i captain = _mm_cmpeq_epi8(_mm_and_si128(f, captain_bit), captain_bit);
+            __m128i unknown = _mm_cmpeq_epi8(_mm_and_si128(f, _mm_set1_epi8(PIECE_IDENTIFIED)), zero);
+            __m128i shown_type = _mm_or_si128(_mm_and_si128(captain, _mm_set1_epi8(CAPTAIN)),
+                                              _mm_andnot_si128(captain, _mm_set1_epi8(SCOUT)));
+            __m128i known_type = _mm_or_si128(_mm_and_si128(revealed, type), _mm_andnot_si128(revealed, shown_type));
             code = _mm_or_si128(_mm_andnot_si128(unknown, _mm_or_si128(known_type, _mm_set1_epi8(VIEW_OPP_KNOWN))),
                                 _mm_and_si128(unknown, _mm_set1_epi8((char)VIEW_OPP_UNKNOWN)));
             unknown = _mm_and_si128(unknown, placed);
             __m128i captured = _mm_cmpeq_epi8(sq, _mm_set1_epi8((char)SQ_NONE));
             __m128i moved = _mm_cmpeq_epi8(_mm_and_si128(f, _mm_set1_epi8(PIECE_MOVED)), _mm_set1_epi8(PIECE_MOVED));
             /* Not known to be captured: on the board, or never identified (a known
-             * piece's type is its true type: only Scouts are ever shown as Scouts). */
+             * piece's type is its true type: board_validate holds the flags to it). */
             __m128i not_captured = _mm_andnot_si128(_mm_andnot_si128(unknown, captured), placed);
             __m128i moved_weight = _mm_or_si128(_mm_and_si128(moved, one), _mm_andnot_si128(moved, sixty_four));
             block_store(out->type_weight, b,
                         _mm_or_si128(_mm_and_si128(not_captured, one), _mm_and_si128(unknown, sixty_four)));
             block_store(out->on_board_weight, b, _mm_and_si128(_mm_andnot_si128(captured, unknown), moved_weight));
             block_store(out->captured_weight, b, _mm_and_si128(_mm_and_si128(captured, unknown), moved_weight));
+            __m128i narrowed_bit = _mm_set1_epi8(PIECE_SCOUT_OR_CAPTAIN);
+            __m128i narrowed = _mm_cmpeq_epi8(_mm_and_si128(f, narrowed_bit), narrowed_bit);
+            block_store(out->narrowed_weight, b, _mm_and_si128(_mm_and_si128(narrowed, unknown), one));
         }
         _mm_storeu_si128((__m128i *)(out->code_flags + 16 * b), _mm_unpacklo_epi8(code, f));
         _mm_storeu_si128((__m128i *)(out->code_flags + 16 * b + 8), _mm_unpackhi_epi8(code, f));
@@ -107,18 +114,21 @@ static void view_side(const GameState *s, int side, int observer, SideCodes *out
             out->code_flags[i] = (uint16_t)((VIEW_OWN | type) | f << 8);
             continue;
         }
-        /* A fight shows the type; a move longer than any other piece can make shows a
-         * Scout (rulebook "Movement"); the type stays in the state otherwise. */
-        int revealed = (f & PIECE_REVEALED) != 0, known = (f & (PIECE_REVEALED | PIECE_SCOUTED)) != 0;
-        int code = known ? VIEW_OPP_KNOWN | (revealed ? type : SCOUT) : VIEW_OPP_UNKNOWN;
+        /* A fight shows the type; a move only one type can make shows that type (a long
+         * move a Scout, rulebook "Movement"; a variant Captain's diagonal a Captain);
+         * the type stays in the state otherwise. */
+        int revealed = (f & PIECE_REVEALED) != 0, known = (f & PIECE_IDENTIFIED) != 0;
+        int shown = f & PIECE_CAPTAIN_SHOWN ? CAPTAIN : SCOUT;
+        int code = known ? VIEW_OPP_KNOWN | (revealed ? type : shown) : VIEW_OPP_UNKNOWN;
         out->code_flags[i] = (uint16_t)(code | f << 8);
         int unknown = placed && !known, captured = sq == SQ_NONE, moved_weight = f & PIECE_MOVED ? 1 : 64;
         /* Not known to be captured: on the board, or never identified (a known piece's
-         * type is its true type: only Scouts are ever shown as Scouts). */
+         * type is its true type: board_validate holds the flags to it). */
         int not_captured = placed && (!captured || unknown);
         out->type_weight[i] = (uint8_t)(not_captured + 64 * unknown);
         out->on_board_weight[i] = (uint8_t)(unknown && !captured ? moved_weight : 0);
         out->captured_weight[i] = (uint8_t)(unknown && captured ? moved_weight : 0);
+        out->narrowed_weight[i] = (uint8_t)(unknown && (f & PIECE_SCOUT_OR_CAPTAIN));
     }
 #endif
 }
@@ -126,16 +136,19 @@ static void view_side(const GameState *s, int side, int observer, SideCodes *out
 /* The opponent's counts in v from its pieces' weights (SideCodes). Only these sums of
  * types are read, never the type of a particular unidentified piece. */
 static void view_counts(const uint8_t *types, const SideCodes *opp, PlayerView *v) {
-    int by_type[PIECE_TYPE_NB], on_board = 0, captured = 0;
+    int by_type[PIECE_TYPE_NB], on_board = 0, captured = 0, narrowed = 0;
 #ifdef __SSE2__
     __m128i type_of[3], weight_of[3], on_board_sum = _mm_setzero_si128(), captured_sum = _mm_setzero_si128();
+    __m128i narrowed_sum = _mm_setzero_si128();
     /* Byte sums of three blocks: at most 3 * 65. */
     for (int b = 0; b < 3; b++) {
         type_of[b] = side_block(types, b);
         weight_of[b] = _mm_loadu_si128((const __m128i *)(opp->type_weight + 16 * b));
         on_board_sum = _mm_add_epi8(on_board_sum, _mm_loadu_si128((const __m128i *)(opp->on_board_weight + 16 * b)));
         captured_sum = _mm_add_epi8(captured_sum, _mm_loadu_si128((const __m128i *)(opp->captured_weight + 16 * b)));
+        narrowed_sum = _mm_add_epi8(narrowed_sum, _mm_loadu_si128((const __m128i *)(opp->narrowed_weight + 16 * b)));
     }
+    narrowed = bytes_sum(narrowed_sum);
     on_board = bytes_sum(on_board_sum);
     captured = bytes_sum(captured_sum);
     for (int t = 0; t < PIECE_TYPE_NB; t++) {
@@ -151,6 +164,7 @@ static void view_counts(const uint8_t *types, const SideCodes *opp, PlayerView *
         if (opp->type_weight[i]) by_type[types[i]] += opp->type_weight[i];
         on_board += opp->on_board_weight[i];
         captured += opp->captured_weight[i];
+        narrowed += opp->narrowed_weight[i];
     }
 #endif
     for (int t = 0; t < PIECE_TYPE_NB; t++) {
@@ -161,6 +175,7 @@ static void view_counts(const uint8_t *types, const SideCodes *opp, PlayerView *
     v->opp_unknown_unmoved = (uint8_t)(on_board >> 6);
     v->opp_captured_unknown_moved = (uint8_t)(captured & 63);
     v->opp_captured_unknown_unmoved = (uint8_t)(captured >> 6);
+    v->opp_scout_or_captain = (uint32_t)narrowed;
 }
 
 void view_build_recent(const GameState *s, int player, int plies, PlayerView *v) {

@@ -2,7 +2,8 @@
  *
  * view_build() (and view_build_recent(), which keeps fewer plies) is the only code that
  * turns a GameState into what the observation encoder reads: it copies the opponent's
- * piece types only where a fight revealed them (or a long move showed a Scout), in the
+ * piece types only where a fight revealed them (or a move showed a type: a long move a
+ * Scout, a variant Captain's diagonal a Captain), in the
  * player's own frame (the board turned 180 degrees for blue). observe.c includes this
  * header and not board.h, so the partial observation cannot reach a hidden rank.
  */
@@ -21,7 +22,7 @@ enum {
     VIEW_EMPTY = 0,
     VIEW_LAKE = 1,
     VIEW_OWN = 0x20,        /* | type */
-    VIEW_OPP_KNOWN = 0x40,  /* | type: revealed in a fight, or a Scout shown by its move */
+    VIEW_OPP_KNOWN = 0x40,  /* | type: revealed in a fight, or shown by a move only it makes */
     VIEW_OPP_UNKNOWN = 0x80,
     VIEW_TYPE_MASK = 0x1F,
 };
@@ -32,7 +33,7 @@ typedef struct {
 
 typedef struct {
     uint8_t cell[SQ_NB];   /* observer's frame */
-    uint8_t flags[SQ_NB];  /* PIECE_MOVED | PIECE_REVEALED | PIECE_SCOUTED of the piece there */
+    uint8_t flags[SQ_NB];  /* the public flags (PIECE_MOVED, ..., types.h) of the piece there */
     uint8_t own_on_board[PIECE_TYPE_NB];
     /* Opponent pieces of each type not known to be captured: the pieces on the board
      * when every capture shows the captured piece (classic), an upper bound under
@@ -46,11 +47,14 @@ typedef struct {
     ViewMove last[HISTORY_NB];            /* last[0] is the latest ply, observer's frame */
     uint32_t ply;
     uint32_t plies_since_attack;
+    /* Unidentified opponent pieces (on the board or captured unseen) whose two-square
+     * straight move showed a Scout or a Captain (variants whose Captains move two). */
+    uint32_t opp_scout_or_captain;
 } PlayerView;
 
 /* Every byte is a field (no padding), and view_build writes every field: two views of
  * positions the player cannot tell apart compare equal with memcmp. */
-_Static_assert(sizeof(PlayerView) == 2 * SQ_NB + 3 * PIECE_TYPE_NB + 4 + 4 * HISTORY_NB + 8,
+_Static_assert(sizeof(PlayerView) == 2 * SQ_NB + 3 * PIECE_TYPE_NB + 4 + 4 * HISTORY_NB + 12,
                "PlayerView has no padding");
 
 /* Fills v with what `player` knows of the game s. */

@@ -509,6 +509,60 @@ def test_scout_run_with_limit_5():
     assert parse_square("A5") in targets(g, "A6")  # crosses A5|A6 only: a new run
 
 
+# The run is the longest tail of the player's moves by one piece along one line with a
+# boundary every move of it crosses, not the run the latest move opened (issue 13): in
+# the game below B3-B5, B5-B4 and B4-B5 all cross B4|B5, although B5-B4 shares no
+# boundary with B4-B3 and B3-B5 together. Blue's two Sergeants take turns, so blue never
+# builds a run.
+LONGEST_TAIL_FIELD = ("MAAAAAAAAAAAAAAAAAAAAAAAAAAAAAADAAAAAAAAAA__AA__AAAA__AA__AAAAAAAAAARRAAAAAAAAAAAAAAAA"
+                      "AAAAAAAAAAAAAY")
+BLUE_TAKING_TURNS = ("K7-K8", "I7-I8", "K8-K7", "I8-I7")
+
+
+def play_red_with_blue_turns(g: stratego.Game, red_moves) -> None:
+    for k, move in enumerate(red_moves):
+        g.play(move)
+        g.play(BLUE_TAKING_TURNS[k % len(BLUE_TAKING_TURNS)])
+
+
+def test_scout_run_is_the_longest_tail_limit_3():
+    g = stratego.Game.from_field(LONGEST_TAIL_FIELD, to_move=RED, variant="classic")
+    play_red_with_blue_turns(g, ["B4-B3", "B3-B5", "B5-B4", "B4-B5"])
+    # a fourth crossing of B4|B5, however far the Scout goes
+    for move in ("B5-B4", "B5-B3", "B5-B2", "B5-B1"):
+        illegal(g, move, "two-square rule")
+    # away from that boundary is fine
+    assert squares("B6 B7 B8 B9 B10 A5") == targets(g, "B5")
+
+
+@pytest.mark.parametrize("variant,settings", [("gravon", {}), ("classic", {"two_square_limit": 5})])
+def test_scout_run_is_the_longest_tail_limit_5(variant, settings):
+    g = stratego.Game.from_field(LONGEST_TAIL_FIELD, to_move=RED, variant=variant, **settings)
+    play_red_with_blue_turns(g, ["B4-B3", "B3-B5", "B5-B4", "B4-B5", "B5-B4", "B4-B5"])
+    for move in ("B5-B4", "B5-B3", "B5-B1"):
+        illegal(g, move, "two-square rule")
+    assert parse_square("B6") in targets(g, "B5")
+
+
+def test_scout_run_is_the_longest_tail_for_blue():
+    # The limit-3 game with the board turned and the colours swapped.
+    def swap(c: str) -> str:
+        return chr(ord(c) + 12) if "B" <= c <= "M" else chr(ord(c) - 12) if "N" <= c <= "Y" else c
+
+    def turn(move: str) -> str:
+        a, b = parse_move(move)
+        return stratego.format_move(99 - a, 99 - b)
+
+    field = "".join(swap(c) for c in reversed(LONGEST_TAIL_FIELD))
+    g = stratego.Game.from_field(field, to_move=BLUE, variant="classic")
+    for k, move in enumerate(["B4-B3", "B3-B5", "B5-B4", "B4-B5"]):
+        g.play(turn(move))
+        g.play(turn(BLUE_TAKING_TURNS[k]))
+    for move in ("B5-B4", "B5-B1"):
+        illegal(g, turn(move), "two-square rule")
+    assert parse_move(turn("B5-B6"))[1] in targets(g, turn("B5-B6").split("-")[0])
+
+
 # ---------------------------------------------------------------- end of game
 # RULES.md "End of game".
 

@@ -332,6 +332,23 @@ def test_other_rows_open_nothing():
     assert not g.rescue_pending and g.to_move == BLUE
 
 
+def test_a_sideways_move_along_the_back_row_opens_a_rescue():
+    # rules.md "Readings": moving onto a square of the opponent's back row is ending a
+    # move there from anywhere, so a piece already on that row that steps along it
+    # opens a rescue (here the Major reached E10 with nothing to rescue, then red lost
+    # the Lieutenant, then the Major steps to F10).
+    g = game(RESCUE, rescue=1)
+    g.play("E9-E10")
+    assert not g.rescue_pending  # nothing captured yet
+    blue_idle(g)
+    g.play("E4-E5")
+    assert g.captured(RED) == ["lieutenant"]
+    blue_idle(g)
+    g.play("E10-F10")
+    assert g.rescue_pending and g.to_move == RED
+    assert set(g.legal_moves()) == expected_rescues(g, RED, [TYPE["lieutenant"]])
+
+
 def test_scouts_do_not_rescue():
     g = game(RESCUE.replace("r7", "r2"), rescue=1)
     g.play("E4-E5")
@@ -729,10 +746,23 @@ rF  .   .   .   .   .   .   .   .   r4
     assert at(g, "E7") == letter("b6")
 
 
-def test_two_square_captain_move_does_not_show_a_scout():
+def belief(g: stratego.Game, observer: int, square: str) -> dict[str, float]:
+    """The observer's belief planes at a square, by type name (non-zero entries)."""
+    obs = g.observation(observer, dtype="float32", belief=True)
+    names = stratego.channel_names(4, True)
+    f = parse_square(square) if observer == RED else 99 - parse_square(square)
+    return {name[7:]: float(obs[c].flat[f]) for c, name in enumerate(names)
+            if name.startswith("belief_") and obs[c].flat[f] != 0}
+
+
+def test_two_square_captain_move_shows_a_scout_or_a_captain():
     # RULES.md "Movement and combat": only a Scout moves more than one square, so a long
-    # move shows a Scout; where Captains move two squares, only a move of three or more.
-    g = game(CAPTAIN.replace("rF  .   .", "rF  r2  ."), variant="ultimate-lightning")
+    # move shows a Scout; where Captains move two squares (Ultimate Lightning) a straight
+    # two-square move shows a Scout or a Captain (issue 13): not one type in the planes,
+    # but the belief planes hold the set. Red has a Scout (B1), a Major (C1) and the
+    # Captain, none identified: the mover is a Scout or the Captain, each with chance 1/2
+    # (a moved piece that could be any movable type would be the Major with 1/3).
+    g = game(CAPTAIN.replace("rF  .   .", "rF  r2  r7"), variant="ultimate-lightning")
     g.play("E2-E4")
     assert view(g, BLUE)["E4"] == "r?m"
     obs = g.observation(BLUE)
@@ -741,15 +771,54 @@ def test_two_square_captain_move_does_not_show_a_scout():
     assert obs[names.index("opp_scout")].flat[f] == 0
     assert obs[names.index("opp_captain")].flat[f] == 0
     assert obs[names.index("opp_unknown_moved")].flat[f] == 1
+    assert belief(g, BLUE, "E4") == pytest.approx({"scout": 0.5, "captain": 0.5})
+    # an unmoved piece (B1): the Flag with chance 1/3 (A1, B1 or C1); else the Major or
+    # whichever of Scout and Captain the mover is not (enumerated: 4, 2, 2, 4 of 12)
+    assert belief(g, BLUE, "B1") == pytest.approx({"flag": 1 / 3, "scout": 1 / 6, "captain": 1 / 6, "major": 1 / 3})
+    # the owner's own plane: not identified, so not revealed
+    own = g.observation(RED)
+    assert own[names.index("own_revealed")].flat[parse_square("E4")] == 0
     blue_idle(g)
     g.play("B1-B3")  # a Scout's two-square move looks like a Captain's
     assert view(g, BLUE)["B3"] == "r?m"
+    assert belief(g, BLUE, "B3") == pytest.approx({"scout": 0.5, "captain": 0.5})
+    assert belief(g, BLUE, "C1") == pytest.approx({"flag": 0.5, "major": 0.5})
     blue_idle(g)
     g.play("B3-B7")  # four squares: only a Scout
     assert view(g, BLUE)["B7"] == "r2"
     obs = g.observation(BLUE)
     assert obs[names.index("opp_scout")].flat[99 - parse_square("B7")] == 1
     assert obs[names.index("opp_unknown_moved")].flat[99 - parse_square("B7")] == 0
+    # with the Scout known, the piece on E4 can only be the Captain
+    assert belief(g, BLUE, "E4") == pytest.approx({"captain": 1.0})
+
+
+def test_captain_diagonal_move_shows_a_captain():
+    # Only a Captain moves diagonally (Ultimate Lightning): the move names its type, as a
+    # Scout's long move does in classic.
+    g = game(CAPTAIN.replace("rF  .   .", "rF  r2  ."), variant="ultimate-lightning")
+    g.play("E2-F3")
+    assert view(g, BLUE)["F3"] == "r6"
+    names = stratego.channel_names(4, False)
+    obs = g.observation(BLUE)
+    f = 99 - parse_square("F3")
+    assert obs[names.index("opp_captain")].flat[f] == 1
+    assert obs[names.index("opp_unknown_moved")].flat[f] == 0
+    assert belief(g, BLUE, "F3") == {"captain": 1.0}
+    assert g.observation(RED)[names.index("own_revealed")].flat[parse_square("F3")] == 1
+    # a later one-square move does not hide it again
+    blue_idle(g)
+    g.play("F3-F4")
+    assert view(g, BLUE)["F4"] == "r6"
+
+
+@pytest.mark.parametrize("mover,other,shown", [("r2", "r5", "r2"), ("r6", "r5", "r6")])
+def test_two_square_move_of_a_side_without_the_other_type_shows_one_type(mover, other, shown):
+    # A side with Scouts and no Captain (or Captains and no Scout): a straight two-square
+    # move can only be the type it has. The piece set is public (its counts).
+    g = game(CAPTAIN.replace("r6", mover).replace("rF  .   .", "rF  " + other + "  ."), captain_two_squares=1)
+    g.play("E2-E4")
+    assert view(g, BLUE)["E4"] == shown
 
 
 def test_scout_three_square_move_shows_a_scout_with_two_square_captains():
@@ -783,6 +852,18 @@ def test_two_square_rule_limit_three_for_a_captains_diagonal():
         g.play("E2-F3" if k % 2 == 0 else "F3-E2")
         blue_idle(g)
     illegal(g, "F3-E2", "two-square rule")
+
+
+def test_captain_straight_two_square_run_is_the_longest_tail():
+    # A Captain's straight two-square move crosses two boundaries, like a Scout's: E1-E3,
+    # E3-E2 and E2-E3 all cross E2|E3, so with E2-E1 before them the run is 3 (issue 13).
+    g = game(CAPTAIN, variant="ultimate-lightning", two_square_limit=3)
+    for move in ("E2-E1", "E1-E3", "E3-E2", "E2-E3"):
+        g.play(move)
+        blue_idle(g)
+    illegal(g, "E3-E2", "two-square rule")
+    illegal(g, "E3-E1", "two-square rule")
+    assert squares("E4 E5") <= targets(g, "E3")
 
 
 def test_diagonal_moves_between_other_squares_do_not_continue_the_run():
@@ -940,6 +1021,128 @@ def test_chasing_rule_for_blue():
     for move in CHASE_PLIES:
         g0.play(turn_move(move))
     g0.play(turn_move(FORBIDDEN))
+
+
+# The first threat belongs to the chase (issue 13): the Colonel's A2-B2 threatens the
+# Lieutenant on C2, which evades; after the chase B3-B2 would recreate the position after
+# that first threat (Colonel B2, Lieutenant C2).
+FIRST_THREAT_FIELD = ("AAAAAAAAAMJASAAAAAAAAAAAAAAAAAAAAAAAAAAAAA__AA__AAAA__AA__AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+                      "AAAAAAAAAAAY")
+FIRST_THREAT_PLIES = ("A2-B2", "C2-C3", "B2-C2", "C3-B3", "C2-C3", "B3-B2", "C3-B3", "B2-C2")
+
+
+def test_the_first_threat_belongs_to_the_chase():
+    g = stratego.Game.from_field(FIRST_THREAT_FIELD, to_move=RED, variant="isf")
+    for move in FIRST_THREAT_PLIES:
+        g.play(move)
+    illegal(g, "B3-B2", "chasing rule")
+    assert {"B3-B4", "B3-A3", "B3-C3"} == set(g.legal_moves())
+    g = stratego.Game.from_field(FIRST_THREAT_FIELD, to_move=RED, variant="isf", chasing_rule=0)
+    for move in FIRST_THREAT_PLIES:
+        g.play(move)
+    g.play("B3-B2")
+
+
+def test_the_first_threat_counts_after_blue_moved_another_piece():
+    # Blue's Sergeant on K9 moves first: the Colonel's threat does not land next to the
+    # piece blue just moved, and is still the chase's first move.
+    field = FIRST_THREAT_FIELD[:89] + "R" + FIRST_THREAT_FIELD[90:]
+    g = stratego.Game.from_field(field, to_move=BLUE, variant="isf")
+    g.play("K9-K8")
+    for move in FIRST_THREAT_PLIES:
+        g.play(move)
+    illegal(g, "B3-B2", "chasing rule")
+
+
+# A chase round a long cycle (issue 13): the Lieutenant runs round a ring of squares with
+# the Colonel one square behind; the chase keeps every position, so the chasing move that
+# closes the ring is illegal however long the ring is. Field: Colonel A1, Lieutenant B1,
+# the Flags on E3 and E8, inside the rings; blue moves first.
+RING_FIELD = ("JSAAAAAAAAAAAAAAAAAAAAAAMAAAAAAAAAAAAAAAAA__AA__AAAA__AA__AAAAAAAAAAAAAAAAYAAAAAAAAAAA"
+              "AAAAAAAAAAAAAA")
+
+
+def ring(rows: int) -> list[int]:
+    """The edge squares of rows 1..rows, all columns, from A1 going right (counter-clockwise
+    as red sees the board)."""
+    top = rows - 1
+    squares_ = [c for c in range(10)]
+    squares_ += [r * 10 + 9 for r in range(1, top + 1)]
+    squares_ += [top * 10 + c for c in range(8, -1, -1)]
+    squares_ += [r * 10 for r in range(top - 1, 0, -1)]
+    return squares_
+
+
+@pytest.mark.parametrize("rows,length", [(10, 36), (9, 34)])
+def test_a_chase_round_a_long_ring_is_caught(rows, length):
+    cycle = ring(rows)
+    assert len(cycle) == length and len(set(cycle)) == length
+    g = stratego.Game.from_field(RING_FIELD, to_move=BLUE, variant="isf")
+    first = None
+    for k in range(length):
+        lieutenant, colonel = cycle[(k + 1) % length], cycle[k % length]
+        g.play(stratego.format_move(lieutenant, cycle[(k + 2) % length]))
+        assert colonel in {parse_move(m)[0] for m in g.legal_moves()}
+        g.play(stratego.format_move(colonel, cycle[(k + 1) % length]))
+        if first is None:
+            first = g.field
+    # the Lieutenant goes on; the Colonel's next step would bring back the position after
+    # its first move (Colonel B1, Lieutenant C1): the (length + 1)-th chasing move
+    g.play(stratego.format_move(cycle[1], cycle[2]))
+    closing = stratego.format_move(cycle[0], cycle[1])
+    assert closing == "A1-B1"
+    illegal(g, closing, "chasing rule")
+    twin = stratego.Game.from_field(g.field, to_move=RED, variant="isf", chasing_rule=0)
+    twin.play(closing)
+    assert twin.field == first
+
+
+TWO_EVADERS = """
+bF  .   .   .   .   .   .   .   .   .
+.   .   .   .   .   .   .   .   .   .
+.   .   .   .   .   .   .   .   .   .
+.   .   .   .   .   .   .   .   .   .
+.   .   ~   ~   .   .   ~   ~   .   .
+.   .   ~   ~   .   .   ~   ~   .   .
+b5  .   .   .   .   .   .   .   .   .
+b5  .   .   .   .   .   .   .   .   .
+.   .   .   .   .   .   .   .   .   .
+r8  .   .   .   .   .   .   .   .   rF
+"""
+TWO_EVADERS_PLIES = ("A1-A2", "A3-B3", "A2-B2", "B3-A3", "B2-B3", "A3-A2", "B3-A3",
+                     "A4-B4",  # Y evades: the Colonel on A3 threatened A2 and A4
+                     "A3-B3", "B4-A4", "B3-B2", "A2-A3")
+
+
+def test_a_chase_of_two_pieces_in_turn_is_one_chase():
+    # ISF 11.1 "one or more pieces": the chased side evades with whichever piece the
+    # chaser's last move threatened; the chase goes on across the change of piece and
+    # keeps its positions. Red's Colonel A1 threatens the Lieutenant A3 (X); X and, once
+    # the Colonel threatens both, the Lieutenant A4 (Y) evade in turn; the Colonel's last
+    # move would recreate the position after its first threat, from before Y evaded (a
+    # chase of one piece at a time would have started afresh there).
+    g = game(TWO_EVADERS, chasing_rule=1)
+    for move in TWO_EVADERS_PLIES:
+        g.play(move)
+    illegal(g, "B2-A2", "chasing rule")
+    g = game(TWO_EVADERS, chasing_rule=0)
+    for move in TWO_EVADERS_PLIES:
+        g.play(move)
+    g.play("B2-A2")
+    first = game(TWO_EVADERS)
+    first.play("A1-A2")
+    assert g.field == first.field  # the position after the first threat
+
+
+@pytest.mark.parametrize("variant,settings", [("gravon", {"chasing_rule": 1}),
+                                              ("isf", {"max_plies_without_attack": 0}),
+                                              ("isf", {"max_plies_without_attack": 201})])
+def test_the_chasing_rule_needs_a_no_attack_cap(variant, settings):
+    # A chase keeps its positions since the last attack: the no-attack cap bounds them.
+    with pytest.raises(ValueError, match="max_plies_without_attack between 1 and 200"):
+        stratego.Game(variant, **settings)
+    stratego.Game("isf", max_plies_without_attack=200)
+    stratego.Game("gravon", chasing_rule=1, max_plies_without_attack=120)
 
 
 # ---------------------------------------------------------------- numbering

@@ -63,10 +63,12 @@ static inline void check_state_tables(const GameState *s, int strict_flags) {
         int type = s->piece_type[id];
         uint8_t flags = s->piece_flags[id];
         FUZZ_CHECK(type < PIECE_TYPE_NB);
-        FUZZ_CHECK((flags & ~(PIECE_MOVED | PIECE_REVEALED | PIECE_SCOUTED)) == 0);
+        FUZZ_CHECK((flags & ~PIECE_FLAGS_ALL) == 0);
         if (strict_flags) {
             if (flags & PIECE_MOVED) FUZZ_CHECK(piece_type_is_movable(type));
             if (flags & PIECE_SCOUTED) FUZZ_CHECK(type == SCOUT && (flags & PIECE_MOVED));
+            if (flags & PIECE_CAPTAIN_SHOWN) FUZZ_CHECK(type == CAPTAIN && (flags & PIECE_MOVED));
+            if (flags & PIECE_SCOUT_OR_CAPTAIN) FUZZ_CHECK((type == SCOUT || type == CAPTAIN) && (flags & PIECE_MOVED));
         }
         if (sq == SQ_NONE) continue;
         FUZZ_CHECK(sq < SQ_NB);
@@ -338,7 +340,7 @@ static inline void check_views(const GameState *s, const Rules *r, uint8_t pick)
         int first = (1 - player) * MAX_PIECES;
         for (int k = 0; k < MAX_PIECES; k++) {
             int id = first + (k + pick) % MAX_PIECES;
-            if (s->piece_sq[id] == SQ_NONE || (s->piece_flags[id] & (PIECE_REVEALED | PIECE_SCOUTED))) continue;
+            if (s->piece_sq[id] == SQ_NONE || (s->piece_flags[id] & PIECE_IDENTIFIED)) continue;
             if (a < 0) a = id;
             else if (s->piece_type[id] != s->piece_type[a]) { b = id; break; }
         }
