@@ -243,8 +243,13 @@ static int check_array_shape(PyObject *obj, const char *name, int typenum, int n
         PyErr_Format(PyExc_ValueError, "%s must have shape %s, got %s", name, want, got);
         return -1;
     }
-    if (!PyArray_IS_C_CONTIGUOUS(a) || !PyArray_ISALIGNED(a) || !PyArray_ISWRITEABLE(a)) {
+    if (!PyArray_IS_C_CONTIGUOUS(a) || !PyArray_ISALIGNED(a)) {
         PyErr_Format(PyExc_ValueError, "%s must be C-contiguous, aligned and writeable", name);
+        return -1;
+    }
+    if (!PyArray_ISWRITEABLE(a)) {
+        PyErr_Format(PyExc_ValueError, "%s was made read-only (writeable=False), but it is "
+                     "written in place; copy what you keep instead", name);
         return -1;
     }
     return 0;
@@ -980,7 +985,7 @@ static int Batch_check_outputs(BatchObject *self) {
         PyErr_Format(PyExc_ValueError,
                      "%s was made read-only (writeable=False), but the environment writes it "
                      "in place at every reset and step; copy what you keep instead",
-                     k < OUT_NB ? OUT_NAMES[k] : OBS_ARRAY_NAMES[k - OUT_NB]);
+                     k == OUT_MASK ? "action_mask" : k < OUT_NB ? OUT_NAMES[k] : OBS_ARRAY_NAMES[k - OUT_NB]);
         return -1;
     }
     return 0;
@@ -1069,7 +1074,8 @@ done:
 
 static PyObject *Batch_sample_actions(BatchObject *self, PyObject *out) {
     if (Batch_check_idle(self) < 0) return NULL;
-    if (check_out_array(out, "out", NPY_INT64, self->batch.num_envs, 0) < 0) return NULL;
+    if (check_out_array(out, "the array of sampled actions", NPY_INT64, self->batch.num_envs, 0) < 0)
+        return NULL;
     if (Batch_enter(self) < 0) return NULL;
     int64_t *a = PyArray_DATA((PyArrayObject *)out);
     Py_BEGIN_ALLOW_THREADS

@@ -165,6 +165,27 @@ static int header_check(const uint8_t *data, size_t len, SaveKind kind, uint32_t
     return 0;
 }
 
+/* 0 if each side of s holds exactly the rules' piece set (captured pieces included): true
+ * of every game a batch plays, since it sets them up itself and a rescue returns a
+ * captured piece rather than adding one. Catches a payload of another variant behind a
+ * copied header. -1 with the problem in err otherwise. */
+static int game_has_piece_set(const GameState *s, const Rules *r, char *err, size_t err_len) {
+    for (int p = 0; p < PLAYER_NB; p++) {
+        int counts[PIECE_TYPE_NB] = {0};
+        for (int id = p * MAX_PIECES; id < p * MAX_PIECES + s->placed[p]; id++) {
+            if (s->piece_type[id] < PIECE_TYPE_NB) counts[s->piece_type[id]]++;
+        }
+        for (int t = 0; t < PIECE_TYPE_NB; t++) {
+            if (counts[t] != r->piece_counts[t]) {
+                snprintf(err, err_len, "%s has %d pieces of type %d, the rules' piece set %d",
+                         p == RED ? "red" : "blue", counts[t], t, r->piece_counts[t]);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
 size_t save_batch_bytes(const Batch *b) {
     return sizeof(SaveHeader) + sizeof(BatchStats) +
            (size_t)b->num_envs * (sizeof(GameState) + sizeof(uint64_t));
@@ -196,7 +217,8 @@ int save_batch_check(const Batch *b, const uint8_t *data, size_t len, char *err,
     for (int i = 0; i < b->num_envs; i++) {
         GameState s;
         memcpy(&s, states + (size_t)i * sizeof(GameState), sizeof(s));
-        if (game_validate(&s, &b->rules, why, sizeof(why)) < 0) {
+        if (game_validate(&s, &b->rules, why, sizeof(why)) < 0 ||
+            game_has_piece_set(&s, &b->rules, why, sizeof(why)) < 0) {
             snprintf(err, err_len, "game %d is corrupt: %s", i, why);
             return -1;
         }

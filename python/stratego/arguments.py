@@ -31,17 +31,18 @@ def int_in(lo: int, hi: int) -> Callable[[str], int]:
 
 def float_in(lo: float, hi: float, *, lo_open: bool = False) -> Callable[[str], float]:
     """A finite float option in [lo, hi] ((lo, hi] with lo_open)."""
-    low = f"({lo}" if lo_open else f"[{lo}"
+    low = f"({lo:g}" if lo_open else f"[{lo:g}"
+    high = f"{hi:g}]"
 
     def parse(text: str) -> float:
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number in {low}, {hi}], got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"expected a number in {low}, {high}, got {text!r}") from None
         if not math.isfinite(value):
-            raise argparse.ArgumentTypeError(f"must be a finite number in {low}, {hi}], got {text!r}")
+            raise argparse.ArgumentTypeError(f"must be a finite number in {low}, {high}, got {text!r}")
         if value < lo or (lo_open and value == lo) or value > hi:
-            raise argparse.ArgumentTypeError(f"must be in {low}, {hi}], got {value:g}")
+            raise argparse.ArgumentTypeError(f"must be in {low}, {high}, got {text!r}")
         return value
     parse.__name__ = "number"
     return parse

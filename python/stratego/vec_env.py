@@ -178,6 +178,10 @@ class VecEnv(GymVectorEnv):
             # Its data would be played with the mask ignored: masked games have no action.
             raise TypeError("actions must be a plain numpy array, got a masked array: every game "
                             "needs an action (fill the masked entries first, e.g. .filled(a))")
+        if not self._finished.flags.writeable:
+            # Written after the C step: refuse now, before any game changes.
+            raise ValueError("info['_final_info'] was made read-only (writeable=False), but it is "
+                             "written in place at every step; copy what you keep instead")
         self._batch.step(actions, self._mode)
         return self.obs, self.reward, self.terminated, self.truncated, self._info(finished=True)
 
