@@ -109,18 +109,17 @@ def test_step_array_that_steps_the_env_first_from_the_same_thread():
     np.testing.assert_array_equal(env.action_mask, twin.action_mask)
 
 
-def test_reset_seed_whose_int_closes_the_env_is_refused():
+def test_reset_seed_whose_index_closes_the_env_is_refused():
     env = stratego.VecEnv(4, seed=1)
-
-    class Seed(int):
-        def __int__(self):
-            env.close()
-            return 7
-
-        __index__ = __int__
-
     with pytest.raises(RuntimeError, match="closed"):
-        env.reset(seed=Seed(7))
+        env.reset(seed=Index(7, env.close))
+
+
+def test_reset_seed_whose_index_steps_the_env_resets_after_it():
+    env = stratego.VecEnv(4, seed=1)
+    env.reset(seed=Index(7, lambda: env.step(env.sample_actions())))
+    twin = stratego.VecEnv(4, seed=7)
+    assert [env.game_field(i) for i in range(4)] == [twin.game_field(i) for i in range(4)]
 
 
 def test_num_threads_index_that_closes_the_env():
