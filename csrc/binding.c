@@ -782,7 +782,7 @@ typedef struct {
     Batch batch;
     PyObject *outputs[OUT_NB]; /* the caller's arrays, kept alive while we write them */
     PyObject *obs_arrays[OBS_ARRAY_NB];
-    PyObject *setups; /* the setup table the games draw from, or NULL */
+    PyObject *setups; /* a private, read-only copy of the setup table the games draw from, or NULL */
     int num_threads;
     int busy; /* set while a call runs without the GIL: a second caller gets an error */
     unsigned long busy_thread; /* the thread inside that call, to tell re-entry from a race */
@@ -845,6 +845,7 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     int threads;
     GameState *states = NULL;
     uint64_t *sample_rng = NULL;
+    PyObject *setups_copy = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "nOOOOOOOOOOO|OOOOOpppO", kwlist, &n, &threads_obj,
                                      &rules_obj, &outs[0], &outs[1], &outs[2], &outs[3],
                                      &outs[4], &outs[5], &outs[6], &outs[7], &outs[8], &obs[0],
@@ -857,6 +858,14 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
         goto done;
     if (history_obj != NULL && parse_history_k(history_obj, &history_k) < 0) goto done;
     if (obs_spec_parse(history_k, probabilities, as_float, &rules, &spec) < 0) goto done;
+    /* The games read the setup table for as long as they live: a private copy, so that
+     * no later write to the caller's array (or its base) can change what was checked. */
+    if (setups_obj != Py_None && PyArray_Check(setups_obj) &&
+        PyArray_TYPE((PyArrayObject *)setups_obj) == NPY_UINT8) {
+        setups_copy = PyArray_NewCopy((PyArrayObject *)setups_obj, NPY_CORDER);
+        if (setups_copy == NULL) goto done;
+        setups_obj = setups_copy;
+    }
     /* Converted: from here on no Python code runs until the object is filled. */
     if (self->batch.states != NULL || self->closed) {
         PyErr_SetString(PyExc_RuntimeError, "Batch.__init__ may be called only once");
@@ -908,6 +917,8 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
         Py_INCREF(setups_obj);
         self->setups = setups_obj;
     }
+    /* The table is read with the GIL released: nothing may write it again. */
+    if (setups_copy != NULL) PyArray_CLEARFLAGS((PyArrayObject *)setups_copy, NPY_ARRAY_WRITEABLE);
     for (int k = 0; k < OUT_NB; k++) {
         Py_INCREF(outs[k]);
         self->outputs[k] = outs[k];
@@ -936,6 +947,7 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
 done:
     free(states);
     free(sample_rng);
+    Py_XDECREF(setups_copy);
     return result;
 }
 

@@ -142,3 +142,29 @@ def test_batch_init_runs_once():
                             env.terminated, env.truncated, env.to_play, env.final_winner,
                             env.final_reason, env.final_plies)
     env.step(env.sample_actions())
+
+
+def test_batch_keeps_its_own_copy_of_the_setup_table():
+    """The games draw from the table for as long as they live; a caller who writes the
+    array afterwards (bad letters here) changes nothing."""
+    from stratego.setups import human_setups
+
+    def make(table):
+        env = stratego.VecEnv(8, observations=False, max_plies=4)
+        batch = _core.Batch.__new__(_core.Batch)
+        batch.__init__(8, 1, env.variant.rules, env.action_mask, env.rewards, env.reward,
+                       env.terminated, env.truncated, env.to_play, env.final_winner,
+                       env.final_reason, env.final_plies, setups=table)
+        return batch
+
+    table = human_setups(CLASSIC).copy()
+    mutated, kept = make(table), make(human_setups(CLASSIC))
+    table[:] = ord("Z")
+    out = np.zeros(8, dtype=np.int64)
+    for batch in (mutated, kept):
+        batch.reset(4)
+        for _ in range(40):  # every game ends at the 4-ply cap and draws new setups
+            batch.sample_actions(out)
+            batch.step(out, 0)
+    assert mutated.stats() == kept.stats() and mutated.stats()["games_finished"] >= 8 * 9
+    assert [mutated.game(i).field() for i in range(8)] == [kept.game(i).field() for i in range(8)]
