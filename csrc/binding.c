@@ -476,7 +476,9 @@ static PyObject *GameState_check_move(GameStateObject *self, PyObject *args) {
 /* An action of any kind, in [0, ACTION_MAX). */
 static int parse_action(PyObject *obj, int *out) {
     long v;
-    if (parse_int_in(obj, "action", 0, ACTION_MAX - 1, NULL, &v) < 0) return -1;
+    char expected[48];
+    snprintf(expected, sizeof(expected), "an int in [0, %d)", ACTION_MAX); /* as step() says it */
+    if (parse_int_in(obj, "action", 0, ACTION_MAX - 1, expected, &v) < 0) return -1;
     *out = (int)v;
     return 0;
 }

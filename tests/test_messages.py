@@ -31,7 +31,7 @@ def test_huge_integers_are_value_errors_naming_the_value():
         stratego.squares_to_action(0, -BIG, 0)
     with pytest.raises(ValueError, match=f"player must be 0 \\(red\\) or 1 \\(blue\\), got {BIG}"):
         stratego.decode_action(5, BIG)
-    with pytest.raises(ValueError, match=f"action must be an int in \\[0, 2800\\], got {BIG}"):
+    with pytest.raises(ValueError, match=f"action must be an int in \\[0, 2801\\), got {BIG}"):
         stratego.decode_action(BIG, 0)
     with pytest.raises(ValueError, match=f"piece type must be an int in \\[0, 11\\], got {BIG}"):
         stratego.rescue_to_action(BIG, 10, 0)
