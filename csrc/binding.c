@@ -47,8 +47,10 @@ static int parse_int_in(PyObject *obj, const char *name, long lo, long hi, const
     int result = -1, overflow = 0;
     char range[96];
     PyObject *index = NULL, *text = NULL;
-    snprintf(range, sizeof(range), "an int in [%ld, %ld]", lo, hi);
-    if (expected == NULL) expected = range;
+    if (expected == NULL) {
+        snprintf(range, sizeof(range), "an int in [%ld, %ld]", lo, hi);
+        expected = range;
+    }
     if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
         PyErr_Format(PyExc_TypeError, "%s must be %s, got %s", name, expected, Py_TYPE(obj)->tp_name);
         goto done;

@@ -23,6 +23,7 @@ END_REASONS: tuple[str, ...] = _core.END_REASONS
 VIEWS = {"to_play": 1, "both": 2}
 OBS_DTYPES = {"uint8": np.uint8, "float32": np.float32}
 MAX_ENVS: int = _core.MAX_ENVS
+_MaskedArray = np.ma.MaskedArray  # looked up once: step() refuses these
 
 
 def _bytes_per_game(num_actions: int, obs_shape: tuple, dtype, observations: bool, full_obs: bool) -> int:
@@ -174,14 +175,10 @@ class VecEnv(GymVectorEnv):
         """Plays one action per game. Returns (obs, reward, terminated, truncated, info)."""
         if not isinstance(actions, np.ndarray):
             actions = np.asarray(actions)
-        elif isinstance(actions, np.ma.MaskedArray):
+        elif isinstance(actions, _MaskedArray):
             # Its data would be played with the mask ignored: masked games have no action.
             raise TypeError("actions must be a plain numpy array, got a masked array: every game "
                             "needs an action (fill the masked entries first, e.g. .filled(a))")
-        if not self._finished.flags.writeable:
-            # Written after the C step: refuse now, before any game changes.
-            raise ValueError("info['_final_info'] was made read-only (writeable=False), but it is "
-                             "written in place at every step; copy what you keep instead")
         self._batch.step(actions, self._mode)
         return self.obs, self.reward, self.terminated, self.truncated, self._info(finished=True)
 
@@ -253,7 +250,15 @@ class VecEnv(GymVectorEnv):
             info["full_obs"] = self.full_obs
         if finished:
             # Into a buffer of its own, like every other output: no allocation per step.
-            done = np.logical_or(self.terminated, self.truncated, out=self._finished)
+            try:
+                done = np.logical_or(self.terminated, self.truncated, out=self._finished)
+            except ValueError:
+                # The caller made it read-only: the step has been played, so rather than
+                # lose its results, hand out a new buffer and never write the frozen one.
+                if self._finished.flags.writeable:
+                    raise
+                self._finished = np.zeros_like(self._finished)
+                done = np.logical_or(self.terminated, self.truncated, out=self._finished)
             if done.any():
                 info["final_info"] = {
                     "winner": self.final_winner,
