@@ -663,13 +663,13 @@ static PyObject *GameState_copy(GameStateObject *self, PyObject *unused) {
 }
 
 /* to_bytes() -> a save of this game (save.h: header naming the format and rules, then
- * the state). */
+ * the state and the bot stream). */
 static PyObject *GameState_to_bytes(GameStateObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
     if (GameState_check_ready(self) < 0) return NULL;
     PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)save_game_bytes());
     if (out == NULL) return NULL;
-    save_game_write(&self->state, &self->rules, (uint8_t *)PyBytes_AS_STRING(out));
+    save_game_write(&self->state, &self->rules, self->bot_rng, (uint8_t *)PyBytes_AS_STRING(out));
     return out;
 }
 
@@ -682,7 +682,7 @@ static PyObject *GameState_from_bytes(GameStateObject *self, PyObject *data) {
         return NULL;
     }
     if (GameState_check_ready(self) < 0) return NULL;
-    if (save_game_read(&self->state, &self->rules, (const uint8_t *)PyBytes_AS_STRING(data),
+    if (save_game_read(&self->state, &self->bot_rng, &self->rules, (const uint8_t *)PyBytes_AS_STRING(data),
                        (size_t)PyBytes_GET_SIZE(data), err, sizeof(err)) < 0) {
         PyErr_Format(PyExc_ValueError, "cannot load this saved game: %s", err);
         return NULL;
@@ -1398,6 +1398,7 @@ static int core_exec(PyObject *m) {
         PyModule_AddIntConstant(m, "MAX_ENVS", BATCH_MAX_ENVS) < 0 ||
         PyModule_AddIntConstant(m, "MAX_THREADS", BATCH_MAX_THREADS) < 0 ||
         PyModule_AddIntConstant(m, "SAVE_VERSION", SAVE_VERSION) < 0 ||
+        PyModule_AddIntConstant(m, "SAVE_HEADER_BYTES", (long)sizeof(SaveHeader)) < 0 ||
         PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(GameState)) < 0 ||
         PyModule_AddIntConstant(m, "OBSERVATION_VERSION", OBSERVATION_VERSION) < 0 ||
         PyModule_AddIntConstant(m, "FULL_OBS_CHANNELS", FULL_OBS_CHANNELS) < 0 ||

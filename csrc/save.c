@@ -242,17 +242,18 @@ void save_batch_read(Batch *b, const uint8_t *data) {
     memcpy(b->sample_rng, data, (size_t)b->num_envs * sizeof(uint64_t));
 }
 
-size_t save_game_bytes(void) { return sizeof(SaveHeader) + sizeof(GameState); }
+size_t save_game_bytes(void) { return sizeof(SaveHeader) + sizeof(GameState) + sizeof(uint64_t); }
 
-void save_game_write(const GameState *s, const Rules *r, uint8_t *out) {
+void save_game_write(const GameState *s, const Rules *r, uint64_t bot_stream, uint8_t *out) {
     SaveHeader h;
     header_fill(&h, SAVE_KIND_GAME, 1, r, NULL);
     memcpy(out, &h, sizeof(h));
     memcpy(out + sizeof(h), s, sizeof(*s));
+    memcpy(out + sizeof(h) + sizeof(*s), &bot_stream, sizeof(bot_stream));
 }
 
-int save_game_read(GameState *s, const Rules *r, const uint8_t *data, size_t len, char *err,
-                   size_t err_len) {
+int save_game_read(GameState *s, uint64_t *bot_stream, const Rules *r, const uint8_t *data,
+                   size_t len, char *err, size_t err_len) {
     char why[200];
     GameState fresh;
     if (header_check(data, len, SAVE_KIND_GAME, 1, r, NULL, err, err_len) < 0) return -1;
@@ -268,5 +269,6 @@ int save_game_read(GameState *s, const Rules *r, const uint8_t *data, size_t len
     /* A position that is over by the rules (no move left) ends now, as a new one does. */
     game_judge_start(&fresh, r);
     *s = fresh;
+    memcpy(bot_stream, data + sizeof(SaveHeader) + sizeof(GameState), sizeof(*bot_stream));
     return 0;
 }

@@ -8,7 +8,8 @@
  *            named by its row count and a 64-bit digest of its letters) and the Rules
  *            the games are played under.
  *   payload  batch: BatchStats, then num_games GameStates, then num_games sampler
- *            streams (uint64_t each); game: one GameState.
+ *            streams (uint64_t each); game: one GameState, then its bot stream
+ *            (uint64_t: the stream Game.bot_move draws on).
  *
  * Everything is in the writing machine's byte order and struct layout: a save moves
  * between processes and runs of one engine build, not between builds that changed the
@@ -17,7 +18,7 @@
  * A save names everything its games depend on, so loading it where any of that differs
  * is refused with a message naming the difference: rule settings and piece set, setup
  * source (a game that ends is replaced by one drawn from the same source), the number
- * of games. Observation settings are not in it: observations are recomputed on load.
+ * of games, and every random stream the games draw on. Observation settings are not in it: observations are recomputed on load.
  *
  * Version scheme: ONE integer, SAVE_VERSION, for the whole format. Any change to what a
  * save holds or means (the header, Rules, GameState, e.g. a longer chase history,
@@ -26,7 +27,8 @@
  * version; a save of another version is refused with both numbers named.
  *
  *   version 1  header without kind, byte order or setup source (binding.c, batches only)
- *   version 2  this layout: batch and game saves, setup source, byte-order mark
+ *   version 2  this layout: batch and game saves (with the bot stream), setup source,
+ *              byte-order mark
  *
  * Plain C: no Python. The binding wraps these, and main.c round-trips a batch.
  */
@@ -76,13 +78,15 @@ void save_batch_read(Batch *b, const uint8_t *data);
 /* The bytes of a save of one game. */
 size_t save_game_bytes(void);
 
-/* Writes the save of game s, played under r, into out (save_game_bytes() bytes). */
-void save_game_write(const GameState *s, const Rules *r, uint8_t *out);
+/* Writes the save of game s, played under r, with its bot stream, into out
+ * (save_game_bytes() bytes). */
+void save_game_write(const GameState *s, const Rules *r, uint64_t bot_stream, uint8_t *out);
 
-/* Reads a game save made under the rules r into *s: 0, or -1 with the problem in err
- * and *s untouched. A position that is over by the rules ends now (game_judge_start). */
-int save_game_read(GameState *s, const Rules *r, const uint8_t *data, size_t len, char *err,
-                   size_t err_len);
+/* Reads a game save made under the rules r into *s and *bot_stream: 0, or -1 with the
+ * problem in err and both untouched. A position that is over by the rules ends now
+ * (game_judge_start). */
+int save_game_read(GameState *s, uint64_t *bot_stream, const Rules *r, const uint8_t *data,
+                   size_t len, char *err, size_t err_len);
 
 /* A 64-bit digest (FNV-1a) of a setup table's rows; 0 for random setups. */
 uint64_t save_setups_digest(const SetupTable *table);

@@ -74,6 +74,8 @@ def test_read_only_sampled_actions_are_refused():
     sampled.setflags(write=False)
     with pytest.raises(ValueError, match="sampled actions was made read-only"):
         env.sample_actions()
+    with pytest.raises(ValueError, match="bot actions was made read-only"):
+        env.bot_actions("heuristic")
     np.testing.assert_array_equal(sampled, before)
 
 

@@ -40,6 +40,10 @@ def gamestate_calls():
         "observe_full": lambda s: s.observe_full(0, full),
         "to_bytes": lambda s: s.to_bytes(),
         "from_bytes": lambda s: s.from_bytes(save),
+        "bot_action": lambda s: s.bot_action("random"),
+        "seed_bot": lambda s: s.seed_bot(1),
+        "bot_stream": lambda s: s.bot_stream(),
+        "set_bot_stream": lambda s: s.set_bot_stream(5),
     }
 
 
@@ -90,6 +94,7 @@ def batch_calls():
         "reset": lambda b: b.reset(0),
         "step": lambda b: b.step(np.zeros(1, dtype=np.int64), 0),
         "sample_actions": lambda b: b.sample_actions(np.zeros(1, dtype=np.int64)),
+        "bot_actions": lambda b: b.bot_actions("heuristic", np.zeros(1, dtype=np.int64)),
         "stats": lambda b: b.stats(),
         "game": lambda b: b.game(0),
         "save": lambda b: b.save(),

@@ -47,7 +47,8 @@ def test_classic_save_refused_by_barrage_env_naming_the_piece_sets():
     with pytest.raises(ValueError, match=r"piece sets differ: the save has piece_counts 6,1,8,5,4,4,4,3,2,1,1,1"):
         barrage.load_state(classic.save_state())
     # A classic payload behind barrage's header: the rules match, the games do not.
-    forged = barrage.save_state()[:48 + 24] + classic.save_state()[48 + 24:]
+    header = stratego._core.SAVE_HEADER_BYTES
+    forged = barrage.save_state()[:header] + classic.save_state()[header:]
     with pytest.raises(ValueError, match="corrupt"):
         barrage.load_state(forged)
     assert fields(barrage) == before
@@ -153,6 +154,15 @@ def test_game_save_and_batch_save_are_not_interchangeable():
         env.load_state(game._state.to_bytes())
     with pytest.raises(ValueError, match="of a batch of games, expected one game"):
         game._state.from_bytes(env.save_state())
+
+
+def test_game_save_holds_the_bot_stream():
+    """Game.bot_move draws on the game's bot stream: a pickle continues it exactly."""
+    game = stratego.Game(seed=3)
+    game.bot_move("random")
+    back = pickle.loads(pickle.dumps(game))
+    assert set(game.__getstate__()) == {"variant", "state", "numbering"}
+    assert [back.bot_move("random") for _ in range(20)] == [game.bot_move("random") for _ in range(20)]
 
 
 def test_game_pickle_round_trips_every_variant():

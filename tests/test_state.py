@@ -64,7 +64,7 @@ def test_corrupt_pickled_state_is_rejected(offset, value):
     game = stratego.Game(seed=1)
     data = game.__getstate__()
     raw = bytearray(data["state"])
-    raw[len(raw) - stratego.STATE_BYTES + offset] = value  # offset into the state, after the header
+    raw[stratego._core.SAVE_HEADER_BYTES + offset] = value  # offset into the state, after the header
     data["state"] = bytes(raw)
     clone = stratego.Game.__new__(stratego.Game)
     with pytest.raises(ValueError, match="the game is corrupt"):
@@ -162,7 +162,7 @@ def test_a_rescue_phase_is_refused_where_the_rules_have_no_rescue():
     game = stratego.Game(seed=2)
     data = game.__getstate__()
     raw = bytearray(data["state"])
-    at = len(raw) - stratego.STATE_BYTES + PHASE_OFFSET  # after the save's header
+    at = stratego._core.SAVE_HEADER_BYTES + PHASE_OFFSET  # after the save's header
     raw[at] = 1       # PHASE_RESCUE
     raw[at + 1] = 0   # rescuer: red's first piece
     data["state"] = bytes(raw)

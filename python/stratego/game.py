@@ -223,12 +223,11 @@ class Game:
         return other
 
     def __getstate__(self) -> dict:
-        return {"variant": self._variant, "state": self._state.to_bytes(), "numbering": self.numbering,
-                "bot_stream": self._state.bot_stream()}
+        # The state's save holds the bot stream too (csrc/save.h).
+        return {"variant": self._variant, "state": self._state.to_bytes(), "numbering": self.numbering}
 
     def __setstate__(self, data: dict) -> None:
-        # Pickles from before the bots have no "bot_stream": theirs starts from seed 0.
-        if not isinstance(data, dict) or set(data) - {"bot_stream"} != {"variant", "state", "numbering"}:
+        if not isinstance(data, dict) or set(data) != {"variant", "state", "numbering"}:
             raise ValueError("not a pickled stratego.Game")
         numbering = check_numbering(data["numbering"])
         variant = data["variant"]
@@ -237,8 +236,6 @@ class Game:
         variant = load_variant(variant)
         state = _core.GameState(variant.rules)
         state.from_bytes(data["state"])  # the save names its rules: checked against the variant's
-        if "bot_stream" in data:
-            state.set_bot_stream(data["bot_stream"])
         # Only a game that loaded is set: a refused pickle leaves no half-made Game.
         self._variant, self.numbering, self._state = variant, numbering, state
 
