@@ -22,6 +22,7 @@ import time
 import numpy as np
 
 import stratego
+from stratego.arguments import MAX_ENVS, MAX_THREADS, float_in, int_in
 
 
 def rss_mb() -> float:
@@ -38,11 +39,11 @@ def rss_mb() -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--plies", type=float, default=1e8, help="total plies over all games (default 1e8)")
-    parser.add_argument("--num-envs", type=int, default=4096)
-    parser.add_argument("--threads", type=int, default=0, help="OpenMP threads, 0 = all cores")
-    parser.add_argument("--warmup", type=float, default=0.05, help="fraction of steps before the baseline RSS")
-    parser.add_argument("--tolerance-mb", type=float, default=4.0, help="allowed RSS growth after warm-up")
+    parser.add_argument("--plies", type=float_in(1, 1e15), default=1e8, help="total plies over all games (default 1e8)")
+    parser.add_argument("--num-envs", type=int_in(1, MAX_ENVS), default=4096)
+    parser.add_argument("--threads", type=int_in(0, MAX_THREADS), default=0, help="OpenMP threads, 0 = all cores")
+    parser.add_argument("--warmup", type=float_in(0, 1), default=0.05, help="fraction of steps before the baseline RSS")
+    parser.add_argument("--tolerance-mb", type=float_in(0, 1e6), default=4.0, help="allowed RSS growth after warm-up")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--quick", action="store_true", help="10^6 plies: a smoke test")
     parser.add_argument("--float", action="store_true", help="float32 observations with belief planes")

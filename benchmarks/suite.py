@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 import stratego
+from stratego.arguments import MAX_ENVS, MAX_THREADS, float_in, int_in, int_list
 from stratego.bench import step_bytes
 
 CONFIGS = {  # name -> VecEnv keywords
@@ -52,7 +53,7 @@ def thread_counts(spec: str, ncpu: int) -> list[int]:
     if spec == "pow2":  # 1, 2, 4, ... and the core count itself
         counts = [1 << i for i in range(ncpu.bit_length()) if 1 << i <= ncpu]
         return sorted(set(counts + [ncpu]))
-    return sorted({int(t) for t in spec.split(",")})
+    return sorted(set(int_list(1, MAX_THREADS)(spec)))
 
 
 # -- machine -------------------------------------------------------------------------
@@ -448,14 +449,19 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="smoke run: 2 sizes, short timings (under a minute)")
     ap.add_argument("--out", type=Path, default=HERE / "results", help="directory for the JSON and PNG")
-    ap.add_argument("--envs", type=lambda s: [int(x) for x in s.split(",")], help="num_envs list, e.g. 256,4096")
+    ap.add_argument("--envs", type=int_list(1, MAX_ENVS), help="num_envs list, e.g. 256,4096")
     ap.add_argument("--threads", default="all", help="'all' (1..cores), 'pow2' (1,2,4,..,cores) or a list: 1,2,8")
     ap.add_argument("--configs", type=lambda s: s.split(","), help=f"subset of {','.join(CONFIGS)}")
-    ap.add_argument("--min-time", type=float, help="seconds timed per point (default 0.3, quick 0.1)")
+    ap.add_argument("--min-time", type=float_in(0, 3600, lo_open=True), help="seconds timed per point (default 0.3, quick 0.1)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--headline-envs", type=int, default=4096, help="num_envs of the table and the target checks")
+    ap.add_argument("--headline-envs", type=int_in(1, MAX_ENVS), default=4096, help="num_envs of the table and the target checks")
     ap.add_argument("--compare", type=Path, help="an earlier results JSON: checksums and speed ratios against it")
     args = ap.parse_args(argv)
+    if args.threads not in ("all", "pow2"):
+        try:
+            thread_counts(args.threads, 1)
+        except argparse.ArgumentTypeError as exc:
+            ap.error(f"argument --threads: {exc}")
     if args.configs and set(args.configs) - set(CONFIGS):
         ap.error(f"unknown configs {sorted(set(args.configs) - set(CONFIGS))}; choose from {list(CONFIGS)}")
     if args.min_time is None:

@@ -168,14 +168,18 @@ void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_thre
     b->stats.checksum += checksum;
 }
 
-/* Ones in a 0/1 byte mask of n entries; the k-th (0-based) set entry. 16 bytes at a
- * time with SSE2's sum of absolute differences where the compiler has it (x86-64
- * always does), 8 at a time elsewhere: a multiply gathers the byte sum of a word. */
+/* Set (non-zero) entries of a byte mask. numpy's bool is one byte and any non-zero
+ * byte reads as True (a mask written through a uint8 view may hold 255 or 2), so a
+ * block counts bytes that are not zero, not their sum. 16 bytes at a time with SSE2
+ * where the compiler has it (x86-64 always does): min(byte, 1), then the sum of
+ * absolute differences; 8 at a time elsewhere: each non-zero byte becomes 1, then a
+ * multiply gathers the byte sum of a word. */
 #ifdef __SSE2__
 #include <emmintrin.h>
 enum { MASK_BLOCK = 16 };
 static inline int block_ones(const uint8_t *m) {
-    __m128i sums = _mm_sad_epu8(_mm_loadu_si128((const __m128i *)m), _mm_setzero_si128());
+    __m128i bits = _mm_min_epu8(_mm_loadu_si128((const __m128i *)m), _mm_set1_epi8(1));
+    __m128i sums = _mm_sad_epu8(bits, _mm_setzero_si128());
     return _mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(sums, sums));
 }
 #else
@@ -183,7 +187,10 @@ enum { MASK_BLOCK = 8 };
 static inline int block_ones(const uint8_t *m) {
     uint64_t word;
     memcpy(&word, m, 8);
-    return (int)((word * 0x0101010101010101ull) >> 56);
+    /* Per byte: the high bit set iff the byte is non-zero, without carries between bytes. */
+    uint64_t low7 = (word & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full;
+    uint64_t ones = ((low7 | word) & 0x8080808080808080ull) >> 7;
+    return (int)((ones * 0x0101010101010101ull) >> 56);
 }
 #endif
 
@@ -199,7 +206,7 @@ static int mask_count(const uint8_t *mask, int n, uint16_t *groups) {
         groups[g] = (uint16_t)ones;
         total += ones;
     }
-    for (; a < n; a++) total += mask[a];
+    for (; a < n; a++) total += mask[a] != 0;
     return total;
 }
 

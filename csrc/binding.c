@@ -24,6 +24,7 @@
 #include "observe_full.h"
 #include "rng.h"
 #include "rules.h"
+#include "save.h"
 #include "view.h"
 
 #ifdef _OPENMP
@@ -37,27 +38,57 @@ static const char *const END_REASON_NAMES[END_REASON_NB] = {
 
 /* ------------------------------------------------------------------ helpers */
 
-/* Reads an int attribute of the rules dict, in [lo, hi]. 0 or -1 with an exception. */
+/* Converts an integer argument: an int or any object with __index__ (numpy.int64...),
+ * not a bool, to a long in [lo, hi]. `expected` says what is wanted ("0 (red) or 1
+ * (blue)"); NULL means "an int in [lo, hi]". 0, or -1 with TypeError (not an integer) or
+ * ValueError (out of range, however large) naming `name`. */
+static int parse_int_in(PyObject *obj, const char *name, long lo, long hi, const char *expected,
+                        long *out) {
+    int result = -1, overflow = 0;
+    char range[96];
+    PyObject *index = NULL, *text = NULL;
+    if (expected == NULL) {
+        snprintf(range, sizeof(range), "an int in [%ld, %ld]", lo, hi);
+        expected = range;
+    }
+    if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s must be %s, got %s", name, expected, Py_TYPE(obj)->tp_name);
+        goto done;
+    }
+    index = PyNumber_Index(obj);
+    if (index == NULL) goto done;
+    long v = PyLong_AsLongAndOverflow(index, &overflow);
+    if (v == -1 && PyErr_Occurred()) goto done;
+    if (overflow || v < lo || v > hi) {
+        /* str() of a huge int can itself fail (the digit limit): then say so instead. */
+        const char *shown = NULL;
+        text = PyObject_Str(index);
+        if (text != NULL) shown = PyUnicode_AsUTF8(text);
+        if (shown == NULL) {
+            PyErr_Clear();
+            shown = "an int too large to print";
+        }
+        PyErr_Format(PyExc_ValueError, "%s must be %s, got %s", name, expected, shown);
+        goto done;
+    }
+    *out = v;
+    result = 0;
+done:
+    Py_XDECREF(index);
+    Py_XDECREF(text);
+    return result;
+}
+
+/* Reads an int setting of the rules dict, in [lo, hi]. 0 or -1 with an exception. */
 static int dict_get_int(PyObject *dict, const char *key, long lo, long hi, long *out) {
+    char name[64];
     PyObject *value = PyDict_GetItemString(dict, key); /* borrowed */
     if (value == NULL) {
         PyErr_Format(PyExc_KeyError, "rules need the setting '%s'", key);
         return -1;
     }
-    if (!PyLong_Check(value) || PyBool_Check(value)) {
-        PyErr_Format(PyExc_TypeError, "rule setting '%s' must be an int, got %s", key,
-                     Py_TYPE(value)->tp_name);
-        return -1;
-    }
-    long v = PyLong_AsLong(value);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (v < lo || v > hi) {
-        PyErr_Format(PyExc_ValueError, "rule setting '%s' must be in [%ld, %ld], got %ld", key,
-                     lo, hi, v);
-        return -1;
-    }
-    *out = v;
-    return 0;
+    snprintf(name, sizeof(name), "rule setting '%s'", key);
+    return parse_int_in(value, name, lo, hi, NULL, out);
 }
 
 /* Fills Rules from a dict {piece_counts: 12 ints, setup_rows, two_square_limit,
@@ -85,13 +116,11 @@ static int rules_from_dict(PyObject *dict, Rules *r) {
         goto done;
     }
     for (int t = 0; t < PIECE_TYPE_NB; t++) {
-        PyObject *item = PySequence_Fast_GET_ITEM(seq, t);
-        long c = PyLong_Check(item) ? PyLong_AsLong(item) : -2;
-        if (c == -1 && PyErr_Occurred()) goto done;
-        if (c < 0 || c > MAX_PIECES) {
-            PyErr_Format(PyExc_ValueError, "piece_counts[%d] must be an int in [0, 40]", t);
+        char name[32];
+        long c;
+        snprintf(name, sizeof(name), "piece_counts[%d]", t);
+        if (parse_int_in(PySequence_Fast_GET_ITEM(seq, t), name, 0, MAX_PIECES, NULL, &c) < 0)
             goto done;
-        }
         r->piece_counts[t] = (uint8_t)c;
     }
     if (dict_get_int(dict, "setup_rows", 1, 4, &v) < 0) goto done;
@@ -123,28 +152,15 @@ done:
 }
 
 static int parse_player(PyObject *obj, const char *name, int *out) {
-    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s must be 0 (red) or 1 (blue), got %s", name,
-                     Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    long v = PyLong_AsLong(obj);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (v != 0 && v != 1) {
-        PyErr_Format(PyExc_ValueError, "%s must be 0 (red) or 1 (blue), got %ld", name, v);
-        return -1;
-    }
+    long v;
+    if (parse_int_in(obj, name, 0, 1, "0 (red) or 1 (blue)", &v) < 0) return -1;
     *out = (int)v;
     return 0;
 }
 
 static int parse_square(PyObject *obj, const char *name, int *out) {
-    long v = PyLong_Check(obj) && !PyBool_Check(obj) ? PyLong_AsLong(obj) : -2;
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (v < 0 || v >= SQ_NB) {
-        PyErr_Format(PyExc_ValueError, "%s must be a square index in [0, 99]", name);
-        return -1;
-    }
+    long v;
+    if (parse_int_in(obj, name, 0, SQ_NB - 1, "a square index in [0, 99]", &v) < 0) return -1;
     *out = (int)v;
     return 0;
 }
@@ -229,8 +245,13 @@ static int check_array_shape(PyObject *obj, const char *name, int typenum, int n
         PyErr_Format(PyExc_ValueError, "%s must have shape %s, got %s", name, want, got);
         return -1;
     }
-    if (!PyArray_IS_C_CONTIGUOUS(a) || !PyArray_ISALIGNED(a) || !PyArray_ISWRITEABLE(a)) {
+    if (!PyArray_IS_C_CONTIGUOUS(a) || !PyArray_ISALIGNED(a)) {
         PyErr_Format(PyExc_ValueError, "%s must be C-contiguous, aligned and writeable", name);
+        return -1;
+    }
+    if (!PyArray_ISWRITEABLE(a)) {
+        PyErr_Format(PyExc_ValueError, "%s was made read-only (writeable=False), but it is "
+                     "written in place; copy what you keep instead", name);
         return -1;
     }
     return 0;
@@ -242,13 +263,16 @@ static int check_out_array(PyObject *obj, const char *name, int typenum, npy_int
     return check_array_shape(obj, name, typenum, d1 > 0 ? 2 : 1, shape);
 }
 
-/* Reads the observation settings; the caps come from the rules. */
-static int obs_spec_parse(int history_k, int probabilities, int as_float, const Rules *r,
+/* The one conversion of history_k, so Game, VecEnv and channel_names raise the same
+ * exception for the same fault (TypeError: not an integer; ValueError: out of range). */
+static int parse_history_k(PyObject *obj, long *out) {
+    return parse_int_in(obj, "history_k", 0, HISTORY_NB, NULL, out);
+}
+
+/* Reads the observation settings (history_k from parse_history_k); the caps come from
+ * the rules. */
+static int obs_spec_parse(long history_k, int probabilities, int as_float, const Rules *r,
                           ObsSpec *spec) {
-    if (history_k < 0 || history_k > HISTORY_NB) {
-        PyErr_Format(PyExc_ValueError, "history_k must be in [0, %d], got %d", HISTORY_NB, history_k);
-        return -1;
-    }
     if (probabilities && !as_float) {
         PyErr_SetString(PyExc_ValueError, "belief planes need obs_dtype float32");
         return -1;
@@ -312,6 +336,7 @@ typedef struct {
     /* The stream bot_action() draws on: seeded with the game (bot_seed_stream), so a
      * game's bot moves follow from its seed. */
     uint64_t bot_rng;
+    int ready; /* 1 once state and rules are valid: __new__ alone leaves zeros, not rules */
 } GameStateObject;
 
 /* The bots' stream of a game made from `seed`: stream 1 of game 0, the stream of
@@ -319,13 +344,28 @@ typedef struct {
  * shares. */
 static uint64_t bot_seed_stream(uint64_t seed) { return rng_seed_stream(seed, 0, 1); }
 
+/* __init__(rules): an empty board under the rules. The rules are read into a local and
+ * stored only once valid, so a refused re-init keeps the old, valid state. */
 static int GameState_init(GameStateObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"rules", NULL};
-    PyObject *rules = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O", kwlist, &rules)) return -1;
-    if (rules_from_dict(rules, &self->rules) < 0) return -1;
+    PyObject *rules_obj = NULL;
+    Rules rules;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O", kwlist, &rules_obj)) return -1;
+    if (rules_from_dict(rules_obj, &rules) < 0) return -1;
+    self->rules = rules;
     board_clear(&self->state);
     self->bot_rng = bot_seed_stream(0);
+    self->ready = 1;
+    return 0;
+}
+
+/* 0 if the object holds a valid game; -1 with an exception for one made by __new__ alone. */
+static int GameState_check_ready(GameStateObject *self) {
+    if (!self->ready) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "this GameState was never initialised (make games with stratego.Game)");
+        return -1;
+    }
     return 0;
 }
 
@@ -335,7 +375,7 @@ static PyObject *GameState_reset(GameStateObject *self, PyObject *args) {
     uint64_t seed;
     SetupTable table;
     if (!PyArg_ParseTuple(args, "O|O", &seed_obj, &setups_obj)) return NULL;
-    if (parse_seed(seed_obj, &seed) < 0) return NULL;
+    if (parse_seed(seed_obj, &seed) < 0 || GameState_check_ready(self) < 0) return NULL;
     if (setup_table_parse(setups_obj, &self->rules, &table) < 0) return NULL;
     self->state.rng = rng_seed_stream(seed, 0, 0);
     self->bot_rng = bot_seed_stream(seed);
@@ -348,7 +388,8 @@ static PyObject *GameState_set_field(GameStateObject *self, PyObject *args) {
     int to_move;
     char err[200];
     if (!PyArg_ParseTuple(args, "UO", &field_obj, &to_move_obj)) return NULL;
-    if (parse_player(to_move_obj, "to_move", &to_move) < 0) return NULL;
+    if (parse_player(to_move_obj, "to_move", &to_move) < 0 || GameState_check_ready(self) < 0)
+        return NULL;
     Py_ssize_t len;
     if (!PyUnicode_IS_ASCII(field_obj)) {
         PyErr_Format(PyExc_ValueError, "bad field: a field has 100 ASCII letters (A, _, B-Y), got %zd characters "
@@ -371,6 +412,7 @@ static PyObject *GameState_set_field(GameStateObject *self, PyObject *args) {
 
 static PyObject *GameState_field(GameStateObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
+    if (GameState_check_ready(self) < 0) return NULL;
     char out[SQ_NB];
     board_to_field(&self->state, out);
     return PyUnicode_FromStringAndSize(out, SQ_NB);
@@ -378,6 +420,7 @@ static PyObject *GameState_field(GameStateObject *self, PyObject *unused) {
 
 static PyObject *GameState_legal_actions(GameStateObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
+    if (GameState_check_ready(self) < 0) return NULL;
     PyObject *list = NULL, *result = NULL;
     uint16_t actions[ACTION_MAX];
     int n = self->state.done ? 0 : moves_list(&self->state, &self->rules, actions);
@@ -399,6 +442,7 @@ done:
  * of the variant's action count (all False once the game is over). The same code as
  * VecEnv's mask, so tests can hold it against legal_actions(). */
 static PyObject *GameState_action_mask(GameStateObject *self, PyObject *out) {
+    if (GameState_check_ready(self) < 0) return NULL;
     npy_intp shape[1] = {rules_num_actions(&self->rules)};
     if (check_array_shape(out, "out", NPY_BOOL, 1, shape) < 0) return NULL;
     uint8_t *mask = PyArray_DATA((PyArrayObject *)out);
@@ -422,33 +466,28 @@ static PyObject *GameState_check_move(GameStateObject *self, PyObject *args) {
     PyObject *from_obj, *to_obj;
     int from, to;
     if (!PyArg_ParseTuple(args, "OO", &from_obj, &to_obj)) return NULL;
-    if (parse_square(from_obj, "from", &from) < 0 || parse_square(to_obj, "to", &to) < 0) return NULL;
+    if (parse_square(from_obj, "from", &from) < 0 || parse_square(to_obj, "to", &to) < 0 ||
+        GameState_check_ready(self) < 0)
+        return NULL;
     if (self->state.done) return PyUnicode_FromString("the game is over");
     int code = move_code(self, from, to);
     if (code == 0) Py_RETURN_NONE;
     return PyUnicode_FromString(moves_illegal_reason(code));
 }
 
-/* action_code(action) -> None if legal, else why not (any action kind). */
+/* An action of any kind, in [0, ACTION_MAX). */
 static int parse_action(PyObject *obj, int *out) {
-    int overflow = 0;
-    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "action must be an int, got %s", Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    long v = PyLong_AsLongAndOverflow(obj, &overflow);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (overflow || v < 0 || v >= ACTION_MAX) {
-        PyErr_Format(PyExc_ValueError, "action must be in [0, %d), got %R", ACTION_MAX, obj);
-        return -1;
-    }
+    long v;
+    char expected[48];
+    snprintf(expected, sizeof(expected), "an int in [0, %d)", ACTION_MAX); /* as step() says it */
+    if (parse_int_in(obj, "action", 0, ACTION_MAX - 1, expected, &v) < 0) return -1;
     *out = (int)v;
     return 0;
 }
 
 static PyObject *GameState_check_action(GameStateObject *self, PyObject *action_obj) {
     int action;
-    if (parse_action(action_obj, &action) < 0) return NULL;
+    if (parse_action(action_obj, &action) < 0 || GameState_check_ready(self) < 0) return NULL;
     int code = moves_check_action(&self->state, &self->rules, action);
     if (code == 0) Py_RETURN_NONE;
     return PyUnicode_FromString(moves_illegal_reason(code));
@@ -456,7 +495,7 @@ static PyObject *GameState_check_action(GameStateObject *self, PyObject *action_
 
 static PyObject *GameState_play_action(GameStateObject *self, PyObject *action_obj) {
     int action;
-    if (parse_action(action_obj, &action) < 0) return NULL;
+    if (parse_action(action_obj, &action) < 0 || GameState_check_ready(self) < 0) return NULL;
     int code = moves_check_action(&self->state, &self->rules, action);
     if (code != 0) {
         PyErr_SetString(PyExc_ValueError, moves_illegal_reason(code));
@@ -470,7 +509,9 @@ static PyObject *GameState_play_move(GameStateObject *self, PyObject *args) {
     PyObject *from_obj, *to_obj;
     int from, to;
     if (!PyArg_ParseTuple(args, "OO", &from_obj, &to_obj)) return NULL;
-    if (parse_square(from_obj, "from", &from) < 0 || parse_square(to_obj, "to", &to) < 0) return NULL;
+    if (parse_square(from_obj, "from", &from) < 0 || parse_square(to_obj, "to", &to) < 0 ||
+        GameState_check_ready(self) < 0)
+        return NULL;
     if (self->state.done) {
         PyErr_SetString(PyExc_ValueError, "the game is over");
         return NULL;
@@ -488,6 +529,7 @@ static PyObject *GameState_play_move(GameStateObject *self, PyObject *args) {
  * rescue pending, rescues made by red, by blue) */
 static PyObject *GameState_status(GameStateObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
+    if (GameState_check_ready(self) < 0) return NULL;
     const GameState *s = &self->state;
     return Py_BuildValue("(iOisIIOii)", s->to_move, s->done ? Py_True : Py_False,
                          s->winner == NO_WINNER ? -1 : s->winner, END_REASON_NAMES[s->end_reason],
@@ -500,7 +542,8 @@ static PyObject *GameState_status(GameStateObject *self, PyObject *unused) {
 static PyObject *GameState_captured(GameStateObject *self, PyObject *player_obj) {
     int player;
     PyObject *list = NULL, *result = NULL;
-    if (parse_player(player_obj, "player", &player) < 0) return NULL;
+    if (parse_player(player_obj, "player", &player) < 0 || GameState_check_ready(self) < 0)
+        return NULL;
     const GameState *s = &self->state;
     list = PyList_New(0);
     if (list == NULL) goto done;
@@ -526,7 +569,8 @@ static PyObject *GameState_view_cells(GameStateObject *self, PyObject *player_ob
     int player;
     char out[2 * SQ_NB];
     PlayerView view;
-    if (parse_player(player_obj, "perspective", &player) < 0) return NULL;
+    if (parse_player(player_obj, "perspective", &player) < 0 || GameState_check_ready(self) < 0)
+        return NULL;
     view_build(&self->state, player, &view);
     for (int sq = 0; sq < SQ_NB; sq++) {
         out[2 * sq] = (char)view.cell[sq_to_frame(sq, player)];
@@ -539,6 +583,7 @@ static PyObject *GameState_view_cells(GameStateObject *self, PyObject *player_ob
  * For display and tests; it shows everything, and the renderer decides what to hide. */
 static PyObject *GameState_cells(GameStateObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
+    if (GameState_check_ready(self) < 0) return NULL;
     char out[3 * SQ_NB];
     const GameState *s = &self->state;
     for (int sq = 0; sq < SQ_NB; sq++) {
@@ -556,12 +601,10 @@ static PyObject *GameState_cells(GameStateObject *self, PyObject *unused) {
 }
 
 static PyObject *GameState_perft(GameStateObject *self, PyObject *depth_obj) {
-    long depth = PyLong_AsLong(depth_obj);
-    if (depth == -1 && PyErr_Occurred()) return NULL;
-    if (depth < 0 || depth > 6) {
-        PyErr_Format(PyExc_ValueError, "perft depth must be in [0, 6], got %ld", depth);
+    long depth;
+    if (parse_int_in(depth_obj, "perft depth", 0, 6, NULL, &depth) < 0 ||
+        GameState_check_ready(self) < 0)
         return NULL;
-    }
     uint64_t n;
     /* Copies: another thread may play on this game while the GIL is released. */
     GameState state = self->state;
@@ -575,13 +618,17 @@ static PyObject *GameState_perft(GameStateObject *self, PyObject *depth_obj) {
 /* observe(player, out, history_k, probabilities): writes the player's partial view into
  * out, a (C, 10, 10) uint8 or float32 array (float32 for the belief planes). */
 static PyObject *GameState_observe(GameStateObject *self, PyObject *args) {
-    PyObject *player_obj, *out;
-    int player, history_k, probabilities;
+    PyObject *player_obj, *out, *history_obj;
+    int player, probabilities;
+    long history_k;
     ObsSpec spec;
-    if (!PyArg_ParseTuple(args, "OOip", &player_obj, &out, &history_k, &probabilities)) return NULL;
-    if (parse_player(player_obj, "player", &player) < 0) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOp", &player_obj, &out, &history_obj, &probabilities)) return NULL;
+    if (parse_player(player_obj, "player", &player) < 0 || parse_history_k(history_obj, &history_k) < 0)
+        return NULL;
     int as_float = PyArray_Check(out) && PyArray_TYPE((PyArrayObject *)out) == NPY_FLOAT32;
-    if (obs_spec_parse(history_k, probabilities, as_float, &self->rules, &spec) < 0) return NULL;
+    if (obs_spec_parse(history_k, probabilities, as_float, &self->rules, &spec) < 0 ||
+        GameState_check_ready(self) < 0)
+        return NULL;
     npy_intp shape[3] = {observe_channels(&spec), BOARD_SIZE, BOARD_SIZE};
     if (check_array_shape(out, "out", as_float ? NPY_FLOAT32 : NPY_UINT8, 3, shape) < 0) return NULL;
     PlayerView view;
@@ -595,7 +642,8 @@ static PyObject *GameState_observe_full(GameStateObject *self, PyObject *args) {
     PyObject *player_obj, *out;
     int player;
     if (!PyArg_ParseTuple(args, "OO", &player_obj, &out)) return NULL;
-    if (parse_player(player_obj, "player", &player) < 0) return NULL;
+    if (parse_player(player_obj, "player", &player) < 0 || GameState_check_ready(self) < 0)
+        return NULL;
     npy_intp shape[3] = {FULL_OBS_CHANNELS, BOARD_SIZE, BOARD_SIZE};
     if (check_array_shape(out, "out", NPY_UINT8, 3, shape) < 0) return NULL;
     observe_full(&self->state, player, PyArray_DATA((PyArrayObject *)out));
@@ -604,43 +652,41 @@ static PyObject *GameState_observe_full(GameStateObject *self, PyObject *args) {
 
 static PyObject *GameState_copy(GameStateObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
+    if (GameState_check_ready(self) < 0) return NULL;
     GameStateObject *other = PyObject_New(GameStateObject, Py_TYPE(self));
     if (other == NULL) return NULL;
     other->state = self->state;
     other->rules = self->rules;
     other->bot_rng = self->bot_rng;
+    other->ready = 1;
     return (PyObject *)other;
 }
 
-/* to_bytes() -> the state as plain bytes (same engine build and machine to read back). */
+/* to_bytes() -> a save of this game (save.h: header naming the format and rules, then
+ * the state and the bot stream). */
 static PyObject *GameState_to_bytes(GameStateObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
-    return PyBytes_FromStringAndSize((const char *)&self->state, sizeof(GameState));
+    if (GameState_check_ready(self) < 0) return NULL;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)save_game_bytes());
+    if (out == NULL) return NULL;
+    save_game_write(&self->state, &self->rules, self->bot_rng, (uint8_t *)PyBytes_AS_STRING(out));
+    return out;
 }
 
-/* from_bytes(data): replaces the state after checking it completely. */
+/* from_bytes(data): replaces the state with a game save made under these rules, after
+ * checking it completely (save_game_read); nothing changes if it is refused. */
 static PyObject *GameState_from_bytes(GameStateObject *self, PyObject *data) {
-    char *buf;
-    Py_ssize_t len;
-    char err[200];
-    GameState fresh;
+    char err[300];
     if (!PyBytes_Check(data)) {
-        PyErr_Format(PyExc_TypeError, "state must be bytes, got %s", Py_TYPE(data)->tp_name);
+        PyErr_Format(PyExc_TypeError, "a saved game must be bytes, got %s", Py_TYPE(data)->tp_name);
         return NULL;
     }
-    if (PyBytes_AsStringAndSize(data, &buf, &len) < 0) return NULL;
-    if (len != (Py_ssize_t)sizeof(GameState)) {
-        PyErr_Format(PyExc_ValueError, "a saved game state has %zu bytes, got %zd", sizeof(GameState), len);
+    if (GameState_check_ready(self) < 0) return NULL;
+    if (save_game_read(&self->state, &self->bot_rng, &self->rules, (const uint8_t *)PyBytes_AS_STRING(data),
+                       (size_t)PyBytes_GET_SIZE(data), err, sizeof(err)) < 0) {
+        PyErr_Format(PyExc_ValueError, "cannot load this saved game: %s", err);
         return NULL;
     }
-    memcpy(&fresh, buf, sizeof(fresh));
-    if (game_validate(&fresh, &self->rules, err, sizeof(err)) < 0) {
-        PyErr_Format(PyExc_ValueError, "corrupt game state: %s", err);
-        return NULL;
-    }
-    /* A position that is over by the rules (no move left) ends now, as set_field does. */
-    game_judge_start(&fresh, &self->rules);
-    self->state = fresh;
     Py_RETURN_NONE;
 }
 
@@ -648,14 +694,14 @@ static PyObject *GameState_from_bytes(GameStateObject *self, PyObject *data) {
  * game is over), drawn on the game's bot stream. */
 static PyObject *GameState_bot_action(GameStateObject *self, PyObject *name) {
     int kind;
-    if (parse_bot(name, &kind) < 0) return NULL;
+    if (parse_bot(name, &kind) < 0 || GameState_check_ready(self) < 0) return NULL;
     return PyLong_FromLong(bot_game_action(kind, &self->state, &self->rules, &self->bot_rng));
 }
 
 /* seed_bot(seed): restarts the bot stream as a game made from `seed` has it. */
 static PyObject *GameState_seed_bot(GameStateObject *self, PyObject *seed_obj) {
     uint64_t seed;
-    if (parse_seed(seed_obj, &seed) < 0) return NULL;
+    if (parse_seed(seed_obj, &seed) < 0 || GameState_check_ready(self) < 0) return NULL;
     self->bot_rng = bot_seed_stream(seed);
     Py_RETURN_NONE;
 }
@@ -663,12 +709,13 @@ static PyObject *GameState_seed_bot(GameStateObject *self, PyObject *seed_obj) {
 /* bot_stream() -> the bot stream's state; set_bot_stream(state) restores it (pickling). */
 static PyObject *GameState_bot_stream(GameStateObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
+    if (GameState_check_ready(self) < 0) return NULL;
     return PyLong_FromUnsignedLongLong(self->bot_rng);
 }
 
 static PyObject *GameState_set_bot_stream(GameStateObject *self, PyObject *state_obj) {
     uint64_t state;
-    if (parse_seed(state_obj, &state) < 0) return NULL;
+    if (parse_seed(state_obj, &state) < 0 || GameState_check_ready(self) < 0) return NULL;
     self->bot_rng = state;
     Py_RETURN_NONE;
 }
@@ -728,15 +775,21 @@ static PyTypeObject GameStateType = {
 enum { OUT_MASK, OUT_REWARDS, OUT_REWARD, OUT_TERMINATED, OUT_TRUNCATED, OUT_TO_PLAY, OUT_FINAL_WINNER,
        OUT_FINAL_REASON, OUT_FINAL_PLIES, OUT_NB };
 enum { OBS_ARRAY_NB = 3 }; /* obs, final_obs, full_obs: optional */
+static const char *const OUT_NAMES[OUT_NB] = {"mask", "rewards", "reward", "terminated", "truncated",
+                                              "to_play", "final_winner", "final_reason", "final_plies"};
+static const char *const OBS_ARRAY_NAMES[OBS_ARRAY_NB] = {"obs", "final_obs", "full_obs"};
 
+/* Life cycle: made by __new__ (batch.states NULL, closed 0: refuses every call), then
+ * __init__ once, then close() (closed 1). */
 typedef struct {
     PyObject_HEAD
     Batch batch;
     PyObject *outputs[OUT_NB]; /* the caller's arrays, kept alive while we write them */
     PyObject *obs_arrays[OBS_ARRAY_NB];
-    PyObject *setups; /* the setup table the games draw from, or NULL */
+    PyObject *setups; /* a private, read-only copy of the setup table the games draw from, or NULL */
     int num_threads;
     int busy; /* set while a call runs without the GIL: a second caller gets an error */
+    unsigned long busy_thread; /* the thread inside that call, to tell re-entry from a race */
     int closed;
 } BatchObject;
 
@@ -758,16 +811,14 @@ static void Batch_dealloc(BatchObject *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+/* Limits of a Batch, exported to Python (MAX_ENVS, MAX_THREADS) for its own checks. */
+enum { BATCH_MAX_ENVS = 1 << 26, BATCH_MAX_THREADS = 4096 };
+
 static int parse_num_threads(PyObject *obj, int *out) {
-    int overflow = 0;
-    long v = PyLong_Check(obj) && !PyBool_Check(obj) ? PyLong_AsLongAndOverflow(obj, &overflow) : -2;
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (overflow) v = -2;
-    if (v < 0 || v > 4096) {
-        PyErr_SetString(PyExc_ValueError,
-                        "num_threads must be an int in [0, 4096] (0 = all cores)");
+    long v;
+    if (parse_int_in(obj, "num_threads", 0, BATCH_MAX_THREADS, "an int in [0, 4096] (0 = all cores)",
+                     &v) < 0)
         return -1;
-    }
 #ifdef _OPENMP
     *out = v == 0 ? omp_get_num_procs() : (int)v;
 #else
@@ -776,51 +827,62 @@ static int parse_num_threads(PyObject *obj, int *out) {
     return 0;
 }
 
+/* __init__: every argument is converted and checked first (a conversion can run Python
+ * code, even code that calls __init__ again), then the object is filled, once. */
 static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"num_envs", "num_threads", "rules", "mask", "rewards", "reward",
                              "terminated", "truncated", "to_play", "final_winner", "final_reason",
                              "final_plies", "obs", "final_obs", "full_obs", "obs_views",
                              "history_k", "probabilities", "as_float", "write_mask", "setups", NULL};
-    static const char *names[OUT_NB] = {"mask", "rewards", "reward", "terminated", "truncated",
-                                        "to_play", "final_winner", "final_reason", "final_plies"};
     static const int types[OUT_NB] = {NPY_BOOL, NPY_FLOAT32, NPY_FLOAT32, NPY_BOOL, NPY_BOOL,
                                       NPY_INT8, NPY_INT8, NPY_UINT8, NPY_INT32};
     npy_intp widths[OUT_NB] = {0, 2, 0, 0, 0, 0, 0, 0, 0};
     Py_ssize_t n;
     PyObject *threads_obj, *rules_obj, *outs[OUT_NB];
     PyObject *obs[OBS_ARRAY_NB] = {Py_None, Py_None, Py_None};
-    int obs_views = 0, history_k = 4, probabilities = 0, as_float = 0, write_mask = 1;
-    PyObject *setups_obj = Py_None;
+    PyObject *views_obj = NULL, *history_obj = NULL, *setups_obj = Py_None;
+    int probabilities = 0, as_float = 0, write_mask = 1, result = -1;
+    long obs_views = 0, history_k = 4;
     SetupTable table;
     Rules rules;
     ObsSpec spec;
     int threads;
-    if (self->batch.states != NULL || self->closed) {
-        PyErr_SetString(PyExc_RuntimeError, "Batch.__init__ may be called only once");
-        return -1;
-    }
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "nOOOOOOOOOOO|OOOiipppO", kwlist, &n, &threads_obj,
+    GameState *states = NULL;
+    uint64_t *sample_rng = NULL;
+    PyObject *setups_copy = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "nOOOOOOOOOOO|OOOOOpppO", kwlist, &n, &threads_obj,
                                      &rules_obj, &outs[0], &outs[1], &outs[2], &outs[3],
                                      &outs[4], &outs[5], &outs[6], &outs[7], &outs[8], &obs[0],
-                                     &obs[1], &obs[2], &obs_views, &history_k, &probabilities,
+                                     &obs[1], &obs[2], &views_obj, &history_obj, &probabilities,
                                      &as_float, &write_mask, &setups_obj))
-        return -1;
-    if (n < 1 || n > (Py_ssize_t)1 << 26) {
-        PyErr_Format(PyExc_ValueError, "num_envs must be in [1, %zd], got %zd",
-                     (Py_ssize_t)1 << 26, n);
-        return -1;
+        goto done;
+    if (parse_num_threads(threads_obj, &threads) < 0 || rules_from_dict(rules_obj, &rules) < 0)
+        goto done;
+    if (views_obj != NULL && parse_int_in(views_obj, "obs_views", 0, 2, "0, 1 or 2", &obs_views) < 0)
+        goto done;
+    if (history_obj != NULL && parse_history_k(history_obj, &history_k) < 0) goto done;
+    if (obs_spec_parse(history_k, probabilities, as_float, &rules, &spec) < 0) goto done;
+    /* The games read the setup table for as long as they live: a private copy, so that
+     * no later write to the caller's array (or its base) can change what was checked. */
+    if (setups_obj != Py_None && PyArray_Check(setups_obj) &&
+        PyArray_TYPE((PyArrayObject *)setups_obj) == NPY_UINT8) {
+        setups_copy = PyArray_NewCopy((PyArrayObject *)setups_obj, NPY_CORDER);
+        if (setups_copy == NULL) goto done;
+        setups_obj = setups_copy;
     }
-    if (parse_num_threads(threads_obj, &threads) < 0) return -1;
-    if (rules_from_dict(rules_obj, &rules) < 0) return -1;
-    if (obs_spec_parse(history_k, probabilities, as_float, &rules, &spec) < 0) return -1;
+    /* Converted: from here on no Python code runs until the object is filled. */
+    if (self->batch.states != NULL || self->closed) {
+        PyErr_SetString(PyExc_RuntimeError, "Batch.__init__ may be called only once");
+        goto done;
+    }
+    if (n < 1 || n > BATCH_MAX_ENVS) {
+        PyErr_Format(PyExc_ValueError, "num_envs must be in [1, %d], got %zd", BATCH_MAX_ENVS, n);
+        goto done;
+    }
     widths[OUT_MASK] = rules_num_actions(&rules);
-    if (setup_table_parse(setups_obj, &rules, &table) < 0) return -1;
+    if (setup_table_parse(setups_obj, &rules, &table) < 0) goto done;
     for (int k = 0; k < OUT_NB; k++) {
-        if (check_out_array(outs[k], names[k], types[k], n, widths[k]) < 0) return -1;
-    }
-    if (obs_views < 0 || obs_views > 2) {
-        PyErr_Format(PyExc_ValueError, "obs_views must be 0, 1 or 2, got %d", obs_views);
-        return -1;
+        if (check_out_array(outs[k], OUT_NAMES[k], types[k], n, widths[k]) < 0) goto done;
     }
     if (obs_views > 0) {
         /* (n, C, 10, 10), or (n, 2, C, 10, 10) for both players' views */
@@ -830,33 +892,37 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
         if (obs_views == 1) shape[1] = n;
         if (check_array_shape(obs[0], "obs", obs_type, obs_views == 2 ? 5 : 4, dims) < 0 ||
             check_array_shape(obs[1], "final_obs", obs_type, obs_views == 2 ? 5 : 4, dims) < 0)
-            return -1;
+            goto done;
     } else if (obs[0] != Py_None || obs[1] != Py_None) {
         PyErr_SetString(PyExc_ValueError, "obs and final_obs need obs_views 1 or 2");
-        return -1;
+        goto done;
     }
     if (obs[2] != Py_None) {
         npy_intp shape[4] = {n, FULL_OBS_CHANNELS, BOARD_SIZE, BOARD_SIZE};
-        if (check_array_shape(obs[2], "full_obs", NPY_UINT8, 4, shape) < 0) return -1;
+        if (check_array_shape(obs[2], "full_obs", NPY_UINT8, 4, shape) < 0) goto done;
     }
-    self->batch.states = malloc((size_t)n * sizeof(GameState));
-    self->batch.sample_rng = malloc((size_t)n * sizeof(uint64_t));
-    if (self->batch.states == NULL || self->batch.sample_rng == NULL) {
-        Batch_release(self);
-        self->closed = 0;
+    states = malloc((size_t)n * sizeof(GameState));
+    sample_rng = malloc((size_t)n * sizeof(uint64_t));
+    if (states == NULL || sample_rng == NULL) {
         PyErr_Format(PyExc_MemoryError, "cannot allocate %zd games", n);
-        return -1;
+        goto done;
     }
+    self->batch.states = states;
+    self->batch.sample_rng = sample_rng;
+    states = NULL;
+    sample_rng = NULL;
     self->batch.num_envs = (int)n;
     self->batch.rules = rules;
     self->batch.obs_spec = spec;
-    self->batch.obs_views = obs_views;
+    self->batch.obs_views = (int)obs_views;
     self->batch.write_mask = write_mask;
     self->batch.setups = table;
     if (setups_obj != Py_None) {
         Py_INCREF(setups_obj);
         self->setups = setups_obj;
     }
+    /* The table is read with the GIL released: nothing may write it again. */
+    if (setups_copy != NULL) PyArray_CLEARFLAGS((PyArrayObject *)setups_copy, NPY_ARRAY_WRITEABLE);
     for (int k = 0; k < OUT_NB; k++) {
         Py_INCREF(outs[k]);
         self->outputs[k] = outs[k];
@@ -881,14 +947,31 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     self->num_threads = threads;
     /* Games start from seed 0 until reset() is called with another. */
     batch_reset(&self->batch, 0, threads);
-    return 0;
+    result = 0;
+done:
+    free(states);
+    free(sample_rng);
+    Py_XDECREF(setups_copy);
+    return result;
 }
 
-/* 0 if the batch may be read now: open, and no other thread is inside a call that
- * released the GIL (it would be changing the games). -1 with an exception otherwise. */
+/* 0 if the batch may be read now: initialised, open, and not inside a call that released
+ * the GIL (that call is changing the games). -1 with an exception otherwise. Called
+ * after every argument is converted, since a conversion can close or step the batch. */
 static int Batch_check_idle(BatchObject *self) {
     if (self->closed) {
         PyErr_SetString(PyExc_RuntimeError, "the environment is closed");
+        return -1;
+    }
+    if (self->batch.states == NULL) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "this Batch was never initialised (make environments with stratego.VecEnv)");
+        return -1;
+    }
+    if (self->busy && self->busy_thread == PyThread_get_thread_ident()) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "re-entrant call: this thread is already inside a call of this "
+                        "environment (step, reset, sample_actions or load_state)");
         return -1;
     }
     if (self->busy) {
@@ -904,13 +987,32 @@ static int Batch_check_idle(BatchObject *self) {
 static int Batch_enter(BatchObject *self) {
     if (Batch_check_idle(self) < 0) return -1;
     self->busy = 1;
+    self->busy_thread = PyThread_get_thread_ident();
+    return 0;
+}
+
+/* 0 if every array the batch writes is still writeable: the caller owns them and may
+ * have set writeable=False since __init__; then nothing is written and -1 is returned
+ * with an exception naming the array. */
+static int Batch_check_outputs(BatchObject *self) {
+    for (int k = 0; k < OUT_NB + OBS_ARRAY_NB; k++) {
+        PyObject *a = k < OUT_NB ? self->outputs[k] : self->obs_arrays[k - OUT_NB];
+        if (a == NULL || PyArray_ISWRITEABLE((PyArrayObject *)a)) continue;
+        PyErr_Format(PyExc_ValueError,
+                     "%s was made read-only (writeable=False), but the environment writes it "
+                     "in place at every reset and step; copy what you keep instead",
+                     k == OUT_MASK ? "action_mask" : k < OUT_NB ? OUT_NAMES[k] : OBS_ARRAY_NAMES[k - OUT_NB]);
+        return -1;
+    }
     return 0;
 }
 
 static PyObject *Batch_reset(BatchObject *self, PyObject *seed_obj) {
     uint64_t seed;
     if (parse_seed(seed_obj, &seed) < 0) return NULL;
-    if (Batch_enter(self) < 0) return NULL;
+    if (Batch_check_idle(self) < 0 || Batch_check_outputs(self) < 0) return NULL;
+    self->busy = 1;
+    self->busy_thread = PyThread_get_thread_ident();
     Py_BEGIN_ALLOW_THREADS
     batch_reset(&self->batch, seed, self->num_threads);
     Py_END_ALLOW_THREADS
@@ -920,43 +1022,50 @@ static PyObject *Batch_reset(BatchObject *self, PyObject *seed_obj) {
 
 /* step(actions, illegal_mode): actions an integer array of shape (num_envs,). */
 static PyObject *Batch_step(BatchObject *self, PyObject *args) {
-    PyObject *actions_obj, *result = NULL;
+    PyObject *actions_obj, *mode_obj, *result = NULL;
     PyArrayObject *actions = NULL;
-    int mode, entered = 0;
-    if (!PyArg_ParseTuple(args, "Oi", &actions_obj, &mode)) return NULL;
-    if (mode != ILLEGAL_RAISE && mode != ILLEGAL_LOSES) {
-        PyErr_Format(PyExc_ValueError, "illegal_mode must be 0 or 1, got %d", mode);
+    long mode;
+    int entered = 0, from_unsigned = 0;
+    if (!PyArg_ParseTuple(args, "OO", &actions_obj, &mode_obj)) goto done;
+    if (parse_int_in(mode_obj, "illegal_mode", ILLEGAL_RAISE, ILLEGAL_LOSES, "0 or 1", &mode) < 0)
         goto done;
-    }
-    if (Batch_enter(self) < 0) goto done;
-    entered = 1;
     if (!PyArray_Check(actions_obj) || !PyArray_ISINTEGER((PyArrayObject *)actions_obj)) {
         PyErr_Format(PyExc_TypeError, "actions must be a numpy array of integers, got %s",
                      PyArray_Check(actions_obj) ? "a non-integer array"
                                                 : Py_TYPE(actions_obj)->tp_name);
         goto done;
     }
-    PyArrayObject *raw = (PyArrayObject *)actions_obj;
-    if (PyArray_NDIM(raw) != 1 || PyArray_DIM(raw, 0) != self->batch.num_envs) {
+    from_unsigned = PyArray_ISUNSIGNED((PyArrayObject *)actions_obj);
+    /* Always a private int64 base-class copy (8 bytes a game), made before the batch is
+     * checked: the actions are checked, the GIL is released, then they are played, and
+     * neither the caller nor a subclass hook may change them in between. */
+    actions = (PyArrayObject *)PyArray_FROMANY(actions_obj, NPY_INT64, 0, 0,
+                                               NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST |
+                                                   NPY_ARRAY_ENSURECOPY | NPY_ARRAY_ENSUREARRAY);
+    if (actions == NULL) goto done;
+    /* Converted: now the batch's state, then the values. */
+    if (Batch_check_idle(self) < 0 || Batch_check_outputs(self) < 0) goto done;
+    if (PyArray_NDIM(actions) != 1 || PyArray_DIM(actions, 0) != self->batch.num_envs) {
         PyErr_Format(PyExc_ValueError, "actions must have shape (%d,), one per game; got ndim %d "
-                     "with %zd entries", self->batch.num_envs, PyArray_NDIM(raw),
-                     (Py_ssize_t)PyArray_SIZE(raw));
+                     "with %zd entries", self->batch.num_envs, PyArray_NDIM(actions),
+                     (Py_ssize_t)PyArray_SIZE(actions));
         goto done;
     }
-    /* Always a private int64 copy (8 bytes a game): the actions are checked, the GIL
-     * is released, then they are played, and another thread must not change them in
-     * between. */
-    actions = (PyArrayObject *)PyArray_FROMANY(actions_obj, NPY_INT64, 1, 1,
-                                               NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST |
-                                                   NPY_ARRAY_ENSURECOPY);
-    if (actions == NULL) goto done;
     const int64_t *a = PyArray_DATA(actions);
     int64_t bad = batch_find_out_of_range(&self->batch, a);
     if (bad >= 0) {
-        PyErr_Format(PyExc_ValueError, "action %lld of game %lld is out of range [0, %d)",
-                     (long long)a[bad], (long long)bad, rules_num_actions(&self->batch.rules));
+        /* An unsigned array's values past INT64_MAX wrapped in the cast: show them as given. */
+        if (from_unsigned) {
+            PyErr_Format(PyExc_ValueError, "action %llu of game %lld is out of range [0, %d)",
+                         (unsigned long long)a[bad], (long long)bad, rules_num_actions(&self->batch.rules));
+        } else {
+            PyErr_Format(PyExc_ValueError, "action %lld of game %lld is out of range [0, %d)",
+                         (long long)a[bad], (long long)bad, rules_num_actions(&self->batch.rules));
+        }
         goto done;
     }
+    if (Batch_enter(self) < 0) goto done;
+    entered = 1;
     if (mode == ILLEGAL_RAISE) {
         int code = 0;
         Py_BEGIN_ALLOW_THREADS
@@ -969,7 +1078,7 @@ static PyObject *Batch_step(BatchObject *self, PyObject *args) {
         }
     }
     Py_BEGIN_ALLOW_THREADS
-    batch_step(&self->batch, a, mode, self->num_threads);
+    batch_step(&self->batch, a, (int)mode, self->num_threads);
     Py_END_ALLOW_THREADS
     result = Py_None;
     Py_INCREF(result);
@@ -980,7 +1089,9 @@ done:
 }
 
 static PyObject *Batch_sample_actions(BatchObject *self, PyObject *out) {
-    if (check_out_array(out, "out", NPY_INT64, self->batch.num_envs, 0) < 0) return NULL;
+    if (Batch_check_idle(self) < 0) return NULL;
+    if (check_out_array(out, "the array of sampled actions", NPY_INT64, self->batch.num_envs, 0) < 0)
+        return NULL;
     if (Batch_enter(self) < 0) return NULL;
     int64_t *a = PyArray_DATA((PyArrayObject *)out);
     Py_BEGIN_ALLOW_THREADS
@@ -995,8 +1106,9 @@ static PyObject *Batch_bot_actions(BatchObject *self, PyObject *args) {
     PyObject *name_obj, *out;
     int kind;
     if (!PyArg_ParseTuple(args, "OO", &name_obj, &out)) return NULL;
-    if (parse_bot(name_obj, &kind) < 0) return NULL;
-    if (check_out_array(out, "out", NPY_INT64, self->batch.num_envs, 0) < 0) return NULL;
+    if (parse_bot(name_obj, &kind) < 0 || Batch_check_idle(self) < 0) return NULL;
+    if (check_out_array(out, "the array of bot actions", NPY_INT64, self->batch.num_envs, 0) < 0)
+        return NULL;
     if (Batch_enter(self) < 0) return NULL;
     int64_t *a = PyArray_DATA((PyArrayObject *)out);
     Py_BEGIN_ALLOW_THREADS
@@ -1018,129 +1130,52 @@ static PyObject *Batch_stats(BatchObject *self, PyObject *unused) {
                          (unsigned long long)st->checksum);
 }
 
-/* Saved batches: a header, then the stats, the states and the sampler streams, in this
- * machine's byte order. The header pins the layout and the rules, so a save only loads
- * into a batch of the same engine build, size and rules. */
-typedef struct {
-    char magic[8];
-    uint32_t version;
-    uint32_t state_bytes;
-    uint32_t num_envs;
-    uint32_t reserved;
-    Rules rules;
-} SaveHeader;
-
-static const char SAVE_MAGIC[8] = {'S', 'T', 'R', 'A', 'T', 'E', 'G', 'O'};
-enum { SAVE_VERSION = 1 };
-
-static size_t save_size(const Batch *b) {
-    return sizeof(SaveHeader) + sizeof(BatchStats) +
-           (size_t)b->num_envs * (sizeof(GameState) + sizeof(uint64_t));
-}
-
+/* save() -> every game, sampler stream and counter as a batch save (save.h). */
 static PyObject *Batch_save(BatchObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
     if (Batch_check_idle(self) < 0) return NULL;
-    const Batch *b = &self->batch;
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)save_size(b));
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)save_batch_bytes(&self->batch));
     if (out == NULL) return NULL;
-    char *p = PyBytes_AS_STRING(out);
-    SaveHeader h;
-    memset(&h, 0, sizeof(h));
-    memcpy(h.magic, SAVE_MAGIC, sizeof(SAVE_MAGIC));
-    h.version = SAVE_VERSION;
-    h.state_bytes = sizeof(GameState);
-    h.num_envs = (uint32_t)b->num_envs;
-    h.rules = b->rules;
-    memcpy(p, &h, sizeof(h));
-    p += sizeof(h);
-    memcpy(p, &b->stats, sizeof(b->stats));
-    p += sizeof(b->stats);
-    memcpy(p, b->states, (size_t)b->num_envs * sizeof(GameState));
-    p += (size_t)b->num_envs * sizeof(GameState);
-    memcpy(p, b->sample_rng, (size_t)b->num_envs * sizeof(uint64_t));
+    save_batch_write(&self->batch, (uint8_t *)PyBytes_AS_STRING(out));
     return out;
 }
 
-/* restore(data): every game, stream and counter from save(); the outputs (mask,
- * observations, player to move) are written again from the restored games. */
+/* restore(data): every game, stream and counter from save(), checked completely first
+ * (nothing changes if it is refused); the outputs (mask, observations, player to move)
+ * are written again from the restored games. */
 static PyObject *Batch_restore(BatchObject *self, PyObject *data) {
-    char *buf;
-    Py_ssize_t len;
-    char err[200];
-    PyObject *result = NULL;
-    GameState *states = NULL;
+    char err[300];
+    int bad;
     if (!PyBytes_Check(data)) {
         PyErr_Format(PyExc_TypeError, "saved state must be bytes, got %s", Py_TYPE(data)->tp_name);
         return NULL;
     }
-    if (PyBytes_AsStringAndSize(data, &buf, &len) < 0) return NULL;
-    if (Batch_enter(self) < 0) return NULL;
+    if (Batch_check_outputs(self) < 0 || Batch_enter(self) < 0) return NULL;
+    /* bytes are immutable and we hold a reference: safe to read without the GIL. */
+    const uint8_t *buf = (const uint8_t *)PyBytes_AS_STRING(data);
+    size_t len = (size_t)PyBytes_GET_SIZE(data);
     Batch *b = &self->batch;
-    SaveHeader h;
-    if ((size_t)len < sizeof(h)) {
-        PyErr_Format(PyExc_ValueError, "saved state too short: %zd bytes", len);
-        goto done;
-    }
-    memcpy(&h, buf, sizeof(h));
-    if (memcmp(h.magic, SAVE_MAGIC, sizeof(SAVE_MAGIC)) != 0 || h.version != SAVE_VERSION ||
-        h.state_bytes != sizeof(GameState)) {
-        PyErr_SetString(PyExc_ValueError, "not a saved state of this engine version");
-        goto done;
-    }
-    if (h.num_envs != (uint32_t)b->num_envs) {
-        PyErr_Format(PyExc_ValueError, "saved state has %u games, this environment %d", h.num_envs,
-                     b->num_envs);
-        goto done;
-    }
-    if (memcmp(&h.rules, &b->rules, sizeof(Rules)) != 0) {
-        PyErr_SetString(PyExc_ValueError, "saved state was made under other rules");
-        goto done;
-    }
-    if ((size_t)len != save_size(b)) {
-        PyErr_Format(PyExc_ValueError, "saved state must have %zu bytes, got %zd", save_size(b), len);
-        goto done;
-    }
-    states = malloc((size_t)b->num_envs * sizeof(GameState));
-    if (states == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    const char *p = buf + sizeof(h) + sizeof(BatchStats);
-    memcpy(states, p, (size_t)b->num_envs * sizeof(GameState));
-    for (int i = 0; i < b->num_envs; i++) {
-        GameState judged = states[i];
-        int valid = game_validate(&states[i], &b->rules, err, sizeof(err)) == 0;
-        /* A batch never holds a finished game (it resets them at once), so a save with
-         * one, or with a game the rules end at once, was not written by save(). */
-        if (valid) game_judge_start(&judged, &b->rules);
-        if (!valid || judged.done) {
-            PyErr_Format(PyExc_ValueError, "corrupt saved state of game %d: %s", i,
-                         valid ? "a finished game" : err);
-            goto done;
-        }
-    }
-    /* Checked: now nothing can fail, and the batch changes as a whole. */
-    memcpy(&b->stats, buf + sizeof(h), sizeof(BatchStats));
-    memcpy(b->states, states, (size_t)b->num_envs * sizeof(GameState));
-    memcpy(b->sample_rng, p + (size_t)b->num_envs * sizeof(GameState),
-           (size_t)b->num_envs * sizeof(uint64_t));
     Py_BEGIN_ALLOW_THREADS
-    batch_write_outputs(b, self->num_threads);
+    bad = save_batch_check(b, buf, len, err, sizeof(err)) < 0;
+    if (!bad) {
+        save_batch_read(b, buf);
+        batch_write_outputs(b, self->num_threads);
+    }
     Py_END_ALLOW_THREADS
-    result = Py_None;
-    Py_INCREF(result);
-done:
-    free(states);
     self->busy = 0;
-    return result;
+    if (bad) {
+        PyErr_Format(PyExc_ValueError, "cannot load this saved state: %s", err);
+        return NULL;
+    }
+    Py_RETURN_NONE;
 }
 
 /* game(i) -> a GameState copy of game i (for inspection and rendering). */
 static PyObject *Batch_game(BatchObject *self, PyObject *index_obj) {
-    if (Batch_check_idle(self) < 0) return NULL;
+    /* The index first: its __index__ may close or step this batch. */
     Py_ssize_t i = PyNumber_AsSsize_t(index_obj, PyExc_IndexError);
     if (i == -1 && PyErr_Occurred()) return NULL;
+    if (Batch_check_idle(self) < 0) return NULL;
     if (i < 0 || i >= self->batch.num_envs) {
         PyErr_Format(PyExc_IndexError, "game index %zd out of range [0, %d)", i,
                      self->batch.num_envs);
@@ -1150,13 +1185,18 @@ static PyObject *Batch_game(BatchObject *self, PyObject *index_obj) {
     if (g == NULL) return NULL;
     g->state = self->batch.states[i];
     g->rules = self->batch.rules;
+    g->bot_rng = self->batch.sample_rng[i]; /* game i's own stream, as bot_actions() draws on */
+    g->ready = 1;
     return (PyObject *)g;
 }
 
 static PyObject *Batch_close(BatchObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
     if (self->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "cannot close while another thread steps");
+        PyErr_SetString(PyExc_RuntimeError,
+                        self->busy_thread == PyThread_get_thread_ident()
+                            ? "cannot close from inside a call of this environment (re-entrant close)"
+                            : "cannot close while another thread steps");
         return NULL;
     }
     Batch_release(self);
@@ -1170,11 +1210,14 @@ static PyObject *Batch_get_num_threads(BatchObject *self, void *closure) {
 
 static int Batch_set_num_threads(BatchObject *self, PyObject *value, void *closure) {
     STRATEGO_UNUSED(closure);
+    int threads;
     if (value == NULL) {
         PyErr_SetString(PyExc_AttributeError, "num_threads cannot be deleted");
         return -1;
     }
-    return parse_num_threads(value, &self->num_threads);
+    if (parse_num_threads(value, &threads) < 0) return -1;
+    self->num_threads = threads;
+    return 0;
 }
 
 static PyObject *Batch_get_closed(BatchObject *self, void *closure) {
@@ -1235,12 +1278,8 @@ static PyObject *core_action_encode_rescue(PyObject *mod, PyObject *args) {
     int player, sq;
     if (!PyArg_ParseTuple(args, "OOO", &p_obj, &t_obj, &sq_obj)) return NULL;
     if (parse_player(p_obj, "player", &player) < 0 || parse_square(sq_obj, "square", &sq) < 0) return NULL;
-    long type = PyLong_Check(t_obj) && !PyBool_Check(t_obj) ? PyLong_AsLong(t_obj) : -2;
-    if (type == -1 && PyErr_Occurred()) return NULL;
-    if (type < 0 || type >= PIECE_TYPE_NB) {
-        PyErr_SetString(PyExc_ValueError, "piece type must be an int in [0, 11]");
-        return NULL;
-    }
+    long type;
+    if (parse_int_in(t_obj, "piece type", 0, PIECE_TYPE_NB - 1, NULL, &type) < 0) return NULL;
     return PyLong_FromLong(action_encode_rescue(player, (int)type, sq));
 }
 
@@ -1287,11 +1326,14 @@ static PyObject *names_tuple(char (*names)[NAME_LEN], int n) {
 /* channel_names(history_k, probabilities) -> tuple of the partial view's channel names */
 static PyObject *core_channel_names(PyObject *mod, PyObject *args) {
     STRATEGO_UNUSED(mod);
-    int history_k, probabilities;
+    PyObject *history_obj;
+    int probabilities;
+    long history_k;
     ObsSpec spec;
     Rules rules;
     char names[NAMES_MAX][NAME_LEN];
-    if (!PyArg_ParseTuple(args, "ip", &history_k, &probabilities)) return NULL;
+    if (!PyArg_ParseTuple(args, "Op", &history_obj, &probabilities)) return NULL;
+    if (parse_history_k(history_obj, &history_k) < 0) return NULL;
     rules_default(&rules);
     if (obs_spec_parse(history_k, probabilities, 1, &rules, &spec) < 0) return NULL;
     int c_nb = observe_channels(&spec);
@@ -1353,6 +1395,10 @@ static int core_exec(PyObject *m) {
         PyModule_AddIntConstant(m, "RESCUE_ACTION_BASE", RESCUE_ACTION_BASE) < 0 ||
         PyModule_AddIntConstant(m, "RESCUE_DECLINE", RESCUE_DECLINE) < 0 ||
         PyModule_AddIntConstant(m, "SQ_NB", SQ_NB) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_ENVS", BATCH_MAX_ENVS) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_THREADS", BATCH_MAX_THREADS) < 0 ||
+        PyModule_AddIntConstant(m, "SAVE_VERSION", SAVE_VERSION) < 0 ||
+        PyModule_AddIntConstant(m, "SAVE_HEADER_BYTES", (long)sizeof(SaveHeader)) < 0 ||
         PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(GameState)) < 0 ||
         PyModule_AddIntConstant(m, "OBSERVATION_VERSION", OBSERVATION_VERSION) < 0 ||
         PyModule_AddIntConstant(m, "FULL_OBS_CHANNELS", FULL_OBS_CHANNELS) < 0 ||

@@ -97,6 +97,17 @@ void board_remove(GameState *s, int id) {
     sets_flip(s, player, type, bit_of(sq));
 }
 
+/* A letter of a field as a message shows it: 'X' when printable, else its byte value
+ * (a NUL or control byte would cut or garble the message). */
+static void field_letter_text(char c, char *out, size_t len) {
+    unsigned char u = (unsigned char)c;
+    if (u >= 0x20 && u < 0x7f) {
+        snprintf(out, len, "'%c'", c);
+    } else {
+        snprintf(out, len, "byte 0x%02x", u);
+    }
+}
+
 int board_from_field(GameState *s, const char *field, size_t len, char *err, size_t err_len) {
     static const char COLS[] = "ABCDEFGHIK";
     if (len != SQ_NB) {
@@ -107,17 +118,18 @@ int board_from_field(GameState *s, const char *field, size_t len, char *err, siz
     for (int sq = 0; sq < SQ_NB; sq++) {
         char c = field[sq];
         int lake = sq_is_lake(sq);
-        char name[4];
+        char name[4], letter[16];
         snprintf(name, sizeof(name), "%c%c", COLS[sq_col(sq)], "123456789:"[sq_row(sq)]);
+        field_letter_text(c, letter, sizeof(letter));
         if (lake != (c == '_')) {
-            snprintf(err, err_len, "square %s (letter %d) must be %s, got '%c'", name, sq + 1,
-                     lake ? "a lake '_'" : "a piece or 'A'", c);
+            snprintf(err, err_len, "square %s (letter %d) must be %s, got %s", name, sq + 1,
+                     lake ? "a lake '_'" : "a piece or 'A'", letter);
             return -1;
         }
         if (c == '_' || c == 'A') continue;
         if (c < 'B' || c > 'Y') {
-            snprintf(err, err_len, "square %s (letter %d) has '%c', expected A, _, B-Y", name,
-                     sq + 1, c);
+            snprintf(err, err_len, "square %s (letter %d) has %s, expected A, _, B-Y", name,
+                     sq + 1, letter);
             return -1;
         }
         int player = c <= 'M' ? RED : BLUE;

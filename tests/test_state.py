@@ -64,10 +64,10 @@ def test_corrupt_pickled_state_is_rejected(offset, value):
     game = stratego.Game(seed=1)
     data = game.__getstate__()
     raw = bytearray(data["state"])
-    raw[offset] = value
+    raw[stratego._core.SAVE_HEADER_BYTES + offset] = value  # offset into the state, after the header
     data["state"] = bytes(raw)
     clone = stratego.Game.__new__(stratego.Game)
-    with pytest.raises(ValueError, match="corrupt game state"):
+    with pytest.raises(ValueError, match="the game is corrupt"):
         clone.__setstate__(data)
 
 
@@ -130,7 +130,7 @@ def test_restore_rejects_mismatches_and_changes_nothing():
         stratego.VecEnv(8, two_square_limit=5).load_state(blob)
     with pytest.raises(ValueError):
         env.load_state(blob[:-1])
-    with pytest.raises(ValueError, match="version"):
+    with pytest.raises(ValueError, match="not a stratego save"):
         env.load_state(b"X" + blob[1:])
     with pytest.raises(TypeError):
         env.load_state("not bytes")
@@ -162,8 +162,9 @@ def test_a_rescue_phase_is_refused_where_the_rules_have_no_rescue():
     game = stratego.Game(seed=2)
     data = game.__getstate__()
     raw = bytearray(data["state"])
-    raw[PHASE_OFFSET] = 1       # PHASE_RESCUE
-    raw[PHASE_OFFSET + 1] = 0   # rescuer: red's first piece
+    at = stratego._core.SAVE_HEADER_BYTES + PHASE_OFFSET  # after the save's header
+    raw[at] = 1       # PHASE_RESCUE
+    raw[at + 1] = 0   # rescuer: red's first piece
     data["state"] = bytes(raw)
     with pytest.raises(ValueError, match="rescue"):
         stratego.Game.__new__(stratego.Game).__setstate__(data)

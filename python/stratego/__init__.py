@@ -16,10 +16,11 @@ from .vec_env import END_REASONS, VecEnv
 __version__ = "0.1.0"
 STATE_BYTES: int = _core.STATE_BYTES
 BOTS: tuple[str, ...] = _core.BOT_NAMES  # the bots Game.bot_move and VecEnv.bot_actions know
+SAVE_VERSION: int = _core.SAVE_VERSION  # format of Game pickles and VecEnv saves (docs/api.md)
 OPENMP: bool = _core.OPENMP
 
 __all__ = [
-    "ACTION_MAX", "ACTION_NB", "BOTS", "records", "END_REASONS", "Game", "OBSERVATION_VERSION", "OPENMP", "STATE_BYTES", "VecEnv", "Variant",
+    "ACTION_MAX", "ACTION_NB", "BOTS", "records", "END_REASONS", "Game", "OBSERVATION_VERSION", "OPENMP", "SAVE_VERSION", "STATE_BYTES", "VecEnv", "Variant",
     "action_to_move", "action_to_squares", "channel_names", "decode_action", "rescue_to_action", "format_observation", "format_move", "format_square", "load_variant",
     "move_to_action", "parse_move", "parse_square", "squares_to_action", "variants",
 ]

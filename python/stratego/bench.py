@@ -7,6 +7,7 @@ numbers on every machine and thread count, and a change to the rules changes it.
 """
 from __future__ import annotations
 
+import math
 import sys
 import time
 from dataclasses import dataclass
@@ -90,6 +91,12 @@ def run_bench(
     """Steps num_envs games for batch_steps steps (or for `seconds`) from `seed`."""
     if (batch_steps is None) == (seconds is None):
         raise ValueError("give exactly one of batch_steps and seconds")
+    # A NaN limit is never reached (every comparison with it is False): refuse it.
+    if seconds is not None and not (isinstance(seconds, (int, float)) and 0 < seconds < math.inf):
+        raise ValueError(f"seconds must be a finite number > 0, got {seconds!r}")
+    if batch_steps is not None and (isinstance(batch_steps, bool) or not isinstance(batch_steps, int)
+                                    or batch_steps < 1):
+        raise ValueError(f"batch_steps must be an int >= 1, got {batch_steps!r}")
     env = VecEnv(num_envs, variant, num_threads=num_threads, **env_kwargs)
     try:
         env.reset(seed=seed)

@@ -5,15 +5,12 @@ import argparse
 import sys
 
 from . import _core
+from .arguments import MAX_ENVS, MAX_THREADS, float_in, int_in
 from .bench import format_result, run_bench
 from .variants import variants
 
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
+MAX_STEPS = 2**31 - 1
+MAX_SECONDS = 1e6  # eleven days: more is a typo
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -43,19 +40,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="stratego", description="Stratego simulator for RL.")
     sub = parser.add_subparsers(dest="command", required=True)
     bench = sub.add_parser("bench", help="random-vs-random games in parallel: speed and checksum")
-    bench.add_argument("--num-envs", type=_positive_int, default=4096, help="games at once (4096)")
-    bench.add_argument("--steps", type=_positive_int, default=2000,
+    bench.add_argument("--num-envs", type=int_in(1, MAX_ENVS), default=4096, help="games at once (4096)")
+    bench.add_argument("--steps", type=int_in(1, MAX_STEPS), default=2000,
                        help="batch steps, each one ply of every game (2000: every game started in the first step ends, by the ply cap at the latest)")
-    bench.add_argument("--seconds", type=float, default=None, help="run for this long instead of --steps")
-    bench.add_argument("--threads", type=int, default=0, help="OpenMP threads, 0 = all cores")
+    bench.add_argument("--seconds", type=float_in(0, MAX_SECONDS, lo_open=True), default=None,
+                       help="run for this long instead of --steps")
+    bench.add_argument("--threads", type=int_in(0, MAX_THREADS), default=0, help="OpenMP threads, 0 = all cores")
     bench.add_argument("--seed", type=int, default=0)
     bench.add_argument("--variant", default="classic", help=f"one of {variants()} or a .toml path")
     bench.add_argument("--obs-dtype", default="uint8", choices=["uint8", "float32"])
     bench.add_argument("--no-obs", action="store_true", help="only the run without observations")
     bench.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
-    if args.seconds is not None and args.seconds <= 0:
-        parser.error("--seconds must be > 0")
     try:
         return _bench(args)
     except (ValueError, TypeError, MemoryError) as exc:

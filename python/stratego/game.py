@@ -1,6 +1,8 @@
 """`Game`: one game of Stratego, for people, debugging, replays and tests."""
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from . import _core
@@ -145,10 +147,10 @@ class Game:
                     raise ValueError(f"illegal move {format_move(src, dst)}: {reason}")
                 self._state.play_move(src, dst)
                 return
-        elif isinstance(move, bool) or not hasattr(move, "__index__"):
+        elif isinstance(move, (bool, np.ma.MaskedArray)) or not hasattr(type(move), "__index__"):
             raise TypeError(f"a move is a str like 'B4-B7' or an action int, got {type(move).__name__}")
         else:
-            action = move.__index__()
+            action = operator.index(move)
             num_actions = self._variant.num_actions
             if not 0 <= action < num_actions:
                 raise ValueError(f"illegal move {action}: this variant's actions are in [0, {num_actions})")
@@ -183,10 +185,7 @@ class Game:
             player = self.to_move
         if dtype not in ("uint8", "float32"):
             raise ValueError(f"dtype must be 'uint8' or 'float32', got {dtype!r}")
-        if isinstance(history_k, bool) or not isinstance(history_k, int):
-            raise TypeError(f"history_k must be an int, got {type(history_k).__name__}")
-        if not 0 <= history_k <= _core.HISTORY_NB:
-            raise ValueError(f"history_k must be in [0, {_core.HISTORY_NB}], got {history_k}")
+        # history_k is checked once, in C (channel_names), as VecEnv's is.
         out = np.zeros((len(channel_names(history_k, belief)), 10, 10), dtype=dtype)
         self._state.observe(player, out, history_k, bool(belief))
         return out
@@ -215,7 +214,8 @@ class Game:
 
     # -- copies and pickling -------------------------------------------------
     def clone(self) -> "Game":
-        """An independent copy (a memcpy of the C state: cheap enough for search)."""
+        """An independent copy (a memcpy of the C state: cheap enough for search; a
+        pickle goes through the save format instead, docs/api.md "Saves")."""
         other = Game.__new__(Game)
         other._variant = self._variant
         other.numbering = self.numbering
@@ -223,22 +223,21 @@ class Game:
         return other
 
     def __getstate__(self) -> dict:
-        return {"variant": self._variant, "state": self._state.to_bytes(), "numbering": self.numbering,
-                "bot_stream": self._state.bot_stream()}
+        # The state's save holds the bot stream too (csrc/save.h).
+        return {"variant": self._variant, "state": self._state.to_bytes(), "numbering": self.numbering}
 
     def __setstate__(self, data: dict) -> None:
-        # Pickles from before the bots have no "bot_stream": theirs starts from seed 0.
-        if not isinstance(data, dict) or set(data) - {"bot_stream"} != {"variant", "state", "numbering"}:
+        if not isinstance(data, dict) or set(data) != {"variant", "state", "numbering"}:
             raise ValueError("not a pickled stratego.Game")
-        self.numbering = check_numbering(data["numbering"])
+        numbering = check_numbering(data["numbering"])
         variant = data["variant"]
         if not isinstance(variant, Variant):
             raise TypeError(f"pickled variant must be a Variant, got {type(variant).__name__}")
-        self._variant = load_variant(variant)
-        self._state = _core.GameState(self._variant.rules)
-        self._state.from_bytes(data["state"])
-        if "bot_stream" in data:
-            self._state.set_bot_stream(data["bot_stream"])
+        variant = load_variant(variant)
+        state = _core.GameState(variant.rules)
+        state.from_bytes(data["state"])  # the save names its rules: checked against the variant's
+        # Only a game that loaded is set: a refused pickle leaves no half-made Game.
+        self._variant, self.numbering, self._state = variant, numbering, state
 
     def __repr__(self) -> str:
         status = f"winner={self.winner} ({self.end_reason})" if self.done else f"to_move={self.to_move}"

@@ -20,8 +20,9 @@ FULL_OBSERVATION_CHANNELS: tuple[str, ...] = _core.full_channel_names()
 
 
 def channel_names(history_k: int = 4, belief: bool = False) -> tuple[str, ...]:
-    """Names of the partial view's channels, in order."""
-    return _core.channel_names(int(history_k), bool(belief))
+    """Names of the partial view's channels, in order. history_k is checked in C (an
+    int in [0, HISTORY_NB]; 1.5 is a TypeError, not 1), as Game and VecEnv check it."""
+    return _core.channel_names(history_k, bool(belief))
 
 
 def format_observation(obs: np.ndarray, history_k: int = 4, belief: bool = False) -> str:

@@ -78,6 +78,11 @@ MAX_MOVES = 10_000
 
 DEFAULT_MAX_BYTES = 4_000_000
 
+#: Largest ``rescuepiece`` accepted. Gravon's numbering of the rescued piece is not
+#: documented (the records hold 3, 7, 9 and 11); 0..12 covers the 12 kinds of piece
+#: numbered from 0 or from 1, and anything else is not a piece.
+RESCUE_PIECE_MAX = 12
+
 # Gravon's "winner" attribute: 1 red, 2 blue, 3 nobody. Converted to player numbers.
 _WINNER_TO_PLAYER = {1: 0, 2: 1, 3: None}
 
@@ -369,6 +374,11 @@ def _build_record(root: _Element, path: str | None) -> GameRecord:
         if rescues:
             rescue_square = _square_attr(rescues[0], "rescuefield")
             rescue_piece = _int_attr(rescues[0], "rescuepiece")
+            if not 0 <= rescue_piece <= RESCUE_PIECE_MAX:
+                raise RecordError(
+                    f"line {rescues[0].line}: <rescue> rescuepiece={rescue_piece} is not a piece "
+                    f"number; expected 0..{RESCUE_PIECE_MAX} (one of the 12 kinds of piece)"
+                )
         moves.append(Move(source, target, rescue_square, rescue_piece))
 
     return GameRecord(

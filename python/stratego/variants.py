@@ -75,7 +75,13 @@ def _read_variant_text(variant: str | os.PathLike) -> tuple[str, str]:
         path = Path(variant)
         if not path.is_file():
             raise ValueError(f"variant file {str(path)!r} does not exist")
-        return path.read_text(encoding="utf-8"), str(path)
+        try:
+            return path.read_text(encoding="utf-8"), str(path)
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"variant file {str(path)!r} is not UTF-8 text ({exc.reason} at byte "
+                             f"{exc.start}); TOML files are UTF-8") from None
+        except OSError as exc:
+            raise ValueError(f"variant file {str(path)!r} cannot be read: {exc.strerror or exc}") from None
     if not isinstance(variant, str):
         raise TypeError(f"variant must be a name or a path to a .toml file, got {type(variant).__name__}")
     known = variants()
@@ -102,6 +108,10 @@ def load_variant(variant: str | os.PathLike | Variant = "classic", **overrides: 
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise ValueError(f"variant {where}: not valid TOML: {exc}") from None
+        except RecursionError:
+            # tomllib parses nested arrays and inline tables recursively.
+            raise ValueError(f"variant {where}: nested too deeply to be a variant file (a variant "
+                             "has [pieces] and [rules] tables of numbers)") from None
         unknown = set(data) - {"name", "description", "pieces", "rules"}
         if unknown:
             raise ValueError(f"variant {where}: unknown keys {sorted(unknown)}; expected name, description, pieces, rules")

@@ -5,6 +5,7 @@ copy): copy what you keep across steps.
 """
 from __future__ import annotations
 
+import operator
 import os
 
 import numpy as np
@@ -21,7 +22,8 @@ ILLEGAL_ACTION_MODES = {"raise": _core.ILLEGAL_RAISE, "lose": _core.ILLEGAL_LOSE
 END_REASONS: tuple[str, ...] = _core.END_REASONS
 VIEWS = {"to_play": 1, "both": 2}
 OBS_DTYPES = {"uint8": np.uint8, "float32": np.float32}
-MAX_ENVS = 1 << 26
+MAX_ENVS: int = _core.MAX_ENVS
+_MaskedArray = np.ma.MaskedArray  # looked up once: step() refuses these
 
 
 def _bytes_per_game(num_actions: int, obs_shape: tuple, dtype, observations: bool, full_obs: bool) -> int:
@@ -90,9 +92,10 @@ class VecEnv(GymVectorEnv):
         setup: str = "random",
         **settings: int,
     ):
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
+        if isinstance(num_envs, bool) or not hasattr(type(num_envs), "__index__"):
             raise TypeError(f"num_envs must be an int, got {type(num_envs).__name__}")
-        if not 1 <= int(num_envs) <= MAX_ENVS:
+        num_envs = operator.index(num_envs)
+        if not 1 <= num_envs <= MAX_ENVS:
             raise ValueError(f"num_envs must be in [1, {MAX_ENVS}], got {num_envs}")
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {sorted(ILLEGAL_ACTION_MODES)}, got {illegal_action!r}")
@@ -100,10 +103,8 @@ class VecEnv(GymVectorEnv):
             raise ValueError(f"obs_dtype must be one of {sorted(OBS_DTYPES)}, got {obs_dtype!r}")
         if views not in VIEWS:
             raise ValueError(f"views must be one of {sorted(VIEWS)}, got {views!r}")
-        if isinstance(history_k, bool) or not isinstance(history_k, int) or not 0 <= history_k <= _core.HISTORY_NB:
-            raise ValueError(f"history_k must be an int in [0, {_core.HISTORY_NB}], got {history_k!r}")
-        if belief and obs_dtype != "float32":
-            raise ValueError("belief planes are probabilities: they need obs_dtype='float32'")
+        # history_k and belief are checked once, in C (channel_names and _core.Batch), so
+        # Game and VecEnv raise the same exception for the same fault.
         self.variant = load_variant(variant, **settings)
         if setup not in ("random", "human"):
             raise ValueError(f"setup must be 'random' or 'human', got {setup!r}")
@@ -113,7 +114,8 @@ class VecEnv(GymVectorEnv):
         num_actions = self.num_actions = self.variant.num_actions
         self.illegal_action = illegal_action
         self._mode = ILLEGAL_ACTION_MODES[illegal_action]
-        self.observation_channels = channel_names(history_k, belief) if observations else ()
+        channels = channel_names(history_k, belief)  # checks history_k even without observations
+        self.observation_channels = channels if observations else ()
         self.observation_version = OBSERVATION_VERSION
         self.history_k, self.belief, self.views = history_k, bool(belief), views
         c = len(self.observation_channels)
@@ -173,6 +175,10 @@ class VecEnv(GymVectorEnv):
         """Plays one action per game. Returns (obs, reward, terminated, truncated, info)."""
         if not isinstance(actions, np.ndarray):
             actions = np.asarray(actions)
+        elif isinstance(actions, _MaskedArray):
+            # Its data would be played with the mask ignored: masked games have no action.
+            raise TypeError("actions must be a plain numpy array, got a masked array: every game "
+                            "needs an action (fill the masked entries first, e.g. .filled(a))")
         self._batch.step(actions, self._mode)
         return self.obs, self.reward, self.terminated, self.truncated, self._info(finished=True)
 
@@ -217,18 +223,20 @@ class VecEnv(GymVectorEnv):
         return self._batch.stats()
 
     def save_state(self) -> bytes:
-        """Every game, random stream and counter, as bytes.
+        """Every game, random stream and counter, as bytes (docs/api.md, "Saves").
 
-        load_state() of these bytes, into this env or another made with the same
-        num_envs and variant settings, continues exactly as this env would. The format
-        is this engine build's memory layout: not for other versions or machines.
+        The save names what the games depend on: format version, rule settings, piece
+        set, setup source and num_envs. load_state() of it, into this env or another
+        with the same of these, continues exactly as this env would; the observation
+        settings may differ (observations are recomputed). The payload is this engine
+        build's memory layout: not for other builds or machines.
         """
         return self._batch.save()
 
     def load_state(self, data: bytes) -> tuple:
-        """Restores save_state() bytes, checked completely first (a corrupt or
-        mismatched save raises ValueError and changes nothing). Returns (obs, info)
-        for the restored games."""
+        """Restores save_state() bytes, checked completely first: a corrupt save, or one
+        made under other rules, piece set, setups or num_envs, raises ValueError naming
+        the difference and changes nothing. Returns (obs, info) for the restored games."""
         self._batch.restore(data)
         return self.obs, self._info(finished=False)
 
@@ -242,7 +250,15 @@ class VecEnv(GymVectorEnv):
             info["full_obs"] = self.full_obs
         if finished:
             # Into a buffer of its own, like every other output: no allocation per step.
-            done = np.logical_or(self.terminated, self.truncated, out=self._finished)
+            try:
+                done = np.logical_or(self.terminated, self.truncated, out=self._finished)
+            except ValueError:
+                # The caller made it read-only: the step has been played, so rather than
+                # lose its results, hand out a new buffer and never write the frozen one.
+                if self._finished.flags.writeable:
+                    raise
+                self._finished = np.zeros_like(self._finished)
+                done = np.logical_or(self.terminated, self.truncated, out=self._finished)
             if done.any():
                 info["final_info"] = {
                     "winner": self.final_winner,

@@ -1,0 +1,274 @@
+/* save.c: saves of a batch and of one game (format and version scheme: save.h). */
+#include "save.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "game.h"
+
+static const char SAVE_MAGIC[8] = {'S', 'T', 'R', 'A', 'T', 'E', 'G', 'O'};
+/* Written as a native uint32_t: a reader of the other byte order sees 0x04030201. */
+enum { SAVE_BYTE_ORDER = 0x01020304 };
+
+_Static_assert(sizeof(SaveHeader) % 8 == 0, "the payload after the header stays 8-byte aligned");
+
+/* The scalar rule settings, by the names the Python layer and variant files use, so a
+ * mismatch names the setting. A field added to Rules but not here is still caught by
+ * the comparison of the whole struct, with a general message. */
+typedef struct {
+    const char *name;
+    size_t offset;
+    size_t size;
+} RuleField;
+
+#define RULE_FIELD(f) {#f, offsetof(Rules, f), sizeof(((Rules *)0)->f)}
+static const RuleField RULE_FIELDS[] = {
+    RULE_FIELD(setup_rows),     RULE_FIELD(two_square_limit), RULE_FIELD(max_plies),
+    RULE_FIELD(max_plies_without_attack), RULE_FIELD(aggressor_wins), RULE_FIELD(silent_defense),
+    RULE_FIELD(rescue),         RULE_FIELD(one_time_bombs),   RULE_FIELD(captain_two_squares),
+    RULE_FIELD(chasing_rule),
+};
+#undef RULE_FIELD
+
+static unsigned rule_field_value(const Rules *r, const RuleField *f) {
+    const uint8_t *p = (const uint8_t *)r + f->offset;
+    if (f->size == sizeof(uint16_t)) {
+        uint16_t v;
+        memcpy(&v, p, sizeof(v));
+        return v;
+    }
+    return *p;
+}
+
+static void piece_counts_text(const Rules *r, char *out, size_t len) {
+    size_t used = 0;
+    out[0] = '\0';
+    for (int t = 0; t < PIECE_TYPE_NB && used < len; t++) {
+        int w = snprintf(out + used, len - used, t ? ",%d" : "%d", r->piece_counts[t]);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+}
+
+/* 0 if the save's rules are `ours`; otherwise -1 naming the first setting that differs. */
+static int rules_match(const Rules *saved, const Rules *ours, char *err, size_t err_len) {
+    if (memcmp(saved->piece_counts, ours->piece_counts, sizeof(ours->piece_counts)) != 0) {
+        char a[64], b[64];
+        piece_counts_text(saved, a, sizeof(a));
+        piece_counts_text(ours, b, sizeof(b));
+        snprintf(err, err_len, "the piece sets differ: the save has piece_counts %s (bomb..flag), "
+                 "this one %s", a, b);
+        return -1;
+    }
+    for (size_t k = 0; k < sizeof(RULE_FIELDS) / sizeof(RULE_FIELDS[0]); k++) {
+        unsigned a = rule_field_value(saved, &RULE_FIELDS[k]);
+        unsigned b = rule_field_value(ours, &RULE_FIELDS[k]);
+        if (a != b) {
+            snprintf(err, err_len, "the rules differ: the save has %s %u, this one %u",
+                     RULE_FIELDS[k].name, a, b);
+            return -1;
+        }
+    }
+    if (memcmp(saved, ours, sizeof(Rules)) != 0) {
+        snprintf(err, err_len, "the rule settings differ");
+        return -1;
+    }
+    return 0;
+}
+
+uint64_t save_setups_digest(const SetupTable *table) {
+    if (table == NULL || table->n <= 0) return 0;
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a, 64 bits */
+    size_t n = (size_t)table->n * MAX_PIECES;
+    for (size_t i = 0; i < n; i++) {
+        h ^= table->letters[i];
+        h *= 0x100000001b3ull;
+    }
+    return h | 1; /* never 0, which means random setups */
+}
+
+static void header_fill(SaveHeader *h, SaveKind kind, uint32_t num_games, const Rules *r,
+                        const SetupTable *setups) {
+    memset(h, 0, sizeof(*h)); /* padding included: equal saves are equal bytes */
+    memcpy(h->magic, SAVE_MAGIC, sizeof(SAVE_MAGIC));
+    h->version = SAVE_VERSION;
+    h->kind = kind;
+    h->byte_order = SAVE_BYTE_ORDER;
+    h->state_bytes = sizeof(GameState);
+    h->rules_bytes = sizeof(Rules);
+    h->stats_bytes = sizeof(BatchStats);
+    h->num_games = num_games;
+    h->setup_rows = setups != NULL && setups->n > 0 ? (uint32_t)setups->n : 0;
+    h->setup_digest = save_setups_digest(setups);
+    h->rules = *r;
+}
+
+static void setups_text(uint32_t rows, uint64_t digest, char *out, size_t len) {
+    if (rows == 0) {
+        snprintf(out, len, "random setups");
+    } else {
+        snprintf(out, len, "a table of %u setups (digest %016llx)", rows, (unsigned long long)digest);
+    }
+}
+
+/* 0 if data starts with a header of `kind` that matches this build, these rules and
+ * setups and num_games; -1 with the problem in err otherwise. */
+static int header_check(const uint8_t *data, size_t len, SaveKind kind, uint32_t num_games,
+                        const Rules *r, const SetupTable *setups, char *err, size_t err_len) {
+    SaveHeader h, ours;
+    if (len < sizeof(h)) {
+        snprintf(err, err_len, "too short for a save: %zu bytes, the header alone has %zu", len,
+                 sizeof(h));
+        return -1;
+    }
+    memcpy(&h, data, sizeof(h));
+    header_fill(&ours, kind, num_games, r, setups);
+    if (memcmp(h.magic, SAVE_MAGIC, sizeof(SAVE_MAGIC)) != 0) {
+        snprintf(err, err_len, "not a stratego save (it does not start with \"STRATEGO\")");
+        return -1;
+    }
+    if (h.byte_order != SAVE_BYTE_ORDER) {
+        snprintf(err, err_len, "the save was written on a machine of the other byte order");
+        return -1;
+    }
+    if (h.version != SAVE_VERSION) {
+        snprintf(err, err_len, "the save has format version %u, this engine reads version %d",
+                 h.version, SAVE_VERSION);
+        return -1;
+    }
+    if (h.kind != (uint32_t)kind) {
+        snprintf(err, err_len, "the save is %s, expected %s",
+                 h.kind == SAVE_KIND_GAME ? "of one game" : h.kind == SAVE_KIND_BATCH ? "of a batch of games" : "of an unknown kind",
+                 kind == SAVE_KIND_GAME ? "one game (Game)" : "a batch (VecEnv)");
+        return -1;
+    }
+    if (h.state_bytes != ours.state_bytes || h.rules_bytes != ours.rules_bytes ||
+        h.stats_bytes != ours.stats_bytes) {
+        snprintf(err, err_len, "the save is of another engine build: game states of %u bytes, "
+                 "rules of %u, counters of %u; this build has %u, %u, %u", h.state_bytes,
+                 h.rules_bytes, h.stats_bytes, ours.state_bytes, ours.rules_bytes, ours.stats_bytes);
+        return -1;
+    }
+    if (rules_match(&h.rules, r, err, err_len) < 0) return -1;
+    if (h.setup_rows != ours.setup_rows || h.setup_digest != ours.setup_digest) {
+        char a[80], b[80];
+        setups_text(h.setup_rows, h.setup_digest, a, sizeof(a));
+        setups_text(ours.setup_rows, ours.setup_digest, b, sizeof(b));
+        snprintf(err, err_len, "the setups differ: the save's games draw from %s, this one's from %s",
+                 a, b);
+        return -1;
+    }
+    if (h.num_games != num_games) {
+        snprintf(err, err_len, "the save has %u games, this one %u", h.num_games, num_games);
+        return -1;
+    }
+    return 0;
+}
+
+/* 0 if each side of s holds exactly the rules' piece set (captured pieces included): true
+ * of every game a batch plays, since it sets them up itself and a rescue returns a
+ * captured piece rather than adding one. Catches a payload of another variant behind a
+ * copied header. -1 with the problem in err otherwise. */
+static int game_has_piece_set(const GameState *s, const Rules *r, char *err, size_t err_len) {
+    for (int p = 0; p < PLAYER_NB; p++) {
+        int counts[PIECE_TYPE_NB] = {0};
+        for (int id = p * MAX_PIECES; id < p * MAX_PIECES + s->placed[p]; id++) {
+            if (s->piece_type[id] < PIECE_TYPE_NB) counts[s->piece_type[id]]++;
+        }
+        for (int t = 0; t < PIECE_TYPE_NB; t++) {
+            if (counts[t] != r->piece_counts[t]) {
+                snprintf(err, err_len, "%s has %d pieces of type %d, the rules' piece set %d",
+                         p == RED ? "red" : "blue", counts[t], t, r->piece_counts[t]);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+size_t save_batch_bytes(const Batch *b) {
+    return sizeof(SaveHeader) + sizeof(BatchStats) +
+           (size_t)b->num_envs * (sizeof(GameState) + sizeof(uint64_t));
+}
+
+void save_batch_write(const Batch *b, uint8_t *out) {
+    SaveHeader h;
+    header_fill(&h, SAVE_KIND_BATCH, (uint32_t)b->num_envs, &b->rules, &b->setups);
+    memcpy(out, &h, sizeof(h));
+    out += sizeof(h);
+    memcpy(out, &b->stats, sizeof(b->stats));
+    out += sizeof(b->stats);
+    memcpy(out, b->states, (size_t)b->num_envs * sizeof(GameState));
+    out += (size_t)b->num_envs * sizeof(GameState);
+    memcpy(out, b->sample_rng, (size_t)b->num_envs * sizeof(uint64_t));
+}
+
+int save_batch_check(const Batch *b, const uint8_t *data, size_t len, char *err, size_t err_len) {
+    char why[200];
+    if (header_check(data, len, SAVE_KIND_BATCH, (uint32_t)b->num_envs, &b->rules, &b->setups, err,
+                     err_len) < 0)
+        return -1;
+    if (len != save_batch_bytes(b)) {
+        snprintf(err, err_len, "a save of %d games has %zu bytes, got %zu", b->num_envs,
+                 save_batch_bytes(b), len);
+        return -1;
+    }
+    const uint8_t *states = data + sizeof(SaveHeader) + sizeof(BatchStats);
+    for (int i = 0; i < b->num_envs; i++) {
+        GameState s;
+        memcpy(&s, states + (size_t)i * sizeof(GameState), sizeof(s));
+        if (game_validate(&s, &b->rules, why, sizeof(why)) < 0 ||
+            game_has_piece_set(&s, &b->rules, why, sizeof(why)) < 0) {
+            snprintf(err, err_len, "game %d is corrupt: %s", i, why);
+            return -1;
+        }
+        /* A batch never holds a finished game (it resets them at once), so a save with
+         * one, or with a game the rules end at once, was not written by a batch. */
+        game_judge_start(&s, &b->rules);
+        if (s.done) {
+            snprintf(err, err_len, "game %d is corrupt: a finished game", i);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void save_batch_read(Batch *b, const uint8_t *data) {
+    data += sizeof(SaveHeader);
+    memcpy(&b->stats, data, sizeof(b->stats));
+    data += sizeof(b->stats);
+    memcpy(b->states, data, (size_t)b->num_envs * sizeof(GameState));
+    data += (size_t)b->num_envs * sizeof(GameState);
+    memcpy(b->sample_rng, data, (size_t)b->num_envs * sizeof(uint64_t));
+}
+
+size_t save_game_bytes(void) { return sizeof(SaveHeader) + sizeof(GameState) + sizeof(uint64_t); }
+
+void save_game_write(const GameState *s, const Rules *r, uint64_t bot_stream, uint8_t *out) {
+    SaveHeader h;
+    header_fill(&h, SAVE_KIND_GAME, 1, r, NULL);
+    memcpy(out, &h, sizeof(h));
+    memcpy(out + sizeof(h), s, sizeof(*s));
+    memcpy(out + sizeof(h) + sizeof(*s), &bot_stream, sizeof(bot_stream));
+}
+
+int save_game_read(GameState *s, uint64_t *bot_stream, const Rules *r, const uint8_t *data,
+                   size_t len, char *err, size_t err_len) {
+    char why[200];
+    GameState fresh;
+    if (header_check(data, len, SAVE_KIND_GAME, 1, r, NULL, err, err_len) < 0) return -1;
+    if (len != save_game_bytes()) {
+        snprintf(err, err_len, "a save of one game has %zu bytes, got %zu", save_game_bytes(), len);
+        return -1;
+    }
+    memcpy(&fresh, data + sizeof(SaveHeader), sizeof(fresh));
+    if (game_validate(&fresh, r, why, sizeof(why)) < 0) {
+        snprintf(err, err_len, "the game is corrupt: %s", why);
+        return -1;
+    }
+    /* A position that is over by the rules (no move left) ends now, as a new one does. */
+    game_judge_start(&fresh, r);
+    *s = fresh;
+    memcpy(bot_stream, data + sizeof(SaveHeader) + sizeof(GameState), sizeof(*bot_stream));
+    return 0;
+}

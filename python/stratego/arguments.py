@@ -1,0 +1,61 @@
+"""Numeric command-line options: argparse types that refuse what the option cannot mean.
+
+float("nan"), float("inf") and "1e999" all parse as floats, and a NaN passes every
+comparison test by failing it (`nan <= 0` is False), so a time limit of NaN would never
+be reached. Each type here takes the option's range and raises
+argparse.ArgumentTypeError (a usage error naming the option) for text that is not a
+number, not finite, or out of range. Shared by `stratego` and the benchmarks/ scripts.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Callable
+
+from ._core import MAX_ENVS, MAX_THREADS  # a Batch's limits (num_threads 0 = all cores)
+
+
+def int_in(lo: int, hi: int) -> Callable[[str], int]:
+    """An integer option in [lo, hi]."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer in [{lo}, {hi}], got {text!r}") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"must be in [{lo}, {hi}], got {value}")
+        return value
+    parse.__name__ = "integer"  # argparse names the type in its own messages
+    return parse
+
+
+def float_in(lo: float, hi: float, *, lo_open: bool = False) -> Callable[[str], float]:
+    """A finite float option in [lo, hi] ((lo, hi] with lo_open)."""
+    low = f"({lo:g}" if lo_open else f"[{lo:g}"
+    high = f"{hi:g}]"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number in {low}, {high}, got {text!r}") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"must be a finite number in {low}, {high}, got {text!r}")
+        if value < lo or (lo_open and value == lo) or value > hi:
+            raise argparse.ArgumentTypeError(f"must be in {low}, {high}, got {text!r}")
+        return value
+    parse.__name__ = "number"
+    return parse
+
+
+def int_list(lo: int, hi: int) -> Callable[[str], list[int]]:
+    """A comma-separated list of integers in [lo, hi], e.g. "256,4096"."""
+    item = int_in(lo, hi)
+
+    def parse(text: str) -> list[int]:
+        parts = [p.strip() for p in text.split(",")]
+        if not all(parts):
+            raise argparse.ArgumentTypeError(f"expected integers separated by commas, got {text!r}")
+        return [item(p) for p in parts]
+    parse.__name__ = "list of integers"
+    return parse
