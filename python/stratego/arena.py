@@ -83,7 +83,8 @@ def _load_callable(spec: str) -> Callable:
             raise ValueError(f"player {spec!r}: {module_name!r} has no attribute {attr!r}")
         obj = getattr(obj, part)
     if isinstance(obj, type) or not callable(obj):
-        raise ValueError(f"player {spec!r} names a {type(obj).__name__}; it must name a policy, a callable "
+        kind = "class" if isinstance(obj, type) else type(obj).__name__
+        raise ValueError(f"player {spec!r} names a {kind}; it must name a policy, a callable "
                          "policy(obs, mask) -> actions (a function, or an instance with __call__)")
     return obj
 
@@ -362,7 +363,9 @@ def run_arena(players: Iterable[Any], games: int = 100, variant: str | Variant =
     effective = load_variant(base, max_plies=max_plies) if max_plies is not None else base
     if effective.settings["max_plies"] == 0:
         raise ValueError("max_plies must be >= 1: the arena needs every game to end")
-    resolved = [resolve_player(p, effective, sample=sample, check_rules=check_rules) for p in players]
+    # Policy files are checked against the variant as named: a cap the arena sets is its
+    # own choice (it shows in the progress planes, which is the price of shorter games).
+    resolved = [resolve_player(p, base, sample=sample, check_rules=check_rules) for p in players]
     names = [p.name for p in resolved]
     if len(resolved) < 2:
         raise ValueError(f"an arena needs at least 2 players, got {len(resolved)}")

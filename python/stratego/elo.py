@@ -97,12 +97,17 @@ def fit_elo(names: list[str] | tuple[str, ...], wins: np.ndarray, draws: np.ndar
         raise ValueError(f"no games connect {cut} to {anchor!r}: their ratings are undefined")
 
     theta = np.zeros(p)
-    iterations = 0
+    iterations, largest = 0, np.inf
     for iterations in range(1, max_iter + 1):
         prob = _sigmoid(theta[:, None] - theta[None, :])
         grad = (score - total * prob).sum(axis=1)
         h = _information(total, prob)[np.ix_(free, free)]
-        step = np.linalg.solve(h, grad[free])
+        try:
+            step = np.linalg.solve(h, grad[free])
+        except np.linalg.LinAlgError:
+            step = np.full(len(free), np.nan)
+        if not np.isfinite(step).all():
+            break  # the information vanished: ratings running off to infinity
         # Damped: far from the optimum (lopsided results) a full Newton step overshoots.
         largest = np.abs(step).max(initial=0.0)
         if largest > 2.0:
@@ -110,7 +115,7 @@ def fit_elo(names: list[str] | tuple[str, ...], wins: np.ndarray, draws: np.ndar
         theta[free] += step
         if largest < tol:
             break
-    else:
+    if not largest < tol:
         raise RuntimeError(f"the Elo fit did not converge in {max_iter} iterations (with prior_draws=0 a "
                            "player who won or lost every game has no finite rating)")
     prob = _sigmoid(theta[:, None] - theta[None, :])
