@@ -122,7 +122,12 @@ def resolve_player(spec: Any, variant: Variant, *, sample: bool = False, check_r
                          "'module:function' or 'file.py:function'")
     if callable(spec):
         name = getattr(spec, "__name__", type(spec).__name__)
-        return ArenaPlayer(name, repr(spec), policy=spec, observation=observation_settings(spec, name))
+        # What the JSON shows: the file of a loaded policy, else where the code lives.
+        where = getattr(spec, "path", None)
+        if where is None:
+            code = spec if hasattr(spec, "__qualname__") else type(spec)
+            where = f"{code.__module__}:{code.__qualname__}"
+        return ArenaPlayer(name, str(where), policy=spec, observation=observation_settings(spec, name))
     raise TypeError(f"a player is a str, a path, a callable or a (name, player) pair; got {type(spec).__name__}")
 
 
