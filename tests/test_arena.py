@@ -4,6 +4,7 @@ determinism, clear errors. Policy files are in test_policy_file.py (they need to
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -205,3 +206,11 @@ def test_actions_and_observations_share_the_square_numbering():
         assert env.obs[rows, :12, frm // 10, frm % 10].any(axis=1).all()
         assert set(env.to_play.tolist()) <= {0, 1}
         env.step(env.sample_actions())
+
+
+def test_progress_without_tqdm_falls_back_to_a_plain_bar(monkeypatch, capsys):
+    # The arena runs with the core install, where tqdm (the train extra) may be missing.
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    run_arena(["random", ("r2", "random")], games=3, seed=0, max_plies=40, progress=True)
+    err = capsys.readouterr().err
+    assert "arena" in err and "100.0%" in err and "games/s" in err
