@@ -302,8 +302,9 @@ def _play_chunk(players: list[ArenaPlayer], red: np.ndarray, blue: np.ndarray, f
                 if not np.array_equal(env.to_play[running], primary.to_play[running]):
                     raise RuntimeError("internal error: the arena's lockstep envs diverged")
             actor = np.where(primary.to_play == 0, red, blue)
-            sampled = primary.sample_actions().copy() if done.any() or any(
-                players[p].bot == "random" for p in used) else None
+            # Every step, whoever plays: a slot's random stream (which the bots draw on)
+            # then advances the same way whatever the other slots' players are.
+            sampled = primary.sample_actions().copy()
             bot_moves = {}
             for p in used:
                 rows = np.flatnonzero(running & (actor == p))
