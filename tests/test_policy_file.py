@@ -105,6 +105,15 @@ def test_sampling_is_repeatable_from_the_seed(saved):
     np.testing.assert_array_equal(load_policy(path, batch_size=5)(env.obs, env.action_mask), greedy)
 
 
+def test_a_compiled_network_is_saved_as_the_network_it_wraps(tmp_path):
+    net = tiny_net()
+    compiled = torch.compile(net)  # compiles lazily, at the first call: none here
+    policy = load_policy(save_policy(tmp_path / "c.pt", compiled))
+    assert policy.factory == "stratego.nets:ConvPolicyNet"
+    env = stratego.VecEnv(4, "classic", seed=0)
+    np.testing.assert_array_equal(policy(env.obs, env.action_mask), TorchPolicy(net)(env.obs, env.action_mask))
+
+
 def test_other_observation_settings_round_trip(tmp_path):
     net = tiny_net(history_k=1, belief=True, obs_dtype="float32")
     path = save_policy(tmp_path / "f.pt", net)

@@ -135,6 +135,8 @@ def save_policy(path: str | os.PathLike, net: torch.nn.Module, variant: str | Va
     """
     if not isinstance(net, torch.nn.Module):
         raise TypeError(f"net must be a torch.nn.Module, got {type(net).__name__}")
+    # torch.compile wraps the network (its weights under "_orig_mod."): save the network.
+    net = getattr(net, "_orig_mod", net)
     variant = load_variant(variant)
     observation = observation if observation is not None else getattr(net, "observation_settings", None)
     if not isinstance(observation, ObservationSettings):
