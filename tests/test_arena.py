@@ -153,6 +153,8 @@ def test_json_and_cli(tmp_path, capsys):
     (["random", "missing_file.py:f"], {}, "does not exist"),
     (["random", ("x", "random")], {"games": 0}, "games must be a positive int"),
     (["random", ("x", "random")], {"setup": "mirror"}, "setup must be"),
+    (["random", ("x", "random")], {"num_threads": -1}, "num_threads must be an int >= 0"),
+    (["random", ("x", "random")], {"max_plies": 0}, "max_plies must be >= 1"),
 ])
 def test_bad_arguments_are_named(players, kwargs, message):
     with pytest.raises(ValueError, match=message):

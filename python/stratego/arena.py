@@ -361,6 +361,8 @@ def run_arena(players: Iterable[Any], games: int = 100, variant: str | Variant =
         raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
     if setup not in ("random", "human"):
         raise ValueError(f"setup must be 'random' or 'human', got {setup!r}")
+    if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 0:
+        raise ValueError(f"num_threads must be an int >= 0 (0: all cores), got {num_threads!r}")
     base = load_variant(variant)
     notes = []
     if max_plies is None and base.settings["max_plies"] == 0:
