@@ -216,3 +216,13 @@ def test_progress_without_tqdm_falls_back_to_a_plain_bar(monkeypatch, capsys):
     run_arena(["random", ("r2", "random")], games=3, seed=0, max_plies=40, progress=True)
     err = capsys.readouterr().err
     assert "arena" in err and "100.0%" in err and "games/s" in err
+
+
+def test_the_heuristic_bot_plays_and_beats_random():
+    result = run_arena(["random", "heuristic", player("first_legal")], games=20, seed=6)
+    assert result.record("heuristic")[0] + sum(result.record("heuristic")[1:]) == 80
+    assert result.score("heuristic", "random") > 0.8
+    assert result.elo.ratings[1] > result.elo.ratings[0] == 0.0
+    # The bot's own random choices come from each game's stream: the same seed, the same games.
+    again = run_arena(["random", "heuristic", player("first_legal")], games=20, seed=6)
+    np.testing.assert_array_equal(result.plies, again.plies)

@@ -32,6 +32,7 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
+from . import _core
 from .bench import ProgressBar
 from .elo import EloFit, fit_elo
 from .policy import ObservationSettings, checked_actions, observation_settings
@@ -39,7 +40,8 @@ from .seeding import resolve_seed
 from .variants import Variant, load_variant
 from .vec_env import END_REASONS, VecEnv
 
-BOTS = ("random", "heuristic")
+#: The C bots (VecEnv.bot_actions), by the engine's own list.
+BOTS: tuple[str, ...] = _core.BOT_NAMES
 ANCHOR = "random"
 #: Ply cap the arena gives a variant that has none (gravon): random players may never end.
 DEFAULT_MAX_PLIES = 2000
@@ -108,8 +110,6 @@ def resolve_player(spec: Any, variant: Variant, *, sample: bool = False, check_r
         spec = os.fspath(spec)
     if isinstance(spec, str):
         if spec in BOTS:
-            if spec == "heuristic" and not hasattr(VecEnv, "bot_actions"):
-                raise ValueError("player 'heuristic': this build has no heuristic bot (VecEnv.bot_actions)")
             return ArenaPlayer(spec, spec, bot=spec)
         if _is_policy_file(spec):
             from .policy_file import load_policy  # needs torch: only for policy files
@@ -312,7 +312,7 @@ def _play_chunk(players: list[ArenaPlayer], red: np.ndarray, blue: np.ndarray, f
                     continue
                 player = players[p]
                 if player.bot == "random":
-                    actions[rows] = sampled[rows]
+                    actions[rows] = sampled[rows]  # what bot_actions("random") gives
                 elif player.bot is not None:
                     if player.bot not in bot_moves:
                         bot_moves[player.bot] = np.array(primary.bot_actions(player.bot), dtype=np.int64)
