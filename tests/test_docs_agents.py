@@ -1,9 +1,11 @@
-"""Every code block of docs/agents.md runs: a snippet that is shown must work.
+"""Every code block of docs/agents.md runs as it stands: a snippet that is shown works.
 
-Python blocks run in order, one namespace per "## " section, all in one temporary
-directory (so a later section may use a file an earlier one wrote). In bash blocks the
-`stratego ...` lines run as commands and `pip ...` lines are skipped (installing is not
-a test's job); any other line fails the test, so that nothing shown goes unchecked.
+One test per "## " section, run in a temporary directory of its own: its python blocks
+in order, each in a fresh namespace (a reader copies one block, not the page), and in
+bash blocks the `stratego ...` lines as commands (after the python blocks before them,
+whose files they may use); `pip ...` lines are skipped (installing is not a test's job)
+and any other shell line fails, so nothing shown goes unchecked. A section that needs
+the train extra (torch, SB3, PettingZoo, or a policy file) is marked heavy.
 """
 from __future__ import annotations
 
@@ -15,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "agents.md"
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "agents.md"
 FENCE = re.compile(r"^```(\w*)\s*$")
+HEAVY = ("sb3_contrib", "stable_baselines3", "torch", "pettingzoo", ".pt")
 
 
 def code_blocks(text: str) -> list[tuple[str, str, int, str]]:
@@ -34,15 +37,25 @@ def code_blocks(text: str) -> list[tuple[str, str, int, str]]:
             lang = None
         else:
             lines.append(line)
-    assert lang is None, f"docs/agents.md: a code block opened on line {start - 1} is never closed"
+    assert lang is None, f"docs/agents.md: the code block opened on line {start - 1} is never closed"
     return blocks
 
 
-def test_code_blocks_are_found():
-    blocks = code_blocks(DOC.read_text(encoding="utf-8"))
-    langs = {lang for _, lang, _, _ in blocks}
-    assert {"python", "bash"} <= langs
-    assert any(section == "Arena" for section, *_ in blocks)
+def sections() -> list:
+    by_section: dict[str, list] = {}
+    for section, lang, start, code in code_blocks(PAGE.read_text(encoding="utf-8")):
+        if lang:  # a block without a language is not code (a signature, a layout)
+            by_section.setdefault(section, []).append((lang, start, code))
+    return [
+        pytest.param(blocks, id=section or "top",
+                     marks=[pytest.mark.heavy] if any(h in code for _, _, code in blocks for h in HEAVY) else [])
+        for section, blocks in by_section.items()
+    ]
+
+
+def test_the_page_has_runnable_blocks():
+    found = {section for section, lang, _, _ in code_blocks(PAGE.read_text(encoding="utf-8")) if lang}
+    assert {"Saved policies", "Arena"} <= found
 
 
 def run_shell_line(line: str, where: str, cwd: Path) -> None:
@@ -56,19 +69,17 @@ def run_shell_line(line: str, where: str, cwd: Path) -> None:
     assert done.returncode == 0, f"{where}: {line!r} failed:\n{done.stdout}\n{done.stderr}"
 
 
-@pytest.mark.heavy
-def test_every_block_runs(tmp_path, monkeypatch):
+@pytest.mark.parametrize("blocks", sections())
+def test_section_runs(blocks, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    namespaces: dict[str, dict] = {}
-    for section, lang, start, code in code_blocks(DOC.read_text(encoding="utf-8")):
-        where = f"docs/agents.md line {start} ({section})"
+    for lang, start, code in blocks:
+        where = f"docs/agents.md line {start}"
         if lang == "python":
-            namespace = namespaces.setdefault(section, {"__name__": f"docs_agents_{len(namespaces)}"})
-            exec(compile(code, where, "exec"), namespace)
+            exec(compile(code, where, "exec"), {"__name__": "__docs__"})
         elif lang in ("bash", "sh", "console"):
             for line in code.splitlines():
                 if line.strip() and not line.lstrip().startswith("#"):
                     run_shell_line(line.strip(), where, tmp_path)
-        elif lang:
-            pytest.fail(f"{where}: unknown block language {lang!r}; use python or bash (or no language "
-                        "for a block that is not code)")
+        else:
+            pytest.fail(f"{where}: unknown block language {lang!r}; use python or bash (or none for a block "
+                        "that is not code)")
