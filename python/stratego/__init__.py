@@ -2,7 +2,7 @@
 
 Not affiliated with Jumbo, who own the Stratego trademark.
 """
-from . import _core, records
+from . import _core, policy, records
 from .actions import (
     ACTION_MAX, ACTION_NB, action_to_move, action_to_squares, decode_action, move_to_action,
     rescue_to_action, squares_to_action,

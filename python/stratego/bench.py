@@ -57,10 +57,12 @@ def step_bytes(env: VecEnv) -> int:
 
 
 class ProgressBar:
-    """A one-line bar on stderr, redrawn at most 10 times a second."""
+    """A one-line bar on stderr, redrawn at most 10 times a second; the rate is shown
+    divided by `scale`, followed by `unit`."""
 
-    def __init__(self, label: str, enabled: bool):
+    def __init__(self, label: str, enabled: bool, unit: str = "M steps/s", scale: float = 1e6):
         self.label, self.enabled, self._last = label, enabled, 0.0
+        self.unit, self.scale = unit, scale
 
     def update(self, fraction: float, rate: float, force: bool = False) -> None:
         now = time.perf_counter()
@@ -69,7 +71,7 @@ class ProgressBar:
         self._last = now
         filled = int(30 * min(fraction, 1.0))
         sys.stderr.write(f"\r{self.label:<12} [{'#' * filled}{'.' * (30 - filled)}] "
-                         f"{100 * min(fraction, 1.0):5.1f}%  {rate / 1e6:6.2f} M steps/s")
+                         f"{100 * min(fraction, 1.0):5.1f}%  {rate / self.scale:6.2f} {self.unit}")
         sys.stderr.flush()
 
     def close(self) -> None:

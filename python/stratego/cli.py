@@ -1,4 +1,4 @@
-"""Command line: `stratego bench`, the main job."""
+"""Command line: `stratego bench` (the main job) and `stratego arena`."""
 from __future__ import annotations
 
 import argparse
@@ -7,10 +7,11 @@ import sys
 from . import _core
 from .arguments import MAX_ENVS, MAX_THREADS, float_in, int_in
 from .bench import format_result, run_bench
-from .variants import variants
+from .variants import RULE_SETTINGS, variants
 
 MAX_STEPS = 2**31 - 1
 MAX_SECONDS = 1e6  # eleven days: more is a typo
+MAX_PLIES = RULE_SETTINGS["max_plies"][1]
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -36,6 +37,20 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _arena(args: argparse.Namespace) -> int:
+    from .arena import run_arena
+    result = run_arena(args.players, games=args.games, variant=args.variant, seed=args.seed, setup=args.setup,
+                       num_threads=args.threads, batch_size=args.batch_size, max_plies=args.max_plies,
+                       sample=args.sample, check_rules=not args.ignore_rules, progress=not args.no_progress)
+    print(f"stratego arena: variant {result.variant}, {args.setup} setups, seed {result.seed}, "
+          f"{result.games} games per pairing and colour (the first game of each slot), {result.seconds:.1f} s")
+    print(result.table())
+    if args.json:
+        result.write_json(args.json)
+        print(f"results written to {args.json}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="stratego", description="Stratego simulator for RL.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -51,10 +66,32 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--obs-dtype", default="uint8", choices=["uint8", "float32"])
     bench.add_argument("--no-obs", action="store_true", help="only the run without observations")
     bench.add_argument("--no-progress", action="store_true", help="no progress bar")
+    arena = sub.add_parser("arena", help="round robin among bots and policies, with Elo ratings",
+                           description="Every pair of players meets in --games games with each colour; only the "
+                           "first game of each env slot counts, so short games are not favoured. Elo: "
+                           "Bradley-Terry fit, draws as half a win, random anchored at 0.")
+    arena.add_argument("players", nargs="+", metavar="PLAYER",
+                       help="'random', 'heuristic', a policy file (.pt), 'module:function' or 'file.py:function'")
+    arena.add_argument("--games", type=int_in(1, MAX_ENVS), default=100, help="games per pairing and colour (100)")
+    arena.add_argument("--variant", default="classic", help=f"one of {variants()} or a .toml path")
+    arena.add_argument("--setup", default="random", choices=["random", "human"])
+    arena.add_argument("--seed", type=int, default=0)
+    arena.add_argument("--threads", type=int_in(0, MAX_THREADS), default=0,
+                       help="OpenMP threads of the env, 0 = all cores (at most one per 256 games of a batch)")
+    arena.add_argument("--batch-size", type=int_in(1, MAX_ENVS), default=4096, help="games stepped at once (4096)")
+    arena.add_argument("--max-plies", type=int_in(1, MAX_PLIES), default=None,
+                       help="ply cap of every game (default: the variant's; 2000 if it has none)")
+    arena.add_argument("--sample", action="store_true",
+                       help="policy files sample their moves (seeded) instead of playing the most likely one")
+    arena.add_argument("--ignore-rules", action="store_true",
+                       help="let a policy file play a variant whose rule settings differ from its own "
+                            "(pieces and actions must still match)")
+    arena.add_argument("--json", default=None, help="write the results to this JSON file")
+    arena.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     try:
-        return _bench(args)
-    except (ValueError, TypeError, MemoryError) as exc:
+        return _bench(args) if args.command == "bench" else _arena(args)
+    except (ValueError, TypeError, MemoryError, OSError) as exc:
         # Bad settings (an unknown variant, too many games): the message, no traceback.
         parser.error(str(exc))
 
