@@ -180,7 +180,11 @@ static void eval_type(Eval *e, int a) {
      (Bits)1 << (40 + (c)) | (Bits)1 << (50 + (c)) | (Bits)1 << (60 + (c)) | (Bits)1 << (70 + (c)) | \
      (Bits)1 << (80 + (c)) | (Bits)1 << (90 + (c)))
 
-/* The squares one step from the squares of b, on the board (lakes are the caller's). */
+/* Row r of the board as a set. */
+#define ROW_BITS(r) ((Bits)0x3FF << (BOARD_SIZE * (r)))
+
+/* The squares one step from the squares of b, on the board (lakes are the caller's);
+ * b itself only where two of its squares are neighbours. */
 static inline Bits bits_dilate(Bits b) {
     const Bits left_edge = COLUMN_BITS(0), right_edge = COLUMN_BITS(BOARD_SIZE - 1);
     return (((b & ~right_edge) << 1) | ((b & ~left_edge) >> 1) | (b << BOARD_SIZE) | (b >> BOARD_SIZE)) &
@@ -211,15 +215,19 @@ static inline Bits cells_equal(const uint8_t *bytes, uint8_t value) { return cel
 
 _Static_assert(offsetof(PlayerView, flags) + 7 * 16 <= sizeof(PlayerView), "cells_masked reads 112 bytes of flags");
 
-/* dist[sq]: steps from sq to the nearest square of `from` over squares that are not
- * lakes (pieces do not block: they move), DIST_FAR beyond the reach. */
-static void eval_distances(Bits from, Bits open, uint8_t *dist) {
+/* dist[sq] for the squares of `wanted`: steps from sq to the nearest square of `from`
+ * over squares that are not lakes (pieces do not block: they move), DIST_FAR beyond
+ * the reach; other squares may hold anything. The search stops once every wanted
+ * square is reached. */
+static void eval_distances(Bits from, Bits open, Bits wanted, uint8_t *dist) {
     memset(dist, DIST_FAR, SQ_NB);
     Bits reached = from, frontier = from;
     for (int d = 0; frontier && d < DIST_FAR; d++) {
+        Bits fill = frontier & wanted;
         /* The two halves apart: a 64-bit count of trailing zeros per square. */
-        for (uint64_t lo = (uint64_t)frontier; lo; lo &= lo - 1) dist[__builtin_ctzll(lo)] = (uint8_t)d;
-        for (uint64_t hi = (uint64_t)(frontier >> 64); hi; hi &= hi - 1) dist[64 + __builtin_ctzll(hi)] = (uint8_t)d;
+        for (uint64_t lo = (uint64_t)fill; lo; lo &= lo - 1) dist[__builtin_ctzll(lo)] = (uint8_t)d;
+        for (uint64_t hi = (uint64_t)(fill >> 64); hi; hi &= hi - 1) dist[64 + __builtin_ctzll(hi)] = (uint8_t)d;
+        if (!(wanted & ~reached)) break;
         frontier = bits_dilate(frontier) & open & ~reached;
         reached |= frontier;
     }
@@ -283,9 +291,18 @@ static void eval_init(Eval *e, const PlayerView *v, const Rules *r) {
     e->far_flag = bits_dilate(ring2) & open & opp & ~e->near_flag & ~e->threats;
     e->block_near = bits_dilate(e->blocks);
     e->opp_near = bits_dilate(opp);
-    eval_distances(opp, open, e->dist_any);
+    /* The squares a move of ours can start from or reach: own pieces, two steps around
+     * them (Captains may move two), and the lines of own Scouts. */
+    Bits own = cells_masked(v->cell, VIEW_OWN, VIEW_OWN), near = own | bits_dilate(own);
+    Bits wanted = near | bits_dilate(near);
+    for (Bits sc = cells_equal(v->cell, VIEW_OWN | SCOUT); sc; sc &= sc - 1) {
+        int sq = bits_lowest(sc);
+        wanted |= ROW_BITS(sq / BOARD_SIZE) | COLUMN_BITS(sq % BOARD_SIZE);
+    }
+    wanted &= open;
+    eval_distances(opp, open, wanted, e->dist_any);
     if (movers) {
-        eval_distances(movers, open, e->dist_movers);
+        eval_distances(movers, open, wanted, e->dist_movers);
     } else {
         memcpy(e->dist_movers, e->dist_any, SQ_NB);
     }
