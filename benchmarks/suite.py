@@ -175,6 +175,41 @@ def copy_times(nbytes: int, min_time: float) -> dict:
             "memset_GBps": nbytes / memset / 1e9, "memcpy_GBps": nbytes / memcpy / 1e9}
 
 
+def _step_time(env, min_time: float) -> float:
+    """Mean seconds of step() alone, the learner's actions drawn by sample_actions()."""
+    for _ in range(WARMUP_STEPS):
+        env.step(env.sample_actions())
+    spent, reps = 0.0, 0
+    while spent < min_time:
+        actions = env.sample_actions()
+        t0 = time.perf_counter()
+        env.step(actions)
+        spent += time.perf_counter() - t0
+        reps += 1
+    return spent / reps
+
+
+def measure_versus(n: int, seed: int, min_time: float) -> dict:
+    """1 thread, the default observation and mask: plies/s of the plain two-player step,
+    learner steps/s against each bot (every learner step is the learner's ply and the
+    bot's reply, computed in C), and the bots' decisions/s alone (bot_actions: the
+    player's view, its legal actions and the choice; no step). Measured in one run so
+    that the ratios hold on a shared machine."""
+    out = {"num_envs": n, "threads": 1}
+    env = stratego.VecEnv(n, seed=seed, num_threads=1)
+    out["plain_plies_per_s"] = n / _step_time(env, min_time)
+    for name in stratego.BOTS:
+        out[f"{name}_decisions_per_s"] = n / _mean_call_time(lambda: env.bot_actions(name), min_time)
+    env.close()
+    for name in stratego.BOTS:
+        env = stratego.VecEnv(n, seed=seed, num_threads=1, opponent=name, learner_color="alternate")
+        rate = n / _step_time(env, min_time)
+        env.close()
+        out[f"learner_steps_per_s_vs_{name}"] = rate
+        out[f"learner_over_plain_vs_{name}"] = rate / out["plain_plies_per_s"]
+    return out
+
+
 def run(args) -> dict:
     ncpu = os.cpu_count() or 1
     threads = thread_counts(args.threads, ncpu)
@@ -213,6 +248,13 @@ def run(args) -> dict:
             c = copy_times(per_game * n, args.min_time / 3)
             c.update(num_envs=n, bytes_per_game=per_game)
             result["physical"].append(c)
+    headline = args.headline_envs if args.headline_envs in envs else envs[len(envs) // 2]
+    result["versus"] = measure_versus(headline, args.seed, args.min_time)
+    v = result["versus"]
+    print(f"learner vs bot, n={headline}, 1 thread: plain {_m(v['plain_plies_per_s'])} M plies/s; " +
+          "; ".join(f"vs {b} {_m(v[f'learner_steps_per_s_vs_{b}'])} M learner steps/s "
+                    f"({v[f'learner_over_plain_vs_{b}']:.2f}x)" for b in stratego.BOTS) +
+          "; decisions " + ", ".join(f"{b} {_m(v[f'{b}_decisions_per_s'])} M/s" for b in stratego.BOTS), flush=True)
     result["machine"]["loadavg_end"] = os.getloadavg()
     result["checksums"] = check_checksums(result["points"])
     result["physical_ratios"] = physical_ratios(result)
@@ -309,6 +351,15 @@ def targets(result, headline: int) -> list[dict]:
             f"not measured: {ncpu} threads max; speedup at {ncpu} shown")
     same = all(c["identical"] for c in result["checksums"].values())
     add("checksum identical across threads and configs", same, "true", same)
+    v = result.get("versus")
+    if v:
+        for b in stratego.BOTS:
+            r = v[f"learner_over_plain_vs_{b}"]
+            add(f"learner steps/s vs {b} / plain plies/s", r, ">= 0.45", r >= 0.45,
+                f"num_envs={v['num_envs']}, 1 thread, default obs + mask, same run")
+        d = v["heuristic_decisions_per_s"]
+        add("heuristic bot decisions/s, 1 thread", d, ">= 1,000,000", d >= 1e6,
+            f"num_envs={v['num_envs']}; the decision alone (bot_actions)")
     return out
 
 

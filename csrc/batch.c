@@ -13,8 +13,9 @@
 #include <omp.h>
 #endif
 
-/* Writes game i's observation(s) into its row of `dst` (b->obs or b->final_obs). */
-static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst) {
+/* Writes game i's observation(s) into its row of `dst` (b->obs or b->final_obs): with
+ * one view a game, the view of `player`. */
+static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst, int player) {
     size_t bytes = observe_bytes(&b->obs_spec);
     uint8_t *row = dst + (size_t)i * (size_t)b->obs_views * bytes;
     const GameState *s = &b->states[i];
@@ -29,7 +30,7 @@ static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst) {
     int plies = b->obs_spec.history_k;
     PlayerView view;
     if (b->obs_views == 1) {
-        view_build_recent(s, s->to_move, plies, &view);
+        view_build_recent(s, player, plies, &view);
         observe_partial(&view, &b->obs_spec, row);
     } else {
         for (int p = 0; p < PLAYER_NB; p++) {
@@ -44,7 +45,7 @@ static void batch_write_turn(Batch *b, int64_t i) {
     const GameState *s = &b->states[i];
     if (b->write_mask) moves_legal_mask(s, &b->rules, b->mask + i * rules_num_actions(&b->rules));
     b->to_play[i] = (int8_t)s->to_move;
-    if (b->obs_views) batch_write_obs(b, i, b->obs);
+    if (b->obs_views) batch_write_obs(b, i, b->obs, s->to_move);
     if (b->full_obs) observe_full(s, s->to_move, b->full_obs + i * FULL_OBS_CHANNELS * SQ_NB);
 }
 
@@ -57,6 +58,45 @@ static void batch_clear_results(Batch *b, int64_t i) {
     b->final_plies[i] = 0;
 }
 
+/* Learner vs opponent: the opponent plays, from its own view, until the learner is to
+ * move or the game is over (a turn with a rescue is two actions of one player). */
+static void versus_reply(const Batch *b, GameState *s, VersusSlot *v) {
+    while (!s->done && s->to_move != v->learner) {
+        int action = bot_game_action(b->opponent, s, &b->rules, &v->rng);
+        if (action < 0) break; /* a game not over always has a legal action (game.h) */
+        game_apply_action(s, &b->rules, action);
+    }
+}
+
+/* Starts game i's next episode in the learner-vs-opponent mode: the learner's colour
+ * (fixed, drawn from the opponent's stream, or the other colour than last episode's),
+ * new setups, and the opponent's opening plies when it moves first. Setups in which
+ * those plies end the game are drawn again (as game_reset redraws setups where red
+ * cannot move): no episode is handed out that ends before the learner's first move.
+ * This leaves out, e.g., a Flag that red's first move takes; the setups a learner
+ * sees are those of the two-player batch, conditioned on surviving the opening. */
+static void versus_start(Batch *b, int64_t i, int first_episode) {
+    GameState *s = &b->states[i];
+    VersusSlot *v = &b->versus[i];
+    switch (b->learner_mode) {
+    case LEARNER_RANDOM:
+        v->learner = (int8_t)rng_below(&v->rng, 2);
+        break;
+    case LEARNER_ALTERNATE:
+        /* Even slots start red, odd ones blue, so both colours are played equally. */
+        v->learner = (int8_t)(first_episode ? (int)(i % 2) : 1 - v->learner);
+        break;
+    default:
+        v->learner = (int8_t)b->learner_mode;
+        break;
+    }
+    for (int attempt = 0; attempt < 1000; attempt++) {
+        game_reset(s, &b->rules, &b->setups);
+        versus_reply(b, s, v);
+        if (!s->done) return;
+    }
+}
+
 void batch_reset(Batch *b, uint64_t seed, int num_threads) {
     memset(&b->stats, 0, sizeof(b->stats));
     int64_t n = b->num_envs;
@@ -65,7 +105,13 @@ void batch_reset(Batch *b, uint64_t seed, int num_threads) {
         GameState *s = &b->states[i];
         s->rng = rng_seed_stream(seed, (uint64_t)i, 0);
         b->sample_rng[i] = rng_seed_stream(seed, (uint64_t)i, 1);
-        game_reset(s, &b->rules, &b->setups);
+        if (b->versus) {
+            memset(&b->versus[i], 0, sizeof(VersusSlot));
+            b->versus[i].rng = rng_seed_stream(seed, (uint64_t)i, 2);
+            versus_start(b, i, 1);
+        } else {
+            game_reset(s, &b->rules, &b->setups);
+        }
         batch_clear_results(b, i);
         batch_write_turn(b, i);
     }
@@ -127,12 +173,13 @@ void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_thre
         GameState *s = &b->states[i];
         const Rules *r = &b->rules;
         if (i + 1 < n) state_prefetch(s + 1);
-        int player = s->to_move;
+        int player = s->to_move; /* the learner, in the learner-vs-opponent mode */
         if (illegal_mode == ILLEGAL_LOSES && moves_check_action(s, r, (int)actions[i]) != 0) {
             game_end(s, 1 - player, END_ILLEGAL_ACTION);
         } else {
             game_apply_action(s, r, (int)actions[i]);
         }
+        if (b->versus) versus_reply(b, s, &b->versus[i]);
         float *rew = b->rewards + 2 * i;
         batch_clear_results(b, i);
         if (s->done) {
@@ -153,8 +200,14 @@ void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_thre
             trunc += trunc_end;
             plies += s->ply;
             checksum += game_result_hash(i, s);
-            if (b->obs_views) batch_write_obs(b, i, b->final_obs);
-            game_reset(s, r, &b->setups);
+            /* The learner's last view, whoever ended the game; in the two-player batch
+             * the view of the player who would move next. */
+            if (b->obs_views) batch_write_obs(b, i, b->final_obs, b->versus ? player : s->to_move);
+            if (b->versus) {
+                versus_start(b, i, 0);
+            } else {
+                game_reset(s, r, &b->setups);
+            }
         }
         b->reward[i] = rew[player];
         batch_write_turn(b, i);

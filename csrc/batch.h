@@ -29,6 +29,17 @@ typedef struct {
     uint64_t checksum;         /* order-free hash of (game, ply, winner, reason) */
 } BatchStats;
 
+/* Learner against a bot in C (batch_step, "learner vs opponent" below). */
+enum { LEARNER_RED = 0, LEARNER_BLUE = 1, LEARNER_RANDOM = 2, LEARNER_ALTERNATE = 3, LEARNER_MODE_NB = 4 };
+
+/* A game's side of the learner-vs-opponent mode: the opponent's random stream (stream
+ * 2 of the game) and the learner's colour in the current episode. */
+typedef struct {
+    uint64_t rng;
+    int8_t learner;
+    uint8_t reserved[7]; /* zero: the struct is saved as bytes */
+} VersusSlot;
+
 typedef struct {
     int num_envs;
     Rules rules;
@@ -54,6 +65,16 @@ typedef struct {
     uint8_t *obs;           /* [N][obs_views][observe_bytes] */
     uint8_t *final_obs;     /* same layout: the last view of a game that ended this step */
     uint8_t *full_obs;      /* [N][FULL_OBS_CHANNELS][100] of the player to move, or NULL */
+    /* Learner vs opponent: opponent is a BotKind, or -1 for the two-player batch. Then
+     * every step plays the learner's action and the opponent's replies (in C, from the
+     * opponent's own view) until the learner is to move again, and every output is the
+     * learner's: mask, to_play (its colour), reward, and observations in its view
+     * (obs_views 1; final_obs its last view of a finished game). An episode in which
+     * the opponent's opening plies end the game before the learner's first move is
+     * drawn again (new setups and replies from the same streams), never handed out. */
+    int opponent;
+    int learner_mode;       /* LEARNER_* */
+    VersusSlot *versus;     /* [N], owned by the batch; NULL in the two-player batch */
 } Batch;
 
 enum { ILLEGAL_RAISE = 0, ILLEGAL_LOSES = 1 };

@@ -796,8 +796,10 @@ typedef struct {
 static void Batch_release(BatchObject *self) {
     free(self->batch.states);
     free(self->batch.sample_rng);
+    free(self->batch.versus);
     self->batch.states = NULL;
     self->batch.sample_rng = NULL;
+    self->batch.versus = NULL;
     for (int k = 0; k < OUT_NB; k++) Py_CLEAR(self->outputs[k]);
     for (int k = 0; k < OBS_ARRAY_NB; k++) Py_CLEAR(self->obs_arrays[k]);
     Py_CLEAR(self->setups);
@@ -833,7 +835,8 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"num_envs", "num_threads", "rules", "mask", "rewards", "reward",
                              "terminated", "truncated", "to_play", "final_winner", "final_reason",
                              "final_plies", "obs", "final_obs", "full_obs", "obs_views",
-                             "history_k", "probabilities", "as_float", "write_mask", "setups", NULL};
+                             "history_k", "probabilities", "as_float", "write_mask", "setups",
+                             "opponent", "learner_mode", NULL};
     static const int types[OUT_NB] = {NPY_BOOL, NPY_FLOAT32, NPY_FLOAT32, NPY_BOOL, NPY_BOOL,
                                       NPY_INT8, NPY_INT8, NPY_UINT8, NPY_INT32};
     npy_intp widths[OUT_NB] = {0, 2, 0, 0, 0, 0, 0, 0, 0};
@@ -842,19 +845,27 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     PyObject *obs[OBS_ARRAY_NB] = {Py_None, Py_None, Py_None};
     PyObject *views_obj = NULL, *history_obj = NULL, *setups_obj = Py_None;
     int probabilities = 0, as_float = 0, write_mask = 1, result = -1;
-    long obs_views = 0, history_k = 4;
+    long obs_views = 0, history_k = 4, opponent = -1, learner_mode = LEARNER_RED;
+    PyObject *opponent_obj = NULL, *learner_obj = NULL;
     SetupTable table;
     Rules rules;
     ObsSpec spec;
     int threads;
     GameState *states = NULL;
     uint64_t *sample_rng = NULL;
+    VersusSlot *versus = NULL;
     PyObject *setups_copy = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "nOOOOOOOOOOO|OOOOOpppO", kwlist, &n, &threads_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "nOOOOOOOOOOO|OOOOOpppOOO", kwlist, &n, &threads_obj,
                                      &rules_obj, &outs[0], &outs[1], &outs[2], &outs[3],
                                      &outs[4], &outs[5], &outs[6], &outs[7], &outs[8], &obs[0],
                                      &obs[1], &obs[2], &views_obj, &history_obj, &probabilities,
-                                     &as_float, &write_mask, &setups_obj))
+                                     &as_float, &write_mask, &setups_obj, &opponent_obj, &learner_obj))
+        goto done;
+    if (opponent_obj != NULL &&
+        parse_int_in(opponent_obj, "opponent", -1, BOT_KIND_NB - 1, "-1 (none) or a bot kind", &opponent) < 0)
+        goto done;
+    if (learner_obj != NULL &&
+        parse_int_in(learner_obj, "learner_mode", 0, LEARNER_MODE_NB - 1, NULL, &learner_mode) < 0)
         goto done;
     if (parse_num_threads(threads_obj, &threads) < 0 || rules_from_dict(rules_obj, &rules) < 0)
         goto done;
@@ -903,14 +914,19 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     }
     states = malloc((size_t)n * sizeof(GameState));
     sample_rng = malloc((size_t)n * sizeof(uint64_t));
-    if (states == NULL || sample_rng == NULL) {
+    versus = opponent >= 0 ? calloc((size_t)n, sizeof(VersusSlot)) : NULL;
+    if (states == NULL || sample_rng == NULL || (opponent >= 0 && versus == NULL)) {
         PyErr_Format(PyExc_MemoryError, "cannot allocate %zd games", n);
         goto done;
     }
     self->batch.states = states;
     self->batch.sample_rng = sample_rng;
+    self->batch.versus = versus;
     states = NULL;
     sample_rng = NULL;
+    versus = NULL;
+    self->batch.opponent = (int)opponent;
+    self->batch.learner_mode = (int)learner_mode;
     self->batch.num_envs = (int)n;
     self->batch.rules = rules;
     self->batch.obs_spec = spec;
@@ -951,6 +967,7 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
 done:
     free(states);
     free(sample_rng);
+    free(versus);
     Py_XDECREF(setups_copy);
     return result;
 }

@@ -1,11 +1,16 @@
 #include "bot.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "action.h"
 #include "combat.h"
 #include "rng.h"
 #include "squareset.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 static const char *const BOT_NAMES[BOT_KIND_NB] = {"random", "heuristic"};
 
@@ -92,6 +97,10 @@ typedef struct {
     Bits far_flag;  /* opponent pieces three steps from the Flag */
     Bits blocks;    /* empty squares on an open line from the Flag to a possible Scout */
     Bits guard;     /* squares next to the Flag */
+    Bits block_near; /* squares next to a blocking square */
+    Bits opp_near;  /* squares next to an opponent piece: the only ones in danger */
+    int danger_from;      /* the square whose danger is cached, or -1 */
+    float danger_from_value;
     int answer;     /* square of the opponent piece that has just moved, or -1 */
 } Eval;
 
@@ -171,20 +180,54 @@ static void eval_type(Eval *e, int a) {
      (Bits)1 << (40 + (c)) | (Bits)1 << (50 + (c)) | (Bits)1 << (60 + (c)) | (Bits)1 << (70 + (c)) | \
      (Bits)1 << (80 + (c)) | (Bits)1 << (90 + (c)))
 
-/* The squares one step from the squares of b, on the board (lakes are the caller's). */
+/* Row r of the board as a set. */
+#define ROW_BITS(r) ((Bits)0x3FF << (BOARD_SIZE * (r)))
+
+/* The squares one step from the squares of b, on the board (lakes are the caller's);
+ * b itself only where two of its squares are neighbours. */
 static inline Bits bits_dilate(Bits b) {
     const Bits left_edge = COLUMN_BITS(0), right_edge = COLUMN_BITS(BOARD_SIZE - 1);
     return (((b & ~right_edge) << 1) | ((b & ~left_edge) >> 1) | (b << BOARD_SIZE) | (b >> BOARD_SIZE)) &
            bits_board();
 }
 
-/* dist[sq]: steps from sq to the nearest square of `from` over squares that are not
- * lakes (pieces do not block: they move), DIST_FAR beyond the reach. */
-static void eval_distances(Bits from, Bits open, uint8_t *dist) {
+/* The squares whose byte (one of 100, cell[] or flags[] of a view) masked by `mask`
+ * equals `value`. 16 squares at a time where SSE2 is (the last load reads past the 100
+ * bytes into the view's next field, and those bits are dropped). */
+static inline Bits cells_masked(const uint8_t *bytes, uint8_t mask, uint8_t value) {
+    Bits out = 0;
+#ifdef __SSE2__
+    const __m128i m = _mm_set1_epi8((char)mask), want = _mm_set1_epi8((char)value);
+    for (int k = 0; k < 7; k++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(bytes + 16 * k));
+        unsigned hits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(x, m), want));
+        out |= (Bits)hits << (16 * k);
+    }
+#else
+    for (int sq = 0; sq < SQ_NB; sq++) {
+        if ((bytes[sq] & mask) == value) out |= bit_of(sq);
+    }
+#endif
+    return out & bits_board();
+}
+
+static inline Bits cells_equal(const uint8_t *bytes, uint8_t value) { return cells_masked(bytes, 0xFF, value); }
+
+_Static_assert(offsetof(PlayerView, flags) + 7 * 16 <= sizeof(PlayerView), "cells_masked reads 112 bytes of flags");
+
+/* dist[sq] for the squares of `wanted`: steps from sq to the nearest square of `from`
+ * over squares that are not lakes (pieces do not block: they move), DIST_FAR beyond
+ * the reach; other squares may hold anything. The search stops once every wanted
+ * square is reached. */
+static void eval_distances(Bits from, Bits open, Bits wanted, uint8_t *dist) {
     memset(dist, DIST_FAR, SQ_NB);
     Bits reached = from, frontier = from;
     for (int d = 0; frontier && d < DIST_FAR; d++) {
-        for (Bits f = frontier; f; f &= f - 1) dist[bits_lowest(f)] = (uint8_t)d;
+        Bits fill = frontier & wanted;
+        /* The two halves apart: a 64-bit count of trailing zeros per square. */
+        for (uint64_t lo = (uint64_t)fill; lo; lo &= lo - 1) dist[__builtin_ctzll(lo)] = (uint8_t)d;
+        for (uint64_t hi = (uint64_t)(fill >> 64); hi; hi &= hi - 1) dist[64 + __builtin_ctzll(hi)] = (uint8_t)d;
+        if (!(wanted & ~reached)) break;
         frontier = bits_dilate(frontier) & open & ~reached;
         reached |= frontier;
     }
@@ -232,27 +275,34 @@ static void eval_init(Eval *e, const PlayerView *v, const Rules *r) {
     e->r = r;
     e->have = 0;
     e->threats = e->near_flag = e->far_flag = e->blocks = e->guard = 0;
+    e->danger_from = -1;
     eval_beliefs(e);
-    Bits opp = 0, movers = 0, open = 0, flags = 0;
-    for (int sq = 0; sq < SQ_NB; sq++) {
-        uint8_t cell = v->cell[sq];
-        if (cell != VIEW_LAKE) open |= bit_of(sq);
-        if (is_opp(cell)) {
-            opp |= bit_of(sq);
-            if ((v->flags[sq] & PIECE_MOVED) || ((cell & VIEW_OPP_KNOWN) && piece_type_is_movable(cell_type(cell))))
-                movers |= bit_of(sq);
-        } else if (cell == (VIEW_OWN | FLAG)) {
-            flags |= bit_of(sq);
-        }
-    }
+    Bits lakes = cells_equal(v->cell, VIEW_LAKE), open = bits_board() & ~lakes;
+    Bits opp = open & ~cells_masked(v->cell, VIEW_OPP_KNOWN | VIEW_OPP_UNKNOWN, 0);
+    Bits known = cells_masked(v->cell, VIEW_OPP_KNOWN, VIEW_OPP_KNOWN);
+    Bits fixed = cells_equal(v->cell, VIEW_OPP_KNOWN | BOMB) | cells_equal(v->cell, VIEW_OPP_KNOWN | FLAG);
+    Bits moved = cells_masked(v->flags, PIECE_MOVED, PIECE_MOVED);
+    Bits movers = opp & (moved | (known & ~fixed));
+    Bits flags = cells_equal(v->cell, VIEW_OWN | FLAG);
     for (Bits f = flags; f; f &= f - 1) eval_flag(e, bits_lowest(f));
     /* Opponent pieces two steps from the Flag (a random walker's next step in). */
     Bits ring2 = bits_dilate(e->guard) & open;
     e->near_flag = ring2 & opp & ~e->threats;
     e->far_flag = bits_dilate(ring2) & open & opp & ~e->near_flag & ~e->threats;
-    eval_distances(opp, open, e->dist_any);
+    e->block_near = bits_dilate(e->blocks);
+    e->opp_near = bits_dilate(opp);
+    /* The squares a move of ours can start from or reach: own pieces, two steps around
+     * them (Captains may move two), and the lines of own Scouts. */
+    Bits own = cells_masked(v->cell, VIEW_OWN, VIEW_OWN), near = own | bits_dilate(own);
+    Bits wanted = near | bits_dilate(near);
+    for (Bits sc = cells_equal(v->cell, VIEW_OWN | SCOUT); sc; sc &= sc - 1) {
+        int sq = bits_lowest(sc);
+        wanted |= ROW_BITS(sq / BOARD_SIZE) | COLUMN_BITS(sq % BOARD_SIZE);
+    }
+    wanted &= open;
+    eval_distances(opp, open, wanted, e->dist_any);
     if (movers) {
-        eval_distances(movers, open, e->dist_movers);
+        eval_distances(movers, open, wanted, e->dist_movers);
     } else {
         memcpy(e->dist_movers, e->dist_any, SQ_NB);
     }
@@ -265,6 +315,7 @@ static void eval_init(Eval *e, const PlayerView *v, const Rules *r) {
  * most dangerous opponent neighbour. */
 static float eval_danger(Eval *e, int sq, int a) {
     const PlayerView *v = e->v;
+    if (!(e->opp_near & bit_of(sq))) return 0.0f;
     int row = sq / BOARD_SIZE, col = sq % BOARD_SIZE;
     float worst = 0.0f;
     for (int d = 0; d < DIR_NB; d++) {
@@ -330,7 +381,12 @@ static float eval_move(Eval *e, int from, int to) {
         if (e->far_flag & to_bit) score += FLAG_ZONE * kill;
         if (to == e->answer) score += ANSWER_BONUS * kill;
     } else {
-        score = DANGER_WEIGHT * (eval_danger(e, from, a) - eval_danger(e, to, a));
+        /* Actions come sorted by their from square: its danger is computed once. */
+        if (e->danger_from != from) {
+            e->danger_from = from;
+            e->danger_from_value = eval_danger(e, from, a);
+        }
+        score = DANGER_WEIGHT * (e->danger_from_value - eval_danger(e, to, a));
         /* Miners and Scouts look for unmoved pieces to probe; the others for movers. */
         const uint8_t *dist = a == MINER || a == SCOUT ? e->dist_any : e->dist_movers;
         int closer = (int)dist[from] - (int)dist[to];
@@ -338,7 +394,7 @@ static float eval_move(Eval *e, int from, int to) {
         score += APPROACH_WEIGHT * (float)closer;
         if (e->blocks & to_bit) score += BLOCK_BONUS;
         if (e->threats | e->near_flag) score += eval_intercept(e, to, a);
-        if (bits_dilate(e->blocks) & to_bit) score += BLOCK_APPROACH;
+        if (e->block_near & to_bit) score += BLOCK_APPROACH;
         if (e->guard & to_bit) score += GUARD_FILL;
     }
     if (e->guard & bit_of(from)) score -= GUARD_LEAVE;

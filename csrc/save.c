@@ -1,6 +1,7 @@
 /* save.c: saves of a batch and of one game (format and version scheme: save.h). */
 #include "save.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -87,8 +88,14 @@ uint64_t save_setups_digest(const SetupTable *table) {
     return h | 1; /* never 0, which means random setups */
 }
 
+/* The learner-vs-bot setting of a batch as one word (0: two players), so that a save
+ * loads only where the same bot and colour rule play. */
+static uint32_t save_versus_word(const Batch *b) {
+    return b->versus ? 1u + (uint32_t)b->opponent + ((uint32_t)b->learner_mode << 8) : 0u;
+}
+
 static void header_fill(SaveHeader *h, SaveKind kind, uint32_t num_games, const Rules *r,
-                        const SetupTable *setups) {
+                        const SetupTable *setups, uint32_t versus) {
     memset(h, 0, sizeof(*h)); /* padding included: equal saves are equal bytes */
     memcpy(h->magic, SAVE_MAGIC, sizeof(SAVE_MAGIC));
     h->version = SAVE_VERSION;
@@ -100,6 +107,7 @@ static void header_fill(SaveHeader *h, SaveKind kind, uint32_t num_games, const 
     h->num_games = num_games;
     h->setup_rows = setups != NULL && setups->n > 0 ? (uint32_t)setups->n : 0;
     h->setup_digest = save_setups_digest(setups);
+    h->versus = versus;
     h->rules = *r;
 }
 
@@ -114,7 +122,8 @@ static void setups_text(uint32_t rows, uint64_t digest, char *out, size_t len) {
 /* 0 if data starts with a header of `kind` that matches this build, these rules and
  * setups and num_games; -1 with the problem in err otherwise. */
 static int header_check(const uint8_t *data, size_t len, SaveKind kind, uint32_t num_games,
-                        const Rules *r, const SetupTable *setups, char *err, size_t err_len) {
+                        const Rules *r, const SetupTable *setups, uint32_t versus, char *err,
+                        size_t err_len) {
     SaveHeader h, ours;
     if (len < sizeof(h)) {
         snprintf(err, err_len, "too short for a save: %zu bytes, the header alone has %zu", len,
@@ -122,7 +131,7 @@ static int header_check(const uint8_t *data, size_t len, SaveKind kind, uint32_t
         return -1;
     }
     memcpy(&h, data, sizeof(h));
-    header_fill(&ours, kind, num_games, r, setups);
+    header_fill(&ours, kind, num_games, r, setups, versus);
     if (memcmp(h.magic, SAVE_MAGIC, sizeof(SAVE_MAGIC)) != 0) {
         snprintf(err, err_len, "not a stratego save (it does not start with \"STRATEGO\")");
         return -1;
@@ -158,6 +167,12 @@ static int header_check(const uint8_t *data, size_t len, SaveKind kind, uint32_t
                  a, b);
         return -1;
     }
+    if (h.versus != ours.versus) {
+        snprintf(err, err_len, "the save was made with another opponent or learner_color setting "
+                 "(%s, this one %s)", h.versus ? "a learner against a bot" : "two players",
+                 ours.versus ? "a learner against a bot" : "two players");
+        return -1;
+    }
     if (h.num_games != num_games) {
         snprintf(err, err_len, "the save has %u games, this one %u", h.num_games, num_games);
         return -1;
@@ -188,12 +203,12 @@ static int game_has_piece_set(const GameState *s, const Rules *r, char *err, siz
 
 size_t save_batch_bytes(const Batch *b) {
     return sizeof(SaveHeader) + sizeof(BatchStats) +
-           (size_t)b->num_envs * (sizeof(GameState) + sizeof(uint64_t));
+           (size_t)b->num_envs * (sizeof(GameState) + sizeof(uint64_t) + (b->versus ? sizeof(VersusSlot) : 0));
 }
 
 void save_batch_write(const Batch *b, uint8_t *out) {
     SaveHeader h;
-    header_fill(&h, SAVE_KIND_BATCH, (uint32_t)b->num_envs, &b->rules, &b->setups);
+    header_fill(&h, SAVE_KIND_BATCH, (uint32_t)b->num_envs, &b->rules, &b->setups, save_versus_word(b));
     memcpy(out, &h, sizeof(h));
     out += sizeof(h);
     memcpy(out, &b->stats, sizeof(b->stats));
@@ -201,12 +216,14 @@ void save_batch_write(const Batch *b, uint8_t *out) {
     memcpy(out, b->states, (size_t)b->num_envs * sizeof(GameState));
     out += (size_t)b->num_envs * sizeof(GameState);
     memcpy(out, b->sample_rng, (size_t)b->num_envs * sizeof(uint64_t));
+    out += (size_t)b->num_envs * sizeof(uint64_t);
+    if (b->versus) memcpy(out, b->versus, (size_t)b->num_envs * sizeof(VersusSlot));
 }
 
 int save_batch_check(const Batch *b, const uint8_t *data, size_t len, char *err, size_t err_len) {
     char why[200];
-    if (header_check(data, len, SAVE_KIND_BATCH, (uint32_t)b->num_envs, &b->rules, &b->setups, err,
-                     err_len) < 0)
+    if (header_check(data, len, SAVE_KIND_BATCH, (uint32_t)b->num_envs, &b->rules, &b->setups,
+                     save_versus_word(b), err, err_len) < 0)
         return -1;
     if (len != save_batch_bytes(b)) {
         snprintf(err, err_len, "a save of %d games has %zu bytes, got %zu", b->num_envs,
@@ -214,6 +231,18 @@ int save_batch_check(const Batch *b, const uint8_t *data, size_t len, char *err,
         return -1;
     }
     const uint8_t *states = data + sizeof(SaveHeader) + sizeof(BatchStats);
+    const uint8_t *slots = states + (size_t)b->num_envs * (sizeof(GameState) + sizeof(uint64_t));
+    for (int i = 0; i < b->num_envs && b->versus; i++) {
+        VersusSlot slot;
+        uint8_t to_move;
+        memcpy(&slot, slots + (size_t)i * sizeof(slot), sizeof(slot));
+        memcpy(&to_move, states + (size_t)i * sizeof(GameState) + offsetof(GameState, to_move), 1);
+        /* Between steps the learner is always the player to move. */
+        if ((slot.learner != RED && slot.learner != BLUE) || to_move != slot.learner) {
+            snprintf(err, err_len, "game %d is corrupt: the learner is not to move", i);
+            return -1;
+        }
+    }
     for (int i = 0; i < b->num_envs; i++) {
         GameState s;
         memcpy(&s, states + (size_t)i * sizeof(GameState), sizeof(s));
@@ -240,13 +269,15 @@ void save_batch_read(Batch *b, const uint8_t *data) {
     memcpy(b->states, data, (size_t)b->num_envs * sizeof(GameState));
     data += (size_t)b->num_envs * sizeof(GameState);
     memcpy(b->sample_rng, data, (size_t)b->num_envs * sizeof(uint64_t));
+    data += (size_t)b->num_envs * sizeof(uint64_t);
+    if (b->versus) memcpy(b->versus, data, (size_t)b->num_envs * sizeof(VersusSlot));
 }
 
 size_t save_game_bytes(void) { return sizeof(SaveHeader) + sizeof(GameState) + sizeof(uint64_t); }
 
 void save_game_write(const GameState *s, const Rules *r, uint64_t bot_stream, uint8_t *out) {
     SaveHeader h;
-    header_fill(&h, SAVE_KIND_GAME, 1, r, NULL);
+    header_fill(&h, SAVE_KIND_GAME, 1, r, NULL, 0);
     memcpy(out, &h, sizeof(h));
     memcpy(out + sizeof(h), s, sizeof(*s));
     memcpy(out + sizeof(h) + sizeof(*s), &bot_stream, sizeof(bot_stream));
@@ -256,7 +287,7 @@ int save_game_read(GameState *s, uint64_t *bot_stream, const Rules *r, const uin
                    size_t len, char *err, size_t err_len) {
     char why[200];
     GameState fresh;
-    if (header_check(data, len, SAVE_KIND_GAME, 1, r, NULL, err, err_len) < 0) return -1;
+    if (header_check(data, len, SAVE_KIND_GAME, 1, r, NULL, 0, err, err_len) < 0) return -1;
     if (len != save_game_bytes()) {
         snprintf(err, err_len, "a save of one game has %zu bytes, got %zu", save_game_bytes(), len);
         return -1;

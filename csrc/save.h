@@ -8,7 +8,8 @@
  *            named by its row count and a 64-bit digest of its letters) and the Rules
  *            the games are played under.
  *   payload  batch: BatchStats, then num_games GameStates, then num_games sampler
- *            streams (uint64_t each); game: one GameState, then its bot stream
+ *            streams (uint64_t each), then, in the learner-vs-bot mode, num_games
+ *            VersusSlots; game: one GameState, then its bot stream
  *            (uint64_t: the stream Game.bot_move draws on).
  *
  * Everything is in the writing machine's byte order and struct layout: a save moves
@@ -27,8 +28,10 @@
  * version; a save of another version is refused with both numbers named.
  *
  *   version 1  header without kind, byte order or setup source (binding.c, batches only)
- *   version 2  this layout: batch and game saves (with the bot stream), setup source,
- *              byte-order mark
+ *   version 2  batch and game saves (with the bot stream), setup source, byte-order mark
+ *   version 3  this layout: the learner-vs-bot setting in the header (`versus`) and,
+ *              for such a batch, each game's VersusSlot (bot stream, learner colour)
+ *              after the sampler streams
  *
  * Plain C: no Python. The binding wraps these, and main.c round-trips a batch.
  */
@@ -42,7 +45,7 @@
 #include "board.h"
 #include "rules.h"
 
-enum { SAVE_VERSION = 2 };
+enum { SAVE_VERSION = 3 };
 
 typedef enum { SAVE_KIND_BATCH = 1, SAVE_KIND_GAME = 2 } SaveKind;
 
@@ -57,6 +60,8 @@ typedef struct {
     uint32_t num_games;     /* 1 for a game */
     uint32_t setup_rows;    /* rows of the setup table the games draw from; 0: random setups */
     uint64_t setup_digest;  /* save_setups_digest of that table; 0 with random setups */
+    uint32_t versus;        /* save_versus_word: the learner-vs-bot setting, 0 for none */
+    uint32_t reserved;      /* 0 */
     Rules rules;
 } SaveHeader;
 

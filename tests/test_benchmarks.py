@@ -21,6 +21,23 @@ def test_suite_runs_and_writes_json(tmp_path):
     assert len(results) == 1
     data = json.loads(results[0].read_text())
     assert data, "empty results"
+    versus = data["versus"]
+    for bot in ("random", "heuristic"):
+        assert versus[f"learner_steps_per_s_vs_{bot}"] > 0 and versus[f"{bot}_decisions_per_s"] > 0
+    assert any(t["target"].startswith("learner steps/s vs heuristic") for t in data["targets"])
+
+
+def test_bots_benchmark_runs():
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bots.py"), "winrate", "--games", "20",
+                           "--setups", "random", "human", "--threads", "1"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "all setups:" in done.stdout and "95% CI" in done.stdout
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bots.py"), "speed", "--num-envs", "64",
+                           "--seconds", "0.05", "--warmup", "5"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "heuristic" in done.stdout and "M decisions/s" in done.stdout
 
 
 def test_soak_quick_keeps_memory_flat():

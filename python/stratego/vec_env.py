@@ -21,6 +21,7 @@ from .variants import Variant, load_variant
 ILLEGAL_ACTION_MODES = {"raise": _core.ILLEGAL_RAISE, "lose": _core.ILLEGAL_LOSES}
 END_REASONS: tuple[str, ...] = _core.END_REASONS
 VIEWS = {"to_play": 1, "both": 2}
+LEARNER_COLORS = {"red": 0, "blue": 1, "random": 2, "alternate": 3}
 OBS_DTYPES = {"uint8": np.uint8, "float32": np.float32}
 MAX_ENVS: int = _core.MAX_ENVS
 _MaskedArray = np.ma.MaskedArray  # looked up once: step() refuses these
@@ -31,7 +32,7 @@ def _bytes_per_game(num_actions: int, obs_shape: tuple, dtype, observations: boo
     obs = int(np.prod(obs_shape)) * np.dtype(dtype).itemsize if observations else 0
     full = len(FULL_OBSERVATION_CHANNELS) * 100 if full_obs else 0
     flags = 2 * 4 + 4 + 1 + 1 + 1 + 1 + 1 + 4 + 8  # rewards, reward, flags, finals, actions
-    return _core.STATE_BYTES + 8 + num_actions + 2 * obs + full + flags
+    return _core.STATE_BYTES + 8 + 16 + num_actions + 2 * obs + full + flags  # 16: opponent stream
 
 
 def _check_memory(num_envs: int, per_game: int) -> None:
@@ -70,6 +71,15 @@ class VecEnv(GymVectorEnv):
       for benchmarks of the bare step; sample_actions() then generates moves.
     - setup="human" draws each side's setup from the human setups of the Gravon
       server (classic and barrage piece sets), per game from its own stream.
+    - opponent="random" or "heuristic" (a bot in C, stratego.BOTS) turns every game into
+      a learner against that bot: step() plays the learner's action and the bot's
+      replies in C, and obs, mask, reward and to_play (the learner's colour) are the
+      learner's only; reward +1 win, -1 loss, 0 draw at the end of a game, including a
+      loss on the bot's reply; final_obs is the learner's last view. learner_color:
+      "red", "blue", "random" (per episode, from the game's stream) or "alternate"
+      (even slots start red, odd ones blue, and each slot flips every episode). An
+      episode that the bot's opening plies would end before the learner's first move
+      is drawn again, never handed out (docs/agents.md).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["ansi"]}
@@ -90,6 +100,8 @@ class VecEnv(GymVectorEnv):
         full_obs: bool = False,
         action_mask: bool = True,
         setup: str = "random",
+        opponent: str | None = None,
+        learner_color: str = "alternate",
         **settings: int,
     ):
         if isinstance(num_envs, bool) or not hasattr(type(num_envs), "__index__"):
@@ -108,6 +120,12 @@ class VecEnv(GymVectorEnv):
         self.variant = load_variant(variant, **settings)
         if setup not in ("random", "human"):
             raise ValueError(f"setup must be 'random' or 'human', got {setup!r}")
+        if opponent is not None and opponent not in _core.BOT_NAMES:
+            raise ValueError(f"opponent must be None (two players) or one of the bots {list(_core.BOT_NAMES)}, "
+                             f"got {opponent!r}")
+        if learner_color not in LEARNER_COLORS:
+            raise ValueError(f"learner_color must be one of {list(LEARNER_COLORS)}, got {learner_color!r}")
+        self.opponent, self.learner_color = opponent, learner_color
         self.setup = setup
         setups = human_setups(self.variant) if setup == "human" else None
         n = self.num_envs = int(num_envs)
@@ -147,6 +165,8 @@ class VecEnv(GymVectorEnv):
             obs_views=VIEWS[views] if observations else 0,
             history_k=history_k, probabilities=bool(belief), as_float=dtype == np.float32,
             write_mask=bool(action_mask), setups=setups,
+            opponent=-1 if opponent is None else _core.BOT_NAMES.index(opponent),
+            learner_mode=LEARNER_COLORS[learner_color],
         )
         if not action_mask:
             self.action_mask = None
