@@ -7,8 +7,8 @@ Each entry is {"name", "field", "to_move", "counts": [perft(1), perft(2), perft(
 Positions come from shared/data (a human classic setup pair, a real Barrage game
 start) and from small hand-drawn boards, each chosen to exercise one rule.
 
-Data locations: STRATEGO_SETUPS_DIR (default <repo>/../shared/data/setups) and
-STRATEGO_GRAVON_DIR (default <repo>/../shared/data/gravon).
+Data locations: STRATEGO_DATA_DIR (default <repo>/../shared/data), or
+STRATEGO_SETUPS_DIR and STRATEGO_GRAVON_DIR for its two folders.
 """
 
 from __future__ import annotations
@@ -30,12 +30,10 @@ from reference_mover import LAKES, field_from_ascii, perft  # noqa: E402
 OUT = HERE / "data" / "perft.json"
 DEPTHS = (1, 2, 3)
 
-SETUPS_DIR = Path(
-    os.environ.get("STRATEGO_SETUPS_DIR", REPO.parent / "shared" / "data" / "setups")
-)
-GRAVON_DIR = Path(
-    os.environ.get("STRATEGO_GRAVON_DIR", REPO.parent / "shared" / "data" / "gravon")
-)
+# The same defaults as tests/conftest.py: STRATEGO_DATA_DIR names the data folder.
+SHARED_DATA = Path(os.environ.get("STRATEGO_DATA_DIR", REPO.parent / "shared" / "data"))
+SETUPS_DIR = Path(os.environ.get("STRATEGO_SETUPS_DIR", SHARED_DATA / "setups"))
+GRAVON_DIR = Path(os.environ.get("STRATEGO_GRAVON_DIR", SHARED_DATA / "gravon"))
 BARRAGE_RECORD = "barrage/barrage-2006.1-1051.xml"
 
 def field_from_setups(red_setup: str, blue_setup: str) -> str:
