@@ -87,7 +87,7 @@ def machine_info() -> dict:
         "python": platform.python_version(),
         "numpy": np.__version__,
         "stratego": stratego.__version__,
-        "openmp": stratego.OPENMP,
+        "default_num_threads": stratego.default_num_threads(),
         "git_commit": commit,
         "git_dirty": bool(dirty) if dirty is not None else None,
         "omp_env": {k: v for k, v in os.environ.items() if k.startswith(("OMP_", "GOMP_"))},

@@ -1,17 +1,15 @@
 #include "batch.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "bot.h"
 #include "game.h"
 #include "moves.h"
 #include "observe_full.h"
+#include "pool.h"
 #include "view.h"
 #include "rng.h"
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* Writes game i's observation(s) into its row of `dst` (b->obs or b->final_obs). */
 static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst) {
@@ -57,27 +55,40 @@ static void batch_clear_results(Batch *b, int64_t i) {
     b->final_plies[i] = 0;
 }
 
-void batch_reset(Batch *b, uint64_t seed, int num_threads) {
-    memset(&b->stats, 0, sizeof(b->stats));
-    int64_t n = b->num_envs;
-#pragma omp parallel for schedule(static) num_threads(num_threads)
-    for (int64_t i = 0; i < n; i++) {
+typedef struct {
+    Batch *b;
+    uint64_t seed;
+} ResetJob;
+
+static void batch_reset_games(void *ctx, int64_t begin, int64_t end) {
+    const ResetJob *job = ctx;
+    Batch *b = job->b;
+    for (int64_t i = begin; i < end; i++) {
         GameState *s = &b->states[i];
-        s->rng = rng_seed_stream(seed, (uint64_t)i, 0);
-        b->sample_rng[i] = rng_seed_stream(seed, (uint64_t)i, 1);
+        s->rng = rng_seed_stream(job->seed, (uint64_t)i, 0);
+        b->sample_rng[i] = rng_seed_stream(job->seed, (uint64_t)i, 1);
         game_reset(s, &b->rules, &b->setups);
         batch_clear_results(b, i);
         batch_write_turn(b, i);
     }
 }
 
-void batch_write_outputs(Batch *b, int num_threads) {
-    int64_t n = b->num_envs;
-#pragma omp parallel for schedule(static) num_threads(num_threads)
-    for (int64_t i = 0; i < n; i++) {
+void batch_reset(Batch *b, uint64_t seed, int num_threads) {
+    memset(&b->stats, 0, sizeof(b->stats));
+    ResetJob job = {b, seed};
+    pool_run(num_threads, b->num_envs, batch_reset_games, &job);
+}
+
+static void batch_write_games(void *ctx, int64_t begin, int64_t end) {
+    Batch *b = ctx;
+    for (int64_t i = begin; i < end; i++) {
         batch_clear_results(b, i);
         batch_write_turn(b, i);
     }
+}
+
+void batch_write_outputs(Batch *b, int num_threads) {
+    pool_run(num_threads, b->num_envs, batch_write_games, b);
 }
 
 int64_t batch_find_out_of_range(const Batch *b, const int64_t *actions) {
@@ -95,16 +106,34 @@ static inline void state_prefetch(const GameState *s) {
     for (size_t at = 0; at < sizeof(GameState); at += 64) __builtin_prefetch((const char *)s + at);
 }
 
+typedef struct {
+    const Batch *b;
+    const int64_t *actions;
+    _Atomic int64_t first; /* smallest illegal game found so far, num_envs if none */
+} FindJob;
+
+static void batch_find_in(void *ctx, int64_t begin, int64_t end) {
+    FindJob *job = ctx;
+    const Batch *b = job->b;
+    int64_t n = b->num_envs;
+    for (int64_t i = begin; i < end; i++) {
+        if (i + 1 < n) state_prefetch(&b->states[i + 1]);
+        if (moves_check_action(&b->states[i], &b->rules, (int)job->actions[i]) == 0) continue;
+        /* The first illegal game of this chunk; lower the shared minimum to it. */
+        int64_t seen = atomic_load(&job->first);
+        while (i < seen && !atomic_compare_exchange_weak(&job->first, &seen, i)) {
+        }
+        return;
+    }
+}
+
 int64_t batch_find_illegal(const Batch *b, const int64_t *actions, int *code, int num_threads) {
     /* In parallel (it runs before every step in the default mode, so a serial scan would
      * bound the thread scaling); the first illegal game is the smallest index found. */
-    int64_t n = b->num_envs, first = n;
-#pragma omp parallel for schedule(static) num_threads(num_threads) reduction(min : first)
-    for (int64_t i = 0; i < n; i++) {
-        if (i + 1 < n) state_prefetch(&b->states[i + 1]);
-        if (i < first && moves_check_action(&b->states[i], &b->rules, (int)actions[i]) != 0) first = i;
-    }
-    if (first == n) return -1;
+    FindJob job = {b, actions, b->num_envs};
+    pool_run(num_threads, b->num_envs, batch_find_in, &job);
+    int64_t first = atomic_load(&job.first);
+    if (first == b->num_envs) return -1;
     *code = moves_check_action(&b->states[first], &b->rules, (int)actions[first]);
     return first;
 }
@@ -117,21 +146,32 @@ static uint64_t game_result_hash(int64_t index, const GameState *s) {
     return rng_next(&h);
 }
 
-void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_threads) {
+typedef struct {
+    Batch *b;
+    const int64_t *actions;
+    int illegal_mode;
+    /* Sums over the finished games, added chunk by chunk: addition commutes, so the
+     * totals do not depend on which thread ran which chunk. */
+    _Atomic int64_t finished, red, blue, draws, trunc, plies;
+    _Atomic uint64_t checksum;
+} StepJob;
+
+static void batch_step_games(void *ctx, int64_t begin, int64_t end) {
+    StepJob *job = ctx;
+    Batch *b = job->b;
+    const Rules *r = &b->rules;
     int64_t n = b->num_envs;
     int64_t finished = 0, red = 0, blue = 0, draws = 0, trunc = 0, plies = 0;
     uint64_t checksum = 0;
-#pragma omp parallel for schedule(static) num_threads(num_threads) \
-    reduction(+ : finished, red, blue, draws, trunc, plies, checksum)
-    for (int64_t i = 0; i < n; i++) {
+    for (int64_t i = begin; i < end; i++) {
         GameState *s = &b->states[i];
-        const Rules *r = &b->rules;
         if (i + 1 < n) state_prefetch(s + 1);
         int player = s->to_move;
-        if (illegal_mode == ILLEGAL_LOSES && moves_check_action(s, r, (int)actions[i]) != 0) {
+        int action = (int)job->actions[i];
+        if (job->illegal_mode == ILLEGAL_LOSES && moves_check_action(s, r, action) != 0) {
             game_end(s, 1 - player, END_ILLEGAL_ACTION);
         } else {
-            game_apply_action(s, r, (int)actions[i]);
+            game_apply_action(s, r, action);
         }
         float *rew = b->rewards + 2 * i;
         batch_clear_results(b, i);
@@ -159,13 +199,26 @@ void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_thre
         b->reward[i] = rew[player];
         batch_write_turn(b, i);
     }
-    b->stats.games_finished += finished;
-    b->stats.red_wins += red;
-    b->stats.blue_wins += blue;
-    b->stats.draws += draws;
-    b->stats.truncations += trunc;
-    b->stats.plies_of_finished += plies;
-    b->stats.checksum += checksum;
+    if (finished == 0) return;
+    atomic_fetch_add(&job->finished, finished);
+    atomic_fetch_add(&job->red, red);
+    atomic_fetch_add(&job->blue, blue);
+    atomic_fetch_add(&job->draws, draws);
+    atomic_fetch_add(&job->trunc, trunc);
+    atomic_fetch_add(&job->plies, plies);
+    atomic_fetch_add(&job->checksum, checksum);
+}
+
+void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_threads) {
+    StepJob job = {.b = b, .actions = actions, .illegal_mode = illegal_mode};
+    pool_run(num_threads, b->num_envs, batch_step_games, &job);
+    b->stats.games_finished += atomic_load(&job.finished);
+    b->stats.red_wins += atomic_load(&job.red);
+    b->stats.blue_wins += atomic_load(&job.blue);
+    b->stats.draws += atomic_load(&job.draws);
+    b->stats.truncations += atomic_load(&job.trunc);
+    b->stats.plies_of_finished += atomic_load(&job.plies);
+    b->stats.checksum += atomic_load(&job.checksum);
 }
 
 /* Set (non-zero) entries of a byte mask. numpy's bool is one byte and any non-zero
@@ -228,11 +281,17 @@ static int mask_select(const uint8_t *mask, int n, const uint16_t *groups, int k
     return -1;
 }
 
-void batch_sample_actions(Batch *b, int64_t *actions, int num_threads) {
-    int64_t n = b->num_envs;
+typedef struct {
+    Batch *b;
+    int64_t *actions;
+} SampleJob;
+
+static void batch_sample_games(void *ctx, int64_t begin, int64_t end) {
+    const SampleJob *job = ctx;
+    Batch *b = job->b;
+    int64_t *actions = job->actions;
     int num_actions = rules_num_actions(&b->rules);
-#pragma omp parallel for schedule(static) num_threads(num_threads)
-    for (int64_t i = 0; i < n; i++) {
+    for (int64_t i = begin; i < end; i++) {
         if (!b->write_mask) {
             uint16_t legal[ACTION_MAX];
             /* In action order, as the mask would give them, so both paths play the same
@@ -252,11 +311,27 @@ void batch_sample_actions(Batch *b, int64_t *actions, int num_threads) {
     }
 }
 
-void batch_bot_actions(Batch *b, int kind, int64_t *actions, int num_threads) {
-    int64_t n = b->num_envs;
-#pragma omp parallel for schedule(static) num_threads(num_threads)
-    for (int64_t i = 0; i < n; i++) {
-        if (i + 1 < n) state_prefetch(&b->states[i + 1]);
-        actions[i] = bot_game_action(kind, &b->states[i], &b->rules, &b->sample_rng[i]);
+void batch_sample_actions(Batch *b, int64_t *actions, int num_threads) {
+    SampleJob job = {b, actions};
+    pool_run(num_threads, b->num_envs, batch_sample_games, &job);
+}
+
+typedef struct {
+    Batch *b;
+    int kind;
+    int64_t *actions;
+} BotJob;
+
+static void batch_bot_games(void *ctx, int64_t begin, int64_t end) {
+    const BotJob *job = ctx;
+    Batch *b = job->b;
+    for (int64_t i = begin; i < end; i++) {
+        if (i + 1 < b->num_envs) state_prefetch(&b->states[i + 1]);
+        job->actions[i] = bot_game_action(job->kind, &b->states[i], &b->rules, &b->sample_rng[i]);
     }
+}
+
+void batch_bot_actions(Batch *b, int kind, int64_t *actions, int num_threads) {
+    BotJob job = {b, kind, actions};
+    pool_run(num_threads, b->num_envs, batch_bot_games, &job);
 }

@@ -22,14 +22,11 @@
 #include "moves.h"
 #include "observe.h"
 #include "observe_full.h"
+#include "pool.h"
 #include "rng.h"
 #include "rules.h"
 #include "save.h"
 #include "view.h"
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 static const char *const END_REASON_NAMES[END_REASON_NB] = {
     "", "flag_captured", "no_movable_pieces", "no_legal_move", "neither_can_move",
@@ -814,16 +811,14 @@ static void Batch_dealloc(BatchObject *self) {
 /* Limits of a Batch, exported to Python (MAX_ENVS, MAX_THREADS) for its own checks. */
 enum { BATCH_MAX_ENVS = 1 << 26, BATCH_MAX_THREADS = 4096 };
 
+/* The Python layer resolves num_threads 0 (stratego.default_num_threads: affinity, cgroup
+ * quota, OMP_NUM_THREADS); the core takes a count. */
 static int parse_num_threads(PyObject *obj, int *out) {
     long v;
-    if (parse_int_in(obj, "num_threads", 0, BATCH_MAX_THREADS, "an int in [0, 4096] (0 = all cores)",
+    if (parse_int_in(obj, "num_threads", 1, BATCH_MAX_THREADS, "an int in [1, 4096] (0, in VecEnv: the default)",
                      &v) < 0)
         return -1;
-#ifdef _OPENMP
-    *out = v == 0 ? omp_get_num_procs() : (int)v;
-#else
-    *out = 1;
-#endif
+    *out = (int)v;
     return 0;
 }
 
@@ -1350,6 +1345,12 @@ static PyObject *core_full_channel_names(PyObject *mod, PyObject *unused) {
     return names_tuple(names, FULL_OBS_CHANNELS);
 }
 
+static PyObject *core_pool_workers(PyObject *mod, PyObject *unused) {
+    STRATEGO_UNUSED(mod);
+    STRATEGO_UNUSED(unused);
+    return PyLong_FromLong(pool_workers());
+}
+
 static PyMethodDef core_methods[] = {
     {"full_channel_names", core_full_channel_names, METH_NOARGS,
      "full_channel_names() -> names of the full-information view's channels."},
@@ -1362,6 +1363,8 @@ static PyMethodDef core_methods[] = {
     {"action_encode_rescue", core_action_encode_rescue, METH_VARARGS,
      "action_encode_rescue(player, type, square) -> action, or -1 if the square is not in the player's half."},
     {"num_actions", core_num_actions, METH_O, "num_actions(rules) -> size of the variant's action space."},
+    {"pool_workers", core_pool_workers, METH_NOARGS,
+     "pool_workers() -> worker threads started in this process (0 in a fresh fork()ed child)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1410,11 +1413,6 @@ static int core_exec(PyObject *m) {
         PyModule_AddIntConstant(m, "ILLEGAL_RAISE", ILLEGAL_RAISE) < 0 ||
         PyModule_AddIntConstant(m, "ILLEGAL_LOSES", ILLEGAL_LOSES) < 0)
         goto done;
-#ifdef _OPENMP
-    if (PyModule_AddObjectRef(m, "OPENMP", Py_True) < 0) goto done;
-#else
-    if (PyModule_AddObjectRef(m, "OPENMP", Py_False) < 0) goto done;
-#endif
     result = 0;
 done:
     Py_XDECREF(names);

@@ -16,6 +16,7 @@ from . import _core
 from .observation import FULL_OBSERVATION_CHANNELS, OBSERVATION_VERSION, channel_names
 from .seeding import resolve_seed
 from .setups import human_setups
+from .threads import default_num_threads
 from .variants import Variant, load_variant
 
 ILLEGAL_ACTION_MODES = {"raise": _core.ILLEGAL_RAISE, "lose": _core.ILLEGAL_LOSES}
@@ -47,6 +48,14 @@ def _check_memory(num_envs: int, per_game: int) -> None:
             f"{num_envs} games need {need / 2**30:.1f} GiB ({per_game} bytes each), more than "
             f"this machine's {physical / 2**30:.1f} GiB of memory; use fewer games or no observations"
         )
+
+
+def _resolve_threads(num_threads):
+    """0 is the default count (stratego.default_num_threads); anything else goes to the
+    core, which checks it."""
+    if isinstance(num_threads, (int, np.integer)) and not isinstance(num_threads, bool) and num_threads == 0:
+        return default_num_threads()
+    return num_threads
 
 
 class VecEnv(GymVectorEnv):
@@ -140,7 +149,7 @@ class VecEnv(GymVectorEnv):
         except (MemoryError, ValueError) as exc:
             raise MemoryError(f"cannot allocate the buffers of {n} games: {exc}") from None
         self._batch = _core.Batch(
-            n, num_threads, self.variant.rules,
+            n, _resolve_threads(num_threads), self.variant.rules,
             self.action_mask, self.rewards, self.reward, self.terminated, self.truncated,
             self.to_play, self.final_winner, self.final_reason, self.final_plies,
             obs=self.obs, final_obs=self.final_obs, full_obs=self.full_obs,
@@ -197,7 +206,7 @@ class VecEnv(GymVectorEnv):
 
     @num_threads.setter
     def num_threads(self, value: int) -> None:
-        self._batch.num_threads = value
+        self._batch.num_threads = _resolve_threads(value)
 
     def sample_actions(self) -> np.ndarray:
         """A uniformly random legal action for each game (C, per-game streams)."""
