@@ -12,7 +12,7 @@ from setuptools import Extension, setup
 
 CORE_SOURCES = [
     "init.c", "board.c", "rules.c", "moves.c", "repetition.c", "chase.c", "setup.c", "game.c",
-    "view.c", "observe.c", "observe_full.c", "bot.c", "bot_game.c", "pool.c", "batch.c", "save.c",
+    "view.c", "observe.c", "observe_codes.c", "observe_full.c", "mask_bits.c", "bot.c", "bot_game.c", "pool.c", "batch.c", "save.c",
 ]
 
 

@@ -5,15 +5,38 @@
 
 #include "bot.h"
 #include "game.h"
+#include "mask_bits.h"
 #include "moves.h"
+#include "observe_codes.h"
 #include "observe_full.h"
 #include "pool.h"
 #include "view.h"
 #include "rng.h"
 
+size_t batch_obs_bytes(const Batch *b) {
+    return b->obs_codes ? CODES_BYTES(b->obs_spec.history_k) : observe_bytes(&b->obs_spec);
+}
+
+int batch_mask_bytes(const Batch *b) {
+    int n = rules_num_actions(&b->rules);
+    return b->mask_bits ? MASK_BITS_BYTES(n) : n;
+}
+
+/* Writes player p's view v of game i into its row of `dst` (b->obs or b->final_obs), and
+ * with codes and beliefs the belief planes into `belief`'s row. */
+static void batch_write_view(const Batch *b, int64_t i, int p, const PlayerView *v, uint8_t *dst, float *belief) {
+    size_t row = (size_t)i * (size_t)b->obs_views + (size_t)p;
+    if (!b->obs_codes) {
+        observe_partial(v, &b->obs_spec, dst + row * observe_bytes(&b->obs_spec));
+        return;
+    }
+    observe_codes(v, &b->obs_spec, dst + row * CODES_BYTES(b->obs_spec.history_k));
+    if (b->obs_spec.probabilities) observe_belief_planes(v, belief + row * PIECE_TYPE_NB * SQ_NB);
+}
+
 /* Writes game i's observation(s) into its row of `dst` (b->obs or b->final_obs). */
-static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst) {
-    size_t bytes = observe_bytes(&b->obs_spec);
+static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst, float *belief) {
+    size_t bytes = batch_obs_bytes(b);
     uint8_t *row = dst + (size_t)i * (size_t)b->obs_views * bytes;
     const GameState *s = &b->states[i];
     /* Rows of a large batch have left the caches since the last step: fetch this one
@@ -21,18 +44,18 @@ static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst) {
      * (28 MB of rows), +5% at 1024 (7 MB), no change at 768, -4% at 256 and 512, whose rows
      * stay cached and the prefetches only cost instructions. */
     enum { PREFETCH_MIN_BYTES = 6 << 20 };
-    if ((size_t)b->num_envs * (size_t)b->obs_views * bytes >= PREFETCH_MIN_BYTES)
+    if (!b->obs_codes && (size_t)b->num_envs * (size_t)b->obs_views * bytes >= PREFETCH_MIN_BYTES)
         observe_prefetch(&b->obs_spec, row, b->obs_views);
     /* Only the plies the encoder shows. */
     int plies = b->obs_spec.history_k;
     PlayerView view;
     if (b->obs_views == 1) {
         view_build_recent(s, s->to_move, plies, &view);
-        observe_partial(&view, &b->obs_spec, row);
+        batch_write_view(b, i, 0, &view, dst, belief);
     } else {
         for (int p = 0; p < PLAYER_NB; p++) {
             view_build_recent(s, p, plies, &view);
-            observe_partial(&view, &b->obs_spec, row + (size_t)p * bytes);
+            batch_write_view(b, i, p, &view, dst, belief);
         }
     }
 }
@@ -40,10 +63,17 @@ static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst) {
 /* Writes what the caller reads for game i after a reset or a step. */
 static void batch_write_turn(Batch *b, int64_t i) {
     const GameState *s = &b->states[i];
-    if (b->write_mask) moves_legal_mask(s, &b->rules, b->mask + i * rules_num_actions(&b->rules));
+    if (b->write_mask) {
+        uint8_t *row = b->mask + i * batch_mask_bytes(b);
+        if (b->mask_bits) mask_bits_legal(s, &b->rules, row);
+        else moves_legal_mask(s, &b->rules, row);
+    }
     b->to_play[i] = (int8_t)s->to_move;
-    if (b->obs_views) batch_write_obs(b, i, b->obs);
-    if (b->full_obs) observe_full(s, s->to_move, b->full_obs + i * FULL_OBS_CHANNELS * SQ_NB);
+    if (b->obs_views) batch_write_obs(b, i, b->obs, b->belief);
+    if (b->full_obs) {
+        if (b->full_codes) observe_full_codes(s, s->to_move, b->full_obs + i * SQ_NB);
+        else observe_full(s, s->to_move, b->full_obs + i * FULL_OBS_CHANNELS * SQ_NB);
+    }
 }
 
 /* Clears game i's per-step results (no reward, nothing finished). */
@@ -193,7 +223,7 @@ static void batch_step_games(void *ctx, int64_t begin, int64_t end) {
             trunc += trunc_end;
             plies += s->ply;
             checksum += game_result_hash(i, s);
-            if (b->obs_views) batch_write_obs(b, i, b->final_obs);
+            if (b->obs_views) batch_write_obs(b, i, b->final_obs, b->final_belief);
             game_reset(s, r, &b->setups);
         }
         b->reward[i] = rew[player];
@@ -301,7 +331,15 @@ static void batch_sample_games(void *ctx, int64_t begin, int64_t end) {
             continue;
         }
         /* Uniform over the set entries of the mask as it stands: the engine's legal mask,
-         * or a narrower one the caller wrote into it. A row with none gives -1. */
+         * or a narrower one the caller wrote into it. A row with none gives -1. Packed or
+         * not, the k-th set entry in action order: the same games either way. */
+        if (b->mask_bits) {
+            const uint8_t *bits = b->mask + i * MASK_BITS_BYTES(num_actions);
+            int count = mask_bits_count(bits, num_actions);
+            actions[i] = count > 0 ? mask_bits_select(bits, num_actions, (int)rng_below(&b->sample_rng[i], (uint32_t)count))
+                                   : -1;
+            continue;
+        }
         const uint8_t *mask = b->mask + i * num_actions;
         uint16_t groups[MASK_GROUPS_MAX];
         int count = mask_count(mask, num_actions, groups);

@@ -13,6 +13,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv as GymVectorEnv
 
 from . import _core
+from .compact import codes_bytes, mask_bytes
 from .observation import FULL_OBSERVATION_CHANNELS, OBSERVATION_VERSION, channel_names
 from .seeding import resolve_seed
 from .setups import human_setups
@@ -25,14 +26,15 @@ VIEWS = {"to_play": 1, "both": 2}
 OBS_DTYPES = {"uint8": np.uint8, "float32": np.float32}
 MAX_ENVS: int = _core.MAX_ENVS
 _MaskedArray = np.ma.MaskedArray  # looked up once: step() refuses these
+OBS_FORMATS = ("planes", "codes")
+MASK_FORMATS = ("bool", "bits")
 
 
-def _bytes_per_game(num_actions: int, obs_shape: tuple, dtype, observations: bool, full_obs: bool) -> int:
-    """Memory one game takes: its C state and sampler stream, and every buffer."""
-    obs = int(np.prod(obs_shape)) * np.dtype(dtype).itemsize if observations else 0
-    full = len(FULL_OBSERVATION_CHANNELS) * 100 if full_obs else 0
+def _bytes_per_game(mask: int, obs: int, full: int) -> int:
+    """Memory one game takes: its C state and sampler stream, and every buffer (mask,
+    observation and final observation, full view bytes given)."""
     flags = 2 * 4 + 4 + 1 + 1 + 1 + 1 + 1 + 4 + 8  # rewards, reward, flags, finals, actions
-    return _core.STATE_BYTES + 8 + num_actions + 2 * obs + full + flags
+    return _core.STATE_BYTES + 8 + mask + 2 * obs + full + flags
 
 
 def _check_memory(num_envs: int, per_game: int) -> None:
@@ -77,6 +79,15 @@ class VecEnv(GymVectorEnv):
       centralized critics and debugging, never for a player's policy).
       action_mask=False stops writing the legal mask (info["action_mask"] is None):
       for benchmarks of the bare step; sample_actions() then generates moves.
+    - obs_format="codes" gives each view as a few uint8 codes (stratego.compact: one a
+      square, then counts, progress and the latest plies), shape (N, L) or (N, 2, L);
+      stratego.expand_observation turns them into exactly the planes (NumPy or PyTorch,
+      on a GPU). With belief=True the observation is a dict {"codes", "belief"}, the
+      belief planes a float32 block (N, [2,] 12, 10, 10). full_obs then gives codes too,
+      (N, 100) (stratego.expand_full_observation).
+    - mask_format="bits" packs info["action_mask"] 8 actions a byte, (N, ceil(A / 8))
+      uint8 in np.unpackbits(bitorder="little") order (stratego.unpack_mask);
+      sample_actions() reads it as it reads the bool mask.
     - setup="human" draws each side's setup from the human setups of the Gravon
       server (classic and barrage piece sets), per game from its own stream.
     """
@@ -99,6 +110,8 @@ class VecEnv(GymVectorEnv):
         full_obs: bool = False,
         action_mask: bool = True,
         setup: str = "random",
+        obs_format: str = "planes",
+        mask_format: str = "bool",
         **settings: int,
     ):
         if isinstance(num_envs, bool) or not hasattr(type(num_envs), "__index__"):
@@ -114,6 +127,13 @@ class VecEnv(GymVectorEnv):
             raise ValueError(f"views must be one of {sorted(VIEWS)}, got {views!r}")
         # history_k and belief are checked once, in C (channel_names and _core.Batch), so
         # Game and VecEnv raise the same exception for the same fault.
+        if obs_format not in OBS_FORMATS:
+            raise ValueError(f"obs_format must be one of {list(OBS_FORMATS)}, got {obs_format!r}")
+        if mask_format not in MASK_FORMATS:
+            raise ValueError(f"mask_format must be one of {list(MASK_FORMATS)}, got {mask_format!r}")
+        codes = obs_format == "codes"
+        if codes and obs_dtype != "uint8":
+            raise ValueError("obs_format='codes' is uint8; expand_observation(codes, dtype='float32') gives float planes")
         self.variant = load_variant(variant, **settings)
         if setup not in ("random", "human"):
             raise ValueError(f"setup must be 'random' or 'human', got {setup!r}")
@@ -127,12 +147,23 @@ class VecEnv(GymVectorEnv):
         self.observation_channels = channels if observations else ()
         self.observation_version = OBSERVATION_VERSION
         self.history_k, self.belief, self.views = history_k, bool(belief), views
+        self.obs_format, self.mask_format = obs_format, mask_format
         c = len(self.observation_channels)
-        obs_shape = (c, 10, 10) if views == "to_play" else (2, c, 10, 10)
+        lead = (n,) if views == "to_play" else (n, 2)
         dtype = OBS_DTYPES[obs_dtype]
-        _check_memory(n, _bytes_per_game(num_actions, obs_shape, dtype, observations, full_obs))
+        if codes:
+            obs_shape = lead[1:] + (codes_bytes(history_k),)
+            belief_shape = lead[1:] + (12, 10, 10)
+            obs_bytes = int(np.prod(obs_shape)) + (4 * int(np.prod(belief_shape)) if belief else 0)
+        else:
+            obs_shape = lead[1:] + (c, 10, 10)
+            obs_bytes = int(np.prod(obs_shape)) * np.dtype(dtype).itemsize
+        mask_width = mask_bytes(num_actions) if mask_format == "bits" else num_actions
+        full_shape = (100,) if codes else (len(FULL_OBSERVATION_CHANNELS), 10, 10)
+        _check_memory(n, _bytes_per_game(mask_width, obs_bytes if observations else 0,
+                                         int(np.prod(full_shape)) if full_obs else 0))
         try:
-            self.action_mask = np.zeros((n, num_actions), dtype=np.bool_)
+            self.action_mask = np.zeros((n, mask_width), dtype=np.uint8 if mask_format == "bits" else np.bool_)
             self.rewards = np.zeros((n, 2), dtype=np.float32)
             self.reward = np.zeros(n, dtype=np.float32)
             self.terminated = np.zeros(n, dtype=np.bool_)
@@ -143,7 +174,10 @@ class VecEnv(GymVectorEnv):
             self.final_plies = np.zeros(n, dtype=np.int32)
             self.obs = np.zeros((n, *obs_shape), dtype=dtype) if observations else None
             self.final_obs = np.zeros((n, *obs_shape), dtype=dtype) if observations else None
-            self.full_obs = np.zeros((n, len(FULL_OBSERVATION_CHANNELS), 10, 10), np.uint8) if full_obs else None
+            with_belief = observations and codes and belief
+            self.belief_obs = np.zeros((n, *belief_shape), np.float32) if with_belief else None
+            self.final_belief_obs = np.zeros((n, *belief_shape), np.float32) if with_belief else None
+            self.full_obs = np.zeros((n, *full_shape), np.uint8) if full_obs else None
             self._sampled = np.zeros(n, dtype=np.int64)
             self._finished = np.zeros(n, dtype=np.bool_)
         except (MemoryError, ValueError) as exc:
@@ -156,14 +190,27 @@ class VecEnv(GymVectorEnv):
             obs_views=VIEWS[views] if observations else 0,
             history_k=history_k, probabilities=bool(belief), as_float=dtype == np.float32,
             write_mask=bool(action_mask), setups=setups,
+            belief=self.belief_obs, final_belief=self.final_belief_obs, obs_codes=codes,
+            mask_bits=mask_format == "bits", full_codes=codes,
         )
         if not action_mask:
             self.action_mask = None
         high = 255 if dtype == np.uint8 else np.float32(255)
-        self.single_observation_space = (
-            spaces.Box(0, high, obs_shape, dtype) if observations else spaces.Box(0, 0, (0,), np.uint8)
-        )
-        self.observation_space = spaces.Box(0, high, (n, *obs_shape), dtype) if observations else self.single_observation_space
+        if not observations:
+            single = spaces.Box(0, 0, (0,), np.uint8)
+        elif self.belief_obs is not None:
+            single = spaces.Dict({"codes": spaces.Box(0, 255, obs_shape, np.uint8),
+                                  "belief": spaces.Box(0, 1, belief_shape, np.float32)})
+        else:
+            single = spaces.Box(0, high, obs_shape, dtype)
+        self.single_observation_space = single
+        if not observations:
+            self.observation_space = single
+        elif self.belief_obs is not None:
+            self.observation_space = spaces.Dict({"codes": spaces.Box(0, 255, (n, *obs_shape), np.uint8),
+                                                  "belief": spaces.Box(0, 1, (n, *belief_shape), np.float32)})
+        else:
+            self.observation_space = spaces.Box(0, high, (n, *obs_shape), dtype)
         self.single_action_space = spaces.Discrete(num_actions)
         self.action_space = spaces.MultiDiscrete(np.full(n, num_actions, dtype=np.int64))
         self.render_mode = "ansi"
@@ -178,7 +225,7 @@ class VecEnv(GymVectorEnv):
         seed = resolve_seed(seed)
         self._batch.reset(seed)
         self._np_random_seed = seed
-        return self.obs, self._info(finished=False)
+        return self._observation(), self._info(finished=False)
 
     def step(self, actions):
         """Plays one action per game. Returns (obs, reward, terminated, truncated, info)."""
@@ -189,7 +236,7 @@ class VecEnv(GymVectorEnv):
             raise TypeError("actions must be a plain numpy array, got a masked array: every game "
                             "needs an action (fill the masked entries first, e.g. .filled(a))")
         self._batch.step(actions, self._mode)
-        return self.obs, self.reward, self.terminated, self.truncated, self._info(finished=True)
+        return self._observation(), self.reward, self.terminated, self.truncated, self._info(finished=True)
 
     def render(self):
         """The full board of game 0 as text (see Game.render for one player's view)."""
@@ -247,11 +294,18 @@ class VecEnv(GymVectorEnv):
         made under other rules, piece set, setups or num_envs, raises ValueError naming
         the difference and changes nothing. Returns (obs, info) for the restored games."""
         self._batch.restore(data)
-        return self.obs, self._info(finished=False)
+        return self._observation(), self._info(finished=False)
 
     def game_field(self, index: int) -> str:
         """The board of game `index` as 100 Gravon letters."""
         return self._batch.game(index).field()
+
+    def _observation(self, final: bool = False):
+        """The observation buffers: one array, or the codes and their belief block."""
+        obs = self.final_obs if final else self.obs
+        if self.belief_obs is None:
+            return obs
+        return {"codes": obs, "belief": self.final_belief_obs if final else self.belief_obs}
 
     def _info(self, finished: bool) -> dict:
         info = {"action_mask": self.action_mask, "to_play": self.to_play, "rewards": self.rewards}
@@ -276,7 +330,7 @@ class VecEnv(GymVectorEnv):
                 }
                 info["_final_info"] = done
                 if self.final_obs is not None:
-                    info["final_obs"] = self.final_obs
+                    info["final_obs"] = self._observation(final=True)
                     info["_final_obs"] = done
         return info
 

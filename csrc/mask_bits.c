@@ -1,0 +1,90 @@
+#include "mask_bits.h"
+
+#include <string.h>
+
+#include "moves.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+/* Count and select read the bytes 8 at a time as a word whose bit j is action 8 * byte + j. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "mask_bits.c reads the packed mask as little-endian words"
+#endif
+
+void mask_bits_pack(const uint8_t *mask, int n, uint8_t *bits) {
+    int a = 0;
+#ifdef __SSE2__
+    /* 16 actions a movemask: its bit i is byte i's sign, so the bytes are compared to
+     * zero first; byte i of the block becomes bit i, the little bit order. */
+    const __m128i zero = _mm_setzero_si128();
+    for (; a + 16 <= n; a += 16) {
+        __m128i set = _mm_cmpgt_epi8(_mm_loadu_si128((const __m128i *)(mask + a)), zero);
+        int word = _mm_movemask_epi8(set);
+        bits[a / 8] = (uint8_t)(word & 0xFF);
+        bits[a / 8 + 1] = (uint8_t)(word >> 8);
+    }
+#endif
+    for (; a + 8 <= n; a += 8) {
+        uint8_t byte = 0;
+        for (int i = 0; i < 8; i++) byte |= (uint8_t)((mask[a + i] != 0) << i);
+        bits[a / 8] = byte;
+    }
+    if (a < n) {
+        uint8_t byte = 0;
+        for (int i = 0; a + i < n; i++) byte |= (uint8_t)((mask[a + i] != 0) << i);
+        bits[a / 8] = byte;
+    }
+}
+
+int mask_bits_legal(const GameState *s, const Rules *r, uint8_t *bits) {
+    uint8_t mask[ACTION_MAX];
+    int n = rules_num_actions(r);
+    int count = moves_legal_mask(s, r, mask);
+    mask_bits_pack(mask, n, bits);
+    return count;
+}
+
+/* Bits of the partial last byte past n are not actions: a caller that narrows the mask
+ * may have set them. */
+static unsigned tail_byte(const uint8_t *bits, int n) { return bits[n / 8] & ((1u << (n % 8)) - 1u); }
+
+int mask_bits_count(const uint8_t *bits, int n) {
+    int full = n / 8, total = 0, at = 0;
+    for (; at + 8 <= full; at += 8) {
+        uint64_t word;
+        memcpy(&word, bits + at, 8);
+        total += __builtin_popcountll(word);
+    }
+    for (; at < full; at++) total += __builtin_popcount(bits[at]);
+    if (n % 8) total += __builtin_popcount(tail_byte(bits, n));
+    return total;
+}
+
+int mask_bits_select(const uint8_t *bits, int n, int k) {
+    int full = n / 8, at = 0;
+    for (; at + 8 <= full; at += 8) {
+        uint64_t word;
+        memcpy(&word, bits + at, 8);
+        int ones = __builtin_popcountll(word);
+        if (k >= ones) {
+            k -= ones;
+            continue;
+        }
+        /* Bit j of the word is action 8 * at + j: clear the k lowest set bits. */
+        for (; k > 0; k--) word &= word - 1;
+        return 8 * at + __builtin_ctzll(word);
+    }
+    for (; at <= full; at++) {
+        unsigned byte = at < full ? bits[at] : n % 8 ? tail_byte(bits, n) : 0u;
+        int ones = __builtin_popcount(byte);
+        if (k >= ones) {
+            k -= ones;
+            continue;
+        }
+        for (; k > 0; k--) byte &= byte - 1;
+        return 8 * at + __builtin_ctz(byte);
+    }
+    return -1;
+}
