@@ -69,6 +69,13 @@ class _NumpyOps:
     def index(self, x):
         return x.astype(np.intp)
 
+    def stack(self, parts, axis):
+        return np.stack(parts, axis=axis)
+
+    def all_so_far(self, x):
+        """x[..., j] and every x[..., i < j] (bool)."""
+        return np.logical_and.accumulate(x, axis=-1)
+
     def swap_last(self, x):
         return x.swapaxes(-1, -2)
 
@@ -81,7 +88,7 @@ class _TorchOps(_NumpyOps):
         self.torch, self.like = torch, like
 
     def table(self, table):
-        return self.torch.from_numpy(table).to(self.like.device)
+        return self.torch.tensor(table, device=self.like.device)
 
     def arange(self, n):
         return self.torch.arange(n, device=self.like.device)
@@ -107,6 +114,12 @@ class _TorchOps(_NumpyOps):
     def index(self, x):
         return x.long()
 
+    def stack(self, parts, axis):
+        return self.torch.stack(parts, dim=axis)
+
+    def all_so_far(self, x):
+        return self.torch.cummin(x.to(self.torch.uint8), dim=-1).values.bool()
+
     def swap_last(self, x):
         return x.transpose(-1, -2)
 
@@ -123,11 +136,6 @@ def _ops(x):
             raise TypeError(f"compact observations and masks are uint8, got dtype {x.dtype}")
         return _TorchOps(x)
     raise TypeError(f"expected a numpy.ndarray or a torch.Tensor of uint8, got {type(x).__name__}")
-
-
-def _one_hot_squares(ops, square, keep):
-    """(..., 100) planes with a 1 at `square` where keep (bool), as uint8."""
-    return ops.to((ops.arange(SQUARES) == square[..., None]) & keep[..., None], "uint8")
 
 
 def _progress(ops, codes, at):
@@ -160,24 +168,25 @@ def expand_observation(codes, belief=None, *, dtype: str | None = None):
         raise ValueError(f"belief must have shape {lead + (PIECE_TYPES, 10, 10)} to go with codes of shape "
                          f"{tuple(codes.shape)}, got {tuple(belief.shape)}")
     board = ops.swap_last(ops.table(CODES_TABLE)[ops.index(codes[..., :SQUARES])])
-    history = []
-    valid = codes[..., 0] == codes[..., 0]  # all True, shaped like one value a view
-    for i in range(k):
-        at = _core.CODES_HISTORY + 3 * i
-        valid = valid & (codes[..., at] != _core.CODES_NO_MOVE)
-        to_plane = _one_hot_squares(ops, codes[..., at + 1], valid)
-        attack = valid & (codes[..., at + 2] != 0)
-        history += [_one_hot_squares(ops, codes[..., at], valid), to_plane, _one_hot_squares(ops, codes[..., at + 1], attack)]
+    # The k plies at once: a ply is shown if it and every later one exist (observe.c
+    # stops at the first missing one); from and to one-hot, attack on the to square.
+    plies = codes[..., _core.CODES_HISTORY:].reshape(lead + (k, 3))
+    shown = ops.all_so_far(plies[..., 0] != _core.CODES_NO_MOVE)[..., None] if k else plies[..., 0, None] > 0
+    squares = ops.arange(SQUARES)
+    from_planes = (squares == plies[..., 0, None]) & shown
+    to_planes = (squares == plies[..., 1, None]) & shown
+    attack_planes = to_planes & (plies[..., 2, None] != 0)
+    history = ops.to(ops.stack([from_planes, to_planes, attack_planes], axis=-2), "uint8").reshape(lead + (3 * k, SQUARES))
     counts = codes[..., _core.CODES_COUNTS:_core.CODES_COUNTS + 2 * PIECE_TYPES, None]
     counts = ops.broadcast(counts, lead + (2 * PIECE_TYPES, SQUARES))
     fractions, levels = zip(*(_progress(ops, codes, _core.CODES_PROGRESS + 4 * j) for j in range(2)))
     if dtype == "uint8":
         progress = [ops.broadcast(v[..., None, None], lead + (1, SQUARES)) for v in levels]
-        parts = [board] + [h[..., None, :] for h in history] + [counts] + progress
+        parts = [board, history, counts] + progress
         planes = ops.cat(parts, axis=-2)
     else:
         progress = [ops.broadcast(v[..., None, None], lead + (1, SQUARES)) for v in fractions]
-        parts = [ops.f32(board)] + [ops.f32(h[..., None, :]) for h in history] + [ops.f32(counts)] + progress
+        parts = [ops.f32(board), ops.f32(history), ops.f32(counts)] + progress
         if belief is not None:
             parts.append(ops.f32(belief.reshape(lead + (PIECE_TYPES, SQUARES))))
         planes = ops.cat(parts, axis=-2)
