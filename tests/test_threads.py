@@ -176,23 +176,17 @@ class VecInChildEnv(gym.Env):
         return np.array([float(self.env.stats()["games_finished"])]), 0.0, False, False, {}
 
 
-def _random_legal_vector_step(envs, info, rng):
-    masks = info["action_mask"]
-    return np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-
-
-@fork_only
-def test_async_vector_env_fork_over_game_after_threaded_parent():
-    play(256, 2, steps=5)  # the parent's pool has run on two threads
+def _async_steps(env_fn, steps: int, seed: int, choose):
+    """The last observation of `steps` steps of an AsyncVectorEnv(context="fork") of two
+    env_fn envs, actions from choose(info); run in a thread joined with a timeout."""
     result = {}
 
     def run():
-        envs = gym.vector.AsyncVectorEnv([OneGameEnv, OneGameEnv], context="fork")
+        envs = gym.vector.AsyncVectorEnv([env_fn, env_fn], context="fork")
         try:
-            rng = np.random.default_rng(0)
-            obs, info = envs.reset(seed=11)
-            for _ in range(20):
-                obs, reward, term, trunc, info = envs.step(_random_legal_vector_step(envs, info, rng))
+            obs, info = envs.reset(seed=seed)
+            for _ in range(steps):
+                obs, _, _, _, info = envs.step(choose(info))
             result["obs"] = obs
         finally:
             envs.close(terminate=True)
@@ -200,34 +194,28 @@ def test_async_vector_env_fork_over_game_after_threaded_parent():
     runner = threading.Thread(target=run, daemon=True)
     runner.start()
     runner.join(JOIN_TIMEOUT_S)
-    assert not runner.is_alive(), "AsyncVectorEnv with fork workers hung"
-    assert result["obs"].shape == (2, len(stratego.channel_names()), 10, 10)
+    assert not runner.is_alive(), f"AsyncVectorEnv(context='fork') over {env_fn.__name__} hung"
+    return result["obs"]
+
+
+@fork_only
+def test_async_vector_env_fork_over_game_after_threaded_parent():
+    play(256, 2, steps=5)  # the parent's pool has run on two threads
+    rng = np.random.default_rng(0)
+    obs = _async_steps(OneGameEnv, 20, 11,
+                       lambda info: np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]]))
+    assert obs.shape == (2, len(stratego.channel_names()), 10, 10)
 
 
 @fork_only
 def test_async_vector_env_fork_with_vec_env_in_the_child():
     play(256, 2, steps=5)
-    result = {}
-
-    def run():
-        envs = gym.vector.AsyncVectorEnv([VecInChildEnv, VecInChildEnv], context="fork")
-        try:
-            envs.reset(seed=2)
-            for _ in range(30):
-                obs, *_ = envs.step(np.zeros(2, dtype=np.int64))
-            result["finished"] = obs
-        finally:
-            envs.close(terminate=True)
-
-    runner = threading.Thread(target=run, daemon=True)
-    runner.start()
-    runner.join(JOIN_TIMEOUT_S)
-    assert not runner.is_alive(), "AsyncVectorEnv(context='fork') with a VecEnv in the child hung"
+    finished = _async_steps(VecInChildEnv, 30, 2, lambda info: np.zeros(2, dtype=np.int64))
     # Each worker played the games the parent plays on one thread.
     env = stratego.VecEnv(128, num_threads=1, seed=7)
     for _ in range(30):
         env.step(env.sample_actions())
-    assert list(result["finished"][:, 0]) == [env.stats()["games_finished"]] * 2
+    assert list(finished[:, 0]) == [env.stats()["games_finished"]] * 2
 
 
 # -- the default thread count ------------------------------------------------------------
