@@ -491,8 +491,9 @@ class Contention:
 
     def __enter__(self):
         if "busy" in self.kind:
-            self.procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
-                          for _ in range(os.cpu_count() or 1)]
+            # Each spins until its parent is gone, so a killed suite leaves none behind.
+            spin = "import os\nparent = os.getppid()\nwhile os.getppid() == parent: pass"
+            self.procs = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(os.cpu_count() or 1)]
         if "torch" in self.kind:
             import torch
             a, b = torch.randn(512, 512), torch.randn(512, 512)
