@@ -2,6 +2,10 @@
 
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 static uint8_t code_planes[CODE_NB][OBS_HISTORY];
 /* Per view cell: its code with the flag bits clear, and which flag bits the code adds
  * (revealed and moved for own pieces, moved for unidentified ones). */
@@ -39,12 +43,14 @@ void observe_codes_init(void) {
 const uint8_t *observe_codes_table(void) { return &code_planes[0][0]; }
 
 /* The code of a square from its view cell and the flags of the piece there, without
- * branches. As observe.c: own_revealed when a fight or a Scout's long move showed it. */
+ * branches (the portable path; SSE2 computes 16 at once below). As observe.c: own_revealed when a fight or a Scout's long move showed it. */
+#ifndef __SSE2__
 static inline uint8_t square_code(uint8_t cell, uint8_t flags) {
     _Static_assert(PIECE_MOVED == 1, "the moved flag is the low bit");
     int revealed = (flags & (PIECE_REVEALED | PIECE_SCOUTED)) != 0;
     return (uint8_t)(cell_code[cell] + (((revealed << 1) | (flags & PIECE_MOVED)) & cell_flag_bits[cell]));
 }
+#endif
 
 /* A count clamped to its cap (0 without one): count / cap is then observe.c's progress. */
 static void put_progress(uint8_t *out, uint32_t count, uint16_t cap) {
@@ -55,8 +61,44 @@ static void put_progress(uint8_t *out, uint32_t count, uint16_t cap) {
     out[3] = (uint8_t)(cap >> 8);
 }
 
-void observe_codes(const PlayerView *v, const ObsSpec *spec, uint8_t *out) {
+/* The 100 square codes of v into out. */
+static void codes_squares(const PlayerView *v, uint8_t *out) {
+#ifdef __SSE2__
+    /* 16 squares at a time from comparisons (SSE2 has no byte table lookup): each kind of
+     * cell selects its code, computed for all 16; the last block starts at 84 and
+     * overlaps the one before with the same bytes. 14% of a compact step as a scalar
+     * loop of table lookups (perf, 4,096 games). */
+    enum { BLOCKS = 7 };
+    static const uint8_t BLOCK_AT[BLOCKS] = {0, 16, 32, 48, 64, 80, SQ_NB - 16};
+    const __m128i zero = _mm_setzero_si128(), one = _mm_set1_epi8(1);
+    const __m128i own_bit = _mm_set1_epi8(VIEW_OWN), known_bit = _mm_set1_epi8(VIEW_OPP_KNOWN);
+    for (int b = 0; b < BLOCKS; b++) {
+        __m128i cell = _mm_loadu_si128((const __m128i *)(v->cell + BLOCK_AT[b]));
+        __m128i flags = _mm_loadu_si128((const __m128i *)(v->flags + BLOCK_AT[b]));
+        __m128i moved = _mm_and_si128(flags, one);
+        __m128i revealed = _mm_andnot_si128(
+            _mm_cmpeq_epi8(_mm_and_si128(flags, _mm_set1_epi8(PIECE_REVEALED | PIECE_SCOUTED)), zero), one);
+        __m128i type = _mm_and_si128(cell, _mm_set1_epi8(VIEW_TYPE_MASK));
+        __m128i type4 = _mm_add_epi8(_mm_add_epi8(type, type), _mm_add_epi8(type, type));
+        /* empty and lake: the cell value is the code */
+        __m128i code = _mm_and_si128(_mm_cmpeq_epi8(_mm_and_si128(cell, _mm_set1_epi8((char)0xFE)), zero), cell);
+        __m128i own = _mm_cmpeq_epi8(_mm_and_si128(cell, own_bit), own_bit);
+        __m128i own_code = _mm_add_epi8(_mm_add_epi8(_mm_set1_epi8(CODE_OWN), type4),
+                                        _mm_add_epi8(_mm_add_epi8(revealed, revealed), moved));
+        code = _mm_or_si128(code, _mm_and_si128(own, own_code));
+        __m128i known = _mm_cmpeq_epi8(_mm_and_si128(cell, known_bit), known_bit);
+        code = _mm_or_si128(code, _mm_and_si128(known, _mm_add_epi8(_mm_set1_epi8(CODE_OPP_KNOWN), type)));
+        __m128i unknown = _mm_cmpeq_epi8(cell, _mm_set1_epi8((char)VIEW_OPP_UNKNOWN));
+        code = _mm_or_si128(code, _mm_and_si128(unknown, _mm_add_epi8(_mm_set1_epi8(CODE_OPP_UNKNOWN_UNMOVED), moved)));
+        _mm_storeu_si128((__m128i *)(out + BLOCK_AT[b]), code);
+    }
+#else
     for (int sq = 0; sq < SQ_NB; sq++) out[sq] = square_code(v->cell[sq], v->flags[sq]);
+#endif
+}
+
+void observe_codes(const PlayerView *v, const ObsSpec *spec, uint8_t *out) {
+    codes_squares(v, out);
     memcpy(out + CODES_COUNTS, v->own_on_board, PIECE_TYPE_NB);
     memcpy(out + CODES_COUNTS + PIECE_TYPE_NB, v->opp_on_board, PIECE_TYPE_NB);
     put_progress(out + CODES_PROGRESS, v->ply, spec->max_plies);

@@ -10,10 +10,11 @@ import pytest
 from cbuild import CSRC, build, clean_env, compiler
 
 RUN = ["bench", "96", "400", "1", "1", "1"]  # games, steps, threads, observations, digest
+COMPACT = ["bench", "96", "400", "1", "2", "1"]  # observations 2: codes and the packed mask
 
 
-def _digest(program, **env) -> tuple[str, str]:
-    done = subprocess.run([str(program), *RUN], capture_output=True, text=True,
+def _digest(program, run=RUN, **env) -> tuple[str, str]:
+    done = subprocess.run([str(program), *run], capture_output=True, text=True,
                           env={**clean_env(), **env}, timeout=600)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
@@ -33,3 +34,6 @@ def test_portable_paths_write_the_same_bytes_as_simd():
     reference = _digest(simd)
     assert _digest(simd, STRATEGO_NO_AVX2="1") == reference
     assert _digest(portable) == reference
+    compact = _digest(simd, COMPACT)
+    assert compact[1] == reference[1]  # the same games
+    assert _digest(portable, COMPACT) == compact
