@@ -189,3 +189,20 @@ def test_torch_expanders_match_numpy():
         assert bits.dtype == torch.bool
         assert np.array_equal(bits.numpy(), stratego.unpack_mask(env.action_mask, env.num_actions))
         env.step(env.sample_actions())
+
+
+def test_bots_play_the_same_with_a_packed_mask():
+    # The bots read the player's view and legal actions, never the mask buffer: the
+    # packed mask changes nothing, and the random bot is sample_actions() on it.
+    plain = stratego.VecEnv(64, seed=6)
+    packed = stratego.VecEnv(64, seed=6, obs_format="codes", mask_format="bits")
+    for ply in range(40):
+        if ply % 2:
+            actions = plain.sample_actions().copy()
+            assert np.array_equal(packed.bot_actions("random"), actions)
+        else:
+            actions = plain.bot_actions("heuristic").copy()
+            assert np.array_equal(packed.bot_actions("heuristic"), actions)
+        plain.step(actions)
+        packed.step(actions)
+    assert plain.stats() == packed.stats()
