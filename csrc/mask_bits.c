@@ -16,14 +16,17 @@
 void mask_bits_pack(const uint8_t *mask, int n, uint8_t *bits) {
     int a = 0;
 #ifdef __SSE2__
-    /* 16 actions a movemask: its bit i is byte i's sign, so the bytes are compared to
-     * zero first; byte i of the block becomes bit i, the little bit order. */
+    /* 64 actions a word from four movemasks (bit i of a movemask is byte i's sign, so
+     * the bytes are compared to zero first): byte i becomes bit i, the little bit order,
+     * and the word is stored whole (byte stores were 15% of a compact step, perf). */
     const __m128i zero = _mm_setzero_si128();
-    for (; a + 16 <= n; a += 16) {
-        __m128i set = _mm_cmpgt_epi8(_mm_loadu_si128((const __m128i *)(mask + a)), zero);
-        int word = _mm_movemask_epi8(set);
-        bits[a / 8] = (uint8_t)(word & 0xFF);
-        bits[a / 8 + 1] = (uint8_t)(word >> 8);
+    for (; a + 64 <= n; a += 64) {
+        uint64_t word = 0;
+        for (int q = 0; q < 4; q++) {
+            __m128i set = _mm_cmpgt_epi8(_mm_loadu_si128((const __m128i *)(mask + a + 16 * q)), zero);
+            word |= (uint64_t)(uint16_t)_mm_movemask_epi8(set) << (16 * q);
+        }
+        memcpy(bits + a / 8, &word, 8);
     }
 #endif
     for (; a + 8 <= n; a += 8) {
