@@ -42,10 +42,11 @@ void mask_bits_pack(const uint8_t *mask, int n, uint8_t *bits) {
 }
 
 int mask_bits_legal(const GameState *s, const Rules *r, uint8_t *bits) {
+    int count = moves_legal_bits_fast(s, r, bits);
+    if (count >= 0) return count;
     uint8_t mask[ACTION_MAX];
-    int n = rules_num_actions(r);
-    int count = moves_legal_mask(s, r, mask);
-    mask_bits_pack(mask, n, bits);
+    count = moves_legal_mask(s, r, mask);
+    mask_bits_pack(mask, rules_num_actions(r), bits);
     return count;
 }
 
