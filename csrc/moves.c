@@ -307,13 +307,36 @@ static inline int scout_reach(int from, int d, Bits blocked, Bits enemy) {
 
 /* Writes the mask of the move phase for `player`, leaving out the piece on `skip` (a
  * square set of at most one square); the mask was zeroed. Returns the moves written. */
-static int mask_fast(const GameState *s, int player, Bits skip, uint8_t *mask) {
-    Bits own = bits_load(s->occupied[player]), enemy = bits_load(s->occupied[1 - player]);
-    Bits scouts = bits_load(s->scouts[player]);
+/* The one-square targets of `player`'s steppers (all but Scouts and the pieces in
+ * skip), by direction, and the Scouts outside skip: what both mask writers start from. */
+static inline Bits fast_targets(const GameState *s, int player, Bits skip, Bits to[DIR_NB]) {
+    Bits own = bits_load(s->occupied[player]), scouts = bits_load(s->scouts[player]);
     Bits steppers = own & ~bits_load(s->fixed[player]) & ~scouts & ~skip;
-    Bits open = open_bits & ~own;
+    step_targets(steppers, open_bits & ~own, to);
+    return scouts & ~skip;
+}
+
+/* The 18 action slots of the Scout on `from` (moves.h: its row's targets, then its
+ * column's), in its player's frame, as bits; *frame gets its square there, *moves the
+ * number of moves. */
+static inline uint32_t scout_slot(const GameState *s, int player, int from, int *frame, int *moves) {
+    Bits own = bits_load(s->occupied[player]), enemy = bits_load(s->occupied[1 - player]);
+    Bits blocked = own | enemy | lake_bits;
+    int up = scout_reach(from, DIR_UP, blocked, enemy), down = scout_reach(from, DIR_DOWN, blocked, enemy);
+    int left = scout_reach(from, DIR_LEFT, blocked, enemy), right = scout_reach(from, DIR_RIGHT, blocked, enemy);
+    if (player == BLUE) { /* blue's frame is the board turned: up is down, left is right */
+        int t = up; up = down; down = t;
+        t = left; left = right; right = t;
+    }
+    int f = sq_to_frame(from, player), fr = sq_row(f), fc = sq_col(f);
+    *frame = f;
+    *moves = up + down + left + right;
+    return ((1u << (fc + right)) - (1u << (fc - left))) | (((1u << (fr + up)) - (1u << (fr - down))) << 9);
+}
+
+static int mask_fast(const GameState *s, int player, Bits skip, uint8_t *mask) {
     Bits to[DIR_NB];
-    step_targets(steppers, open, to);
+    Bits scouts = fast_targets(s, player, skip, to);
     int n_moves = 0;
     for (int d = 0; d < DIR_NB; d++) {
         /* Each half on its own: a 64-bit loop of find-lowest, store, clear-lowest. */
@@ -323,24 +346,15 @@ static int mask_fast(const GameState *s, int player, Bits skip, uint8_t *mask) {
     }
     /* Each Scout owns the 18 actions of its square: its row's targets are one run of
      * them and its column's another (moves.h), written whole from the four reaches. */
-    Bits blocked = own | enemy | lake_bits;
-    for (scouts &= ~skip; scouts; scouts &= scouts - 1) {
-        int from = bits_lowest(scouts);
-        int up = scout_reach(from, DIR_UP, blocked, enemy), down = scout_reach(from, DIR_DOWN, blocked, enemy);
-        int left = scout_reach(from, DIR_LEFT, blocked, enemy), right = scout_reach(from, DIR_RIGHT, blocked, enemy);
-        if (player == BLUE) { /* blue's frame is the board turned: up is down, left is right */
-            int t = up; up = down; down = t;
-            t = left; left = right; right = t;
-        }
-        int f = sq_to_frame(from, player), fr = sq_row(f), fc = sq_col(f);
-        uint32_t slot = ((1u << (fc + right)) - (1u << (fc - left))) |
-                        (((1u << (fr + up)) - (1u << (fr - down))) << 9);
+    for (; scouts; scouts &= scouts - 1) {
+        int f, moves;
+        uint32_t slot = scout_slot(s, player, bits_lowest(scouts), &f, &moves);
         uint8_t *row = mask + f * TARGETS_PER_SQ;
         memcpy(row, spread8[slot & 0xFF], 8);
         memcpy(row + 8, spread8[(slot >> 8) & 0xFF], 8);
         row[16] = (uint8_t)((slot >> 16) & 1);
         row[17] = (uint8_t)(slot >> 17);
-        n_moves += up + down + left + right;
+        n_moves += moves;
     }
     return n_moves;
 }
@@ -435,12 +449,8 @@ int moves_legal_mask(const GameState *s, const Rules *r, uint8_t *mask) {
 #error "mask_fast_bits ORs a little-endian 32-bit window into the packed mask"
 #endif
 static int mask_fast_bits(const GameState *s, int player, Bits skip, uint8_t *bits) {
-    Bits own = bits_load(s->occupied[player]), enemy = bits_load(s->occupied[1 - player]);
-    Bits scouts = bits_load(s->scouts[player]);
-    Bits steppers = own & ~bits_load(s->fixed[player]) & ~scouts & ~skip;
-    Bits open = open_bits & ~own;
     Bits to[DIR_NB];
-    step_targets(steppers, open, to);
+    Bits scouts = fast_targets(s, player, skip, to);
     int n_moves = 0;
     for (int d = 0; d < DIR_NB; d++) {
         const uint16_t *acts = step_action[player][d];
@@ -453,24 +463,15 @@ static int mask_fast_bits(const GameState *s, int player, Bits skip, uint8_t *bi
             bits[a >> 3] |= (uint8_t)(1u << (a & 7));
         }
     }
-    Bits blocked = own | enemy | lake_bits;
-    for (scouts &= ~skip; scouts; scouts &= scouts - 1) {
-        int from = bits_lowest(scouts);
-        int up = scout_reach(from, DIR_UP, blocked, enemy), down = scout_reach(from, DIR_DOWN, blocked, enemy);
-        int left = scout_reach(from, DIR_LEFT, blocked, enemy), right = scout_reach(from, DIR_RIGHT, blocked, enemy);
-        if (player == BLUE) {
-            int t = up; up = down; down = t;
-            t = left; left = right; right = t;
-        }
-        int f = sq_to_frame(from, player), fr = sq_row(f), fc = sq_col(f);
-        uint32_t slot = ((1u << (fc + right)) - (1u << (fc - left))) |
-                        (((1u << (fr + up)) - (1u << (fr - down))) << 9);
+    for (; scouts; scouts &= scouts - 1) {
+        int f, moves;
+        uint32_t slot = scout_slot(s, player, bits_lowest(scouts), &f, &moves);
         int at = f * TARGETS_PER_SQ;
         uint32_t window;
         memcpy(&window, bits + (at >> 3), 4);
         window |= slot << (at & 7);
         memcpy(bits + (at >> 3), &window, 4);
-        n_moves += up + down + left + right;
+        n_moves += moves;
     }
     return n_moves;
 }
