@@ -1282,7 +1282,7 @@ static PyObject *Batch_get_closed(BatchObject *self, void *closure) {
 
 static PyGetSetDef Batch_getset[] = {
     {"num_threads", (getter)Batch_get_num_threads, (setter)Batch_set_num_threads,
-     "OpenMP threads used by reset, step and sample_actions.", NULL},
+     "Threads (the engine's pool, csrc/pool.h) used by reset, step, sample_actions and bot_actions.", NULL},
     {"closed", (getter)Batch_get_closed, NULL, "Whether close() was called.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
