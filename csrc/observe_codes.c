@@ -43,11 +43,11 @@ void observe_codes_init(void) {
 const uint8_t *observe_codes_table(void) { return &code_planes[0][0]; }
 
 /* The code of a square from its view cell and the flags of the piece there, without
- * branches (the portable path; SSE2 computes 16 at once below). As observe.c: own_revealed when a fight or a Scout's long move showed it. */
+ * branches (the portable path; SSE2 computes 16 at once below). As observe.c: own_revealed when the opponent identified it (PIECE_IDENTIFIED). */
 #ifndef __SSE2__
 static inline uint8_t square_code(uint8_t cell, uint8_t flags) {
     _Static_assert(PIECE_MOVED == 1, "the moved flag is the low bit");
-    int revealed = (flags & (PIECE_REVEALED | PIECE_SCOUTED)) != 0;
+    int revealed = (flags & PIECE_IDENTIFIED) != 0;
     return (uint8_t)(cell_code[cell] + (((revealed << 1) | (flags & PIECE_MOVED)) & cell_flag_bits[cell]));
 }
 #endif
@@ -77,7 +77,7 @@ static void codes_squares(const PlayerView *v, uint8_t *out) {
         __m128i flags = _mm_loadu_si128((const __m128i *)(v->flags + BLOCK_AT[b]));
         __m128i moved = _mm_and_si128(flags, one);
         __m128i revealed = _mm_andnot_si128(
-            _mm_cmpeq_epi8(_mm_and_si128(flags, _mm_set1_epi8(PIECE_REVEALED | PIECE_SCOUTED)), zero), one);
+            _mm_cmpeq_epi8(_mm_and_si128(flags, _mm_set1_epi8(PIECE_IDENTIFIED)), zero), one);
         __m128i type = _mm_and_si128(cell, _mm_set1_epi8(VIEW_TYPE_MASK));
         __m128i type4 = _mm_add_epi8(_mm_add_epi8(type, type), _mm_add_epi8(type, type));
         /* empty and lake: the cell value is the code */

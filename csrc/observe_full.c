@@ -70,7 +70,7 @@ void observe_full_codes(const GameState *s, int player, uint8_t *out) {
             /* The same flags observe_full() shows as planes. */
             int id = cell - 1, own = piece_owner(id) == player;
             uint8_t flags = s->piece_flags[id];
-            int revealed = (flags & (PIECE_REVEALED | PIECE_SCOUTED)) != 0, moved = (flags & PIECE_MOVED) != 0;
+            int revealed = (flags & PIECE_IDENTIFIED) != 0, moved = (flags & PIECE_MOVED) != 0;
             out[f] = (uint8_t)((own ? FULL_CODE_OWN : FULL_CODE_OPP) + 4 * s->piece_type[id] + 2 * revealed + moved);
         }
     }
