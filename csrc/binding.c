@@ -847,7 +847,7 @@ enum { BATCH_MAX_ENVS = 1 << 26, BATCH_MAX_THREADS = 4096 };
  * quota, OMP_NUM_THREADS); the core takes a count. */
 static int parse_num_threads(PyObject *obj, int *out) {
     long v;
-    if (parse_int_in(obj, "num_threads", 1, BATCH_MAX_THREADS, "an int in [1, 4096] (0, in VecEnv: the default)",
+    if (parse_int_in(obj, "num_threads", 1, BATCH_MAX_THREADS, "an int in [0, 4096] (0: VecEnv uses stratego.default_num_threads())",
                      &v) < 0)
         return -1;
     *out = (int)v;
