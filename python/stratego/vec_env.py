@@ -371,11 +371,12 @@ class VecEnv(GymVectorEnv):
 
 
 def _autoreset_mode(mode) -> AutoresetMode:
-    """An AutoresetMode from the enum or its value ("same-step", "next-step", "disabled")."""
+    """An AutoresetMode from the enum, its name in any case ("next_step") or its value
+    ("NextStep")."""
     if isinstance(mode, AutoresetMode):
         return mode
-    names = {m.value: m for m in AutoresetMode} | {m.name: m for m in AutoresetMode}
-    if isinstance(mode, str) and mode in names:
-        return names[mode]
+    names = {m.value: m for m in AutoresetMode} | {m.name.lower(): m for m in AutoresetMode}
+    if isinstance(mode, str) and (mode in names or mode.lower() in names):
+        return names.get(mode) or names[mode.lower()]
     raise ValueError(f"autoreset_mode must be a gymnasium.vector.AutoresetMode or one of "
-                     f"{sorted(m.value for m in AutoresetMode)}, got {mode!r}")
+                     f"{sorted(m.name.lower() for m in AutoresetMode)}, got {mode!r}")
