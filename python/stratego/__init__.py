@@ -25,3 +25,11 @@ __all__ = [
     "action_to_move", "action_to_squares", "channel_names", "decode_action", "rescue_to_action", "format_observation", "format_move", "format_square", "load_variant",
     "move_to_action", "parse_move", "parse_square", "squares_to_action", "variants",
 ]
+
+
+def __getattr__(name: str):
+    # stratego.pettingzoo needs the train extra: imported on first use, not with stratego.
+    if name == "pettingzoo":
+        import importlib
+        return importlib.import_module(".pettingzoo", __name__)
+    raise AttributeError(f"module 'stratego' has no attribute {name!r}")
