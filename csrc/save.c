@@ -251,8 +251,20 @@ int save_batch_check(const Batch *b, const uint8_t *data, size_t len, char *err,
             snprintf(err, err_len, "game %d is corrupt: %s", i, why);
             return -1;
         }
-        /* A batch never holds a finished game (it resets them at once), so a save with
-         * one, or with a game the rules end at once, was not written by a batch. */
+        /* Under SAME_STEP a batch never holds a finished game (it resets them at once),
+         * so a save with one, or with a game the rules end at once, was not written by a
+         * batch. Under NEXT_STEP and DISABLED finished games wait for their reset: theirs
+         * must be an end the engine writes. */
+        if (s.done) {
+            int known = s.end_reason > END_NONE && s.end_reason < END_REASON_NB &&
+                        (s.winner == RED || s.winner == BLUE || s.winner == NO_WINNER);
+            if (b->autoreset == AUTORESET_SAME_STEP || !known) {
+                snprintf(err, err_len, "game %d is corrupt: a finished game%s", i,
+                         known ? " (this env resets them at once)" : "");
+                return -1;
+            }
+            continue;
+        }
         game_judge_start(&s, &b->rules);
         if (s.done) {
             snprintf(err, err_len, "game %d is corrupt: a finished game", i);

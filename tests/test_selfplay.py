@@ -274,3 +274,21 @@ def test_record_episode_statistics_counts_each_game_once(mode):
             assert np.array_equal(info["episode"]["l"][done], info["final_info"]["plies"][done])
             episodes += int(done.sum())
     assert episodes >= 16
+
+
+@pytest.mark.parametrize("action_mask", [True, False])
+def test_saves_keep_finished_games_where_they_wait(action_mask):
+    env = VecEnv(8, max_plies=20, autoreset_mode=AutoresetMode.DISABLED, seed=1, action_mask=action_mask)
+    for _ in range(19):
+        env.step(env.sample_actions())
+    env.reset(options={"reset_mask": np.arange(8) < 3})
+    for _ in range(2):
+        env.step(env.sample_actions())
+    assert np.array_equal(env.over, np.arange(8) >= 3)
+    data = env.save_state()
+    other = VecEnv(8, max_plies=20, autoreset_mode=AutoresetMode.DISABLED, seed=2, action_mask=action_mask)
+    other.load_state(data)
+    assert np.array_equal(other.over, env.over) and np.array_equal(other.obs, env.obs)
+    assert [other.game_field(i) for i in range(8)] == [env.game_field(i) for i in range(8)]
+    with pytest.raises(ValueError, match="game 3: a finished game"):
+        VecEnv(8, max_plies=20, seed=2).load_state(data)  # SAME_STEP never holds one

@@ -328,6 +328,13 @@ class VecEnv(GymVectorEnv):
         made under other rules, piece set, setups or num_envs, raises ValueError naming
         the difference and changes nothing. Returns (obs, info) for the restored games."""
         self._batch.restore(data)
+        # Finished games (NEXT_STEP, DISABLED) are saved as they are: a game that goes on
+        # always has a legal action, so the written mask tells them apart.
+        if self.action_mask is not None:
+            np.logical_not(self.action_mask.any(axis=1), out=self._over)
+        else:
+            self._over[:] = [self._batch.game(i).status()[1] for i in range(self.num_envs)]
+        self.acted[:] = -1
         return self.obs, self._info(finished=False)
 
     def game_field(self, index: int) -> str:
