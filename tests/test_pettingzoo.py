@@ -90,3 +90,17 @@ def test_illegal_actions():
     env.step(bad)  # PettingZoo's wrapper: the game ends, the offender gets -1
     assert all(env.terminations.values())
     assert env.rewards == {"player_0": -1, "player_1": 0}
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"setup": "mine"}, ValueError, "setup must be"),
+    ({"history_k": 99}, ValueError, "history_k"),
+    ({"variant": "nope"}, ValueError, "unknown variant"),
+    ({"max_plies": -3}, ValueError, "max_plies"),
+    ({"render_mode": "rgb_array"}, ValueError, "render_mode"),
+])
+def test_bad_settings(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        stratego_pz.raw_env(**kwargs)
+    with pytest.raises(ValueError, match="render_mode"):
+        stratego_pz.raw_env().render()

@@ -20,10 +20,10 @@ from gymnasium import spaces
 from .game import Game
 from .opponent import Opponent
 from .variants import RULE_SETTINGS, Variant, load_variant
+from .vec_env import OBS_DTYPES
 
 ENV_ID = "stratego/Stratego-v0"
 LEARNER_COLORS = ("red", "blue", "random", "alternate")
-OBS_DTYPES = {"uint8": np.uint8, "float32": np.float32}
 ILLEGAL_ACTION_MODES = ("raise", "lose")
 #: Draws of a new game before reset gives up: the opponent would have to end nearly
 #: every game on its first move for this to be reached.
@@ -80,8 +80,6 @@ class StrategoEnv(gym.Env):
             raise ValueError(f"illegal_action must be one of {list(ILLEGAL_ACTION_MODES)}, got {illegal_action!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
-        if setup not in ("random", "human"):
-            raise ValueError(f"setup must be 'random' or 'human', got {setup!r}")
         rules = {k: v for k, v in settings.items() if k in RULE_SETTINGS}
         self.variant = load_variant(variant, **rules)
         self.opponent = Opponent(opponent)

@@ -65,12 +65,13 @@ class raw_env(AECEnv):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
-        if setup not in ("random", "human"):
-            raise ValueError(f"setup must be 'random' or 'human', got {setup!r}")
         self.variant = load_variant(variant, **settings)
         self.setup = setup
         self.history_k = history_k
         self.render_mode = render_mode
+        # A first game checks the setup mode and history_k now, not at reset.
+        self._game = Game(self.variant, seed=0, setup=setup)
+        self._game.observation(0, history_k=history_k)
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         num_channels = len(channel_names(history_k))
@@ -84,9 +85,6 @@ class raw_env(AECEnv):
         }
         self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in AGENTS}
         self._np_random, _ = seeding.np_random(None)
-        # A first game checks the setup mode and history_k now, not at reset.
-        self._game = Game(self.variant, seed=0, setup=setup)
-        self._game.observation(0, history_k=history_k)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
