@@ -295,3 +295,13 @@ def test_heuristic_opponent_plays_from_the_seed():
         return moves
 
     assert episode() == episode()
+
+
+def test_truncation_is_left_to_time_limit():
+    """The env itself never truncates; Gymnasium's TimeLimit does, outside the game."""
+    env = gym.make("stratego/Stratego-v0", max_episode_steps=3, learner_color="red")
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for step in range(3):
+        _, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        assert not terminated and truncated == (step == 2)
