@@ -14,7 +14,12 @@ import stratego
 from gymnasium.utils.env_checker import check_env
 from stratego import Game, StrategoEnv
 
-HAS_BOTS = hasattr(Game, "bot_move")
+
+
+def game_seed(seed: int) -> int:
+    """The seed of the first game StrategoEnv.reset(seed=seed) draws (no colour drawn)."""
+    rng, _ = gym.utils.seeding.np_random(seed)
+    return int(rng.integers(2**63))
 
 
 def play_out(env, rng, max_steps=5000):
@@ -280,11 +285,16 @@ def test_render_modes(capsys):
     assert capsys.readouterr().out.strip() == env.game.render(env.learner).strip()
 
 
-@pytest.mark.skipif(not HAS_BOTS, reason="needs Game.bot_move (the bots of issue 10, section 4)")
-def test_heuristic_opponent_plays_from_the_seed():
+@pytest.mark.parametrize("bot", stratego.BOTS)
+def test_bot_opponents_play_their_moves_from_the_seed(bot):
     def episode():
-        env = StrategoEnv(opponent="heuristic", learner_color="blue")
+        env = StrategoEnv(opponent=bot, learner_color="blue")
         obs, info = env.reset(seed=8)
+        # The opponent's first move is the bot's in a game with the same seed.
+        replay = Game(env.variant, seed=game_seed(8))
+        assert env.game.ply == 1 and env.game.field != replay.field
+        replay.play(replay.bot_move(bot))
+        assert env.game.field == replay.field
         moves = [env.game.field]
         rng = np.random.default_rng(0)
         for _ in range(30):
@@ -295,6 +305,14 @@ def test_heuristic_opponent_plays_from_the_seed():
         return moves
 
     assert episode() == episode()
+
+
+def test_the_heuristic_opponent_beats_a_random_learner():
+    env = StrategoEnv("barrage", opponent="heuristic", learner_color="alternate")
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    rewards = [play_out(env, rng)[-1][1] for _ in range(12)]
+    assert rewards.count(-1.0) >= 9, rewards
 
 
 def test_truncation_is_left_to_time_limit():

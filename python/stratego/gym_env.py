@@ -35,8 +35,9 @@ class StrategoEnv(gym.Env):
 
     - The learner sees only its own turns and its own view (the partial observation,
       C x 10 x 10, channels first; actions in its frame, see stratego.actions).
-    - opponent: "random", "heuristic" (the C bot) or a callable policy(obs, mask) ->
-      actions, called with a batch of one (see stratego.opponent).
+    - opponent: a bot in C ("random" or "heuristic", stratego.BOTS; its random choices
+      come from the game's seed, drawn from the env's) or a callable policy(obs, mask)
+      -> actions, called with a batch of one (see stratego.opponent).
     - learner_color: "red", "blue", "random" (drawn per episode from the env's seed) or
       "alternate" (red, blue, red, ... from the first reset after a seeded one).
     - Reward: +1 win, -1 loss, 0 draw, at the end; 0 before. Every end is a rule of the
@@ -196,8 +197,7 @@ class StrategoEnv(gym.Env):
         same turn: it keeps playing while it is to move)."""
         game = self._game
         while not self._done and game.to_move != self.learner:
-            action = self.opponent.action(
-                game, lambda p: game.observation(p, **self._obs_settings), self.np_random)
+            action = self.opponent.action(game, lambda p: game.observation(p, **self._obs_settings))
             self._play(action, f"opponent {self.opponent.name!r}")
 
     def _play(self, action: int, who: str) -> None:

@@ -10,9 +10,11 @@ from typing import Callable
 
 import numpy as np
 
+from . import _core
 from .game import Game
 
-BOT_OPPONENTS = ("random", "heuristic")
+#: The bots in C (stratego.BOTS): "random" and "heuristic".
+BOT_OPPONENTS: tuple[str, ...] = _core.BOT_NAMES
 
 
 def check_policy_actions(actions, mask: np.ndarray, who: str) -> np.ndarray:
@@ -38,13 +40,13 @@ def check_policy_actions(actions, mask: np.ndarray, who: str) -> np.ndarray:
 
 
 class Opponent:
-    """Plays the player to move of a `Game`: `action(game, observe, rng)` returns its
-    action (not played), or -1 when the game is over.
+    """Plays the player to move of a `Game`: `action(game, observe)` returns its action
+    (not played), or -1 when the game is over.
 
-    `spec` is "random" (uniform over the legal actions, from `rng`), "heuristic" (the C
-    bot, Game.bot_move, deciding from its player's view only; its random choices come
-    from the game's seed) or a callable policy (see the module's protocol), which gets
-    `observe(player)` of the player to move and its mask.
+    `spec` is a bot in C by name (Game.bot_move: "random", uniform over the legal
+    actions, or "heuristic"; both decide from their player's view only, their random
+    choices from the game's seed), or a callable policy (see the module's protocol),
+    which gets `observe(player)` of the player to move and its mask.
     """
 
     def __init__(self, spec: str | Callable):
@@ -52,24 +54,18 @@ class Opponent:
             if spec not in BOT_OPPONENTS:
                 raise ValueError(f"unknown opponent {spec!r}; expected one of {list(BOT_OPPONENTS)} "
                                  f"or a callable policy(obs, mask) -> actions")
-            if spec == "heuristic" and not hasattr(Game, "bot_move"):
-                raise ValueError("opponent 'heuristic' needs Game.bot_move, which this build of "
-                                 "stratego does not have")
         elif not callable(spec):
             raise TypeError(f"opponent must be one of {list(BOT_OPPONENTS)} or a callable "
                             f"policy(obs, mask) -> actions, got {type(spec).__name__}")
         self.spec = spec
         self.name = spec if isinstance(spec, str) else getattr(spec, "__name__", type(spec).__name__)
 
-    def action(self, game: Game, observe: Callable[[int], np.ndarray], rng: np.random.Generator) -> int:
+    def action(self, game: Game, observe: Callable[[int], np.ndarray]) -> int:
         if game.done:
             return -1
-        if self.spec == "heuristic":
-            return int(game.bot_move("heuristic"))
+        if isinstance(self.spec, str):
+            return int(game.bot_move(self.spec))
         mask = game.action_mask()
-        if self.spec == "random":
-            legal = np.flatnonzero(mask)
-            return int(legal[rng.integers(legal.size)])
         obs = observe(game.to_move)[None]
         actions = self.spec(obs, mask[None])
         return int(check_policy_actions(actions, mask[None], f"opponent policy {self.name!r}")[0])
