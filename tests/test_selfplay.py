@@ -290,5 +290,5 @@ def test_saves_keep_finished_games_where_they_wait(action_mask):
     other.load_state(data)
     assert np.array_equal(other.over, env.over) and np.array_equal(other.obs, env.obs)
     assert [other.game_field(i) for i in range(8)] == [env.game_field(i) for i in range(8)]
-    with pytest.raises(ValueError, match="game 3: a finished game"):
+    with pytest.raises(ValueError, match="game 3 is corrupt: a finished game"):
         VecEnv(8, max_plies=20, seed=2).load_state(data)  # SAME_STEP never holds one
