@@ -227,11 +227,11 @@ def test_bad_settings(kwargs, error, match):
 
 
 @pytest.mark.parametrize("returned, error, match", [
-    (lambda mask: np.array([0, 1]), ValueError, r"shape \(1,\).*got shape \(2,\)"),
-    (lambda mask: np.int64(5), ValueError, r"got shape \(\)"),
-    (lambda mask: np.array([0.5]), TypeError, "dtype float64"),
-    (lambda mask: np.array([10**6]), ValueError, "out of range"),
-    (lambda mask: "e2e4", TypeError, "integer array"),
+    (lambda mask: np.array([0, 1]), ValueError, r"shape \(2,\).*expected shape \(1,\)"),
+    (lambda mask: np.int64(5), ValueError, r"shape \(\)"),
+    (lambda mask: np.array([0.5]), ValueError, "dtype float64"),
+    (lambda mask: np.array([10**6]), ValueError, r"actions are in \[0, 1800\)"),
+    (lambda mask: "e2e4", ValueError, "expected integers"),
 ])
 def test_a_policy_returning_bad_actions_is_named(returned, error, match):
     def policy(obs, mask):
@@ -244,13 +244,34 @@ def test_a_policy_returning_bad_actions_is_named(returned, error, match):
     assert caught.match(match)
 
 
+def test_a_policy_gets_the_observations_it_declares_and_is_seeded():
+    @stratego.policy.observes(history_k=1, belief=True, obs_dtype="float32")
+    def policy(obs, mask):
+        seen.append(obs)
+        return np.flatnonzero(mask[0])[:1]
+
+    def reseed(seed):
+        seeds.append(seed)
+
+    seen, seeds = [], []
+    policy.seed = reseed
+    env = StrategoEnv(opponent=policy, learner_color="blue")  # the learner's settings differ
+    obs, _ = env.reset(seed=3)
+    assert obs.dtype == np.uint8 and len(seeds) == 1
+    assert seen[0].dtype == np.float32 and seen[0].shape == (1, len(stratego.channel_names(1, True)), 10, 10)
+    env.reset()
+    assert len(seeds) == 1  # only a seeded reset reseeds
+    env.reset(seed=3)
+    assert seeds == [seeds[0], seeds[0]]
+
+
 def test_a_policy_playing_an_illegal_action_raises_or_loses():
     def illegal(obs, mask):
         return np.flatnonzero(~mask[0])[:1]
 
     env = StrategoEnv(opponent=illegal, learner_color="red", illegal_action="raise")
     _, info = env.reset(seed=0)
-    with pytest.raises(ValueError, match="opponent 'illegal': illegal move"):
+    with pytest.raises(ValueError, match="opponent policy 'illegal' returned action .* illegal there"):
         env.step(int(np.flatnonzero(info["action_mask"])[0]))
     env = StrategoEnv(opponent=illegal, learner_color="red")
     _, info = env.reset(seed=0)

@@ -117,6 +117,8 @@ class StrategoEnv(gym.Env):
             raise ValueError(f"reset takes no options, got {sorted(options)}")
         if seed is not None:
             self._episodes = 0
+            if self.opponent.seedable:
+                self.opponent.seed(int(self.np_random.integers(2**63)))
         if self.learner_color == "random":
             self.learner = int(self.np_random.integers(2))
         elif self.learner_color == "alternate":
@@ -197,7 +199,7 @@ class StrategoEnv(gym.Env):
         same turn: it keeps playing while it is to move)."""
         game = self._game
         while not self._done and game.to_move != self.learner:
-            action = self.opponent.action(game, lambda p: game.observation(p, **self._obs_settings))
+            action = self.opponent.action(game, check_legal=self.illegal_action == "raise")
             self._play(action, f"opponent {self.opponent.name!r}")
 
     def _play(self, action: int, who: str) -> None:
