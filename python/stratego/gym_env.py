@@ -36,8 +36,9 @@ class StrategoEnv(gym.Env):
     - The learner sees only its own turns and its own view (the partial observation,
       C x 10 x 10, channels first; actions in its frame, see stratego.actions).
     - opponent: a bot in C ("random" or "heuristic", stratego.BOTS; its random choices
-      come from the game's seed, drawn from the env's) or a callable policy(obs, mask)
-      -> actions, called with a batch of one (see stratego.opponent).
+      come from the game's seed, drawn from the env's) or a policy of the policy
+      protocol (stratego.policy), called with a batch of one in the observations it
+      declares, and reseeded on a seeded reset (see stratego.opponent).
     - learner_color: "red", "blue", "random" (drawn per episode from the env's seed) or
       "alternate" (red, blue, red, ... from the first reset after a seeded one).
     - Reward: +1 win, -1 loss, 0 draw, at the end; 0 before. Every end is a rule of the
