@@ -237,8 +237,11 @@ int save_batch_check(const Batch *b, const uint8_t *data, size_t len, char *err,
         uint8_t to_move;
         memcpy(&slot, slots + (size_t)i * sizeof(slot), sizeof(slot));
         memcpy(&to_move, states + (size_t)i * sizeof(GameState) + offsetof(GameState, to_move), 1);
-        /* Between steps the learner is always the player to move. */
-        if ((slot.learner != RED && slot.learner != BLUE) || to_move != slot.learner) {
+        /* Between steps the learner is always the player to move, unless its game is
+         * over and waits for its reset (NEXT_STEP, DISABLED). */
+        uint8_t done;
+        memcpy(&done, states + (size_t)i * sizeof(GameState) + offsetof(GameState, done), 1);
+        if ((slot.learner != RED && slot.learner != BLUE) || (!done && to_move != slot.learner)) {
             snprintf(err, err_len, "game %d is corrupt: the learner is not to move", i);
             return -1;
         }
