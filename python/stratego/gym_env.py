@@ -20,11 +20,9 @@ from gymnasium import spaces
 from .game import Game
 from .opponent import Opponent
 from .variants import RULE_SETTINGS, Variant, load_variant
-from .vec_env import OBS_DTYPES
+from .vec_env import ILLEGAL_ACTION_MODES, LEARNER_COLORS, OBS_DTYPES
 
 ENV_ID = "stratego/Stratego-v0"
-LEARNER_COLORS = ("red", "blue", "random", "alternate")
-ILLEGAL_ACTION_MODES = ("raise", "lose")
 #: Draws of a new game before reset gives up: the opponent would have to end nearly
 #: every game on its first move for this to be reached.
 MAX_REDRAWS = 1000
