@@ -229,7 +229,7 @@ class VecEnv(GymVectorEnv):
         self._batch.reset(seed)
         self._np_random_seed = seed
         self._over[:] = False
-        self.acted[:] = -1
+        self._set_acted(np.full(self.num_envs, -1, dtype=np.int8))
         return self.obs, self._info(finished=False)
 
     def _reset_some(self, reset_mask, seed):
@@ -243,7 +243,7 @@ class VecEnv(GymVectorEnv):
         np.copyto(self._reset_mask, reset_mask)
         self._batch.reset_some(self._reset_mask, seed)
         self._over[self._reset_mask] = False
-        self.acted[self._reset_mask] = -1
+        self._set_acted(np.where(self._reset_mask, np.int8(-1), self.acted))
         return self.obs, self._info(finished=False)
 
     def step(self, actions):
@@ -259,7 +259,7 @@ class VecEnv(GymVectorEnv):
         # refused step leaves it as it was.
         acting = np.where(self._over, np.int8(-1), self.to_play)
         self._batch.step(actions, self._mode)
-        self.acted[:] = acting
+        self._set_acted(acting)
         if self.autoreset_mode == AutoresetMode.NEXT_STEP:
             np.copyto(self._over, self.terminated)
         elif self.autoreset_mode == AutoresetMode.DISABLED:
@@ -334,12 +334,20 @@ class VecEnv(GymVectorEnv):
             np.logical_not(self.action_mask.any(axis=1), out=self._over)
         else:
             self._over[:] = [self._batch.game(i).status()[1] for i in range(self.num_envs)]
-        self.acted[:] = -1
+        self._set_acted(np.full(self.num_envs, -1, dtype=np.int8))
         return self.obs, self._info(finished=False)
 
     def game_field(self, index: int) -> str:
         """The board of game `index` as 100 Gravon letters."""
         return self._batch.game(index).field()
+
+    def _set_acted(self, values: np.ndarray) -> None:
+        """info["acted"] is written in Python after the C step: a caller who made it
+        read-only keeps it as it was and gets a new array (as with _final_info)."""
+        if self.acted.flags.writeable:
+            self.acted[:] = values
+        else:
+            self.acted = values.astype(np.int8, copy=True)
 
     def _info(self, finished: bool) -> dict:
         info = {"action_mask": self.action_mask, "to_play": self.to_play, "rewards": self.rewards, "acted": self.acted}
