@@ -45,7 +45,7 @@ static int batch_alloc(Batch *b, int n, int with_obs) {
     b->num_envs = n;
     b->write_mask = 1;
     b->obs_spec = (ObsSpec){4, 0, 0, b->rules.max_plies, b->rules.max_plies_without_attack};
-    b->obs_views = with_obs ? 1 : 0;
+    b->obs_views = b->final_views = with_obs ? 1 : 0;
     size_t obs_bytes = observe_bytes(&b->obs_spec);
     b->states = malloc((size_t)n * sizeof(GameState));
     b->sample_rng = malloc((size_t)n * sizeof(uint64_t));
