@@ -22,10 +22,12 @@ int batch_mask_bytes(const Batch *b) {
     return b->mask_bits ? MASK_BITS_BYTES(n) : n;
 }
 
-/* Writes player p's view v of game i into its row of `dst` (b->obs or b->final_obs), and
- * with codes and beliefs the belief planes into `belief`'s row. */
-static void batch_write_view(const Batch *b, int64_t i, int p, const PlayerView *v, uint8_t *dst, float *belief) {
-    size_t row = (size_t)i * (size_t)b->obs_views + (size_t)p;
+/* Writes player p's view v of game i into its row of `dst` (b->obs with b->obs_views, or
+ * b->final_obs with b->final_views: `views` a game), and with codes and beliefs the
+ * belief planes into `belief`'s row. */
+static void batch_write_view(const Batch *b, int64_t i, int p, int views, const PlayerView *v, uint8_t *dst,
+                             float *belief) {
+    size_t row = (size_t)i * (size_t)views + (size_t)p;
     if (!b->obs_codes) {
         observe_partial(v, &b->obs_spec, dst + row * observe_bytes(&b->obs_spec));
         return;
@@ -34,47 +36,56 @@ static void batch_write_view(const Batch *b, int64_t i, int p, const PlayerView 
     if (b->obs_spec.probabilities) observe_belief_planes(v, belief + row * PIECE_TYPE_NB * SQ_NB);
 }
 
-/* Writes game i's observation(s) into its row of `dst` (b->obs or b->final_obs), and with
- * codes and beliefs the belief planes into `belief`: with one view a game, the view of
- * `player`. */
-static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst, float *belief, int player) {
+/* Writes game i's observation(s) into its row of `dst` (b->obs with b->obs_views, or
+ * b->final_obs with b->final_views), and with codes and beliefs the belief planes into
+ * `belief`: `views` 1 the view of `player`, 2 red's and blue's. */
+static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst, float *belief, int views, int player) {
     size_t bytes = batch_obs_bytes(b);
-    uint8_t *row = dst + (size_t)i * (size_t)b->obs_views * bytes;
+    uint8_t *row = dst + (size_t)i * (size_t)views * bytes;
     const GameState *s = &b->states[i];
     /* Rows of a large batch have left the caches since the last step: fetch this one
      * while the view is built. Measured with one thread: steps/s +35% at 4096 games
      * (28 MB of rows), +5% at 1024 (7 MB), no change at 768, -4% at 256 and 512, whose rows
      * stay cached and the prefetches only cost instructions. */
     enum { PREFETCH_MIN_BYTES = 6 << 20 };
-    if (!b->obs_codes && (size_t)b->num_envs * (size_t)b->obs_views * bytes >= PREFETCH_MIN_BYTES)
-        observe_prefetch(&b->obs_spec, row, b->obs_views);
+    if (!b->obs_codes && (size_t)b->num_envs * (size_t)views * bytes >= PREFETCH_MIN_BYTES)
+        observe_prefetch(&b->obs_spec, row, views);
     /* Only the plies the encoder shows. */
     int plies = b->obs_spec.history_k;
     PlayerView view;
-    if (b->obs_views == 1) {
+    if (views == 1) {
         view_build_recent(s, player, plies, &view);
-        batch_write_view(b, i, 0, &view, dst, belief);
+        batch_write_view(b, i, 0, 1, &view, dst, belief);
     } else {
         for (int p = 0; p < PLAYER_NB; p++) {
             view_build_recent(s, p, plies, &view);
-            batch_write_view(b, i, p, &view, dst, belief);
+            batch_write_view(b, i, p, 2, &view, dst, belief);
         }
     }
 }
 
-/* Writes what the caller reads for game i after a reset or a step. */
+/* Writes what the caller reads for game i after a reset or a step: the view of the
+ * player to move, or the learner's in the learner-vs-opponent mode (also while a
+ * finished game waits under NEXT_STEP or DISABLED, whoever would move). */
 static void batch_write_turn(Batch *b, int64_t i) {
     const GameState *s = &b->states[i];
+    int viewer = b->versus ? b->versus[i].learner : s->to_move;
     if (b->write_mask) {
         uint8_t *row = b->mask + i * batch_mask_bytes(b);
-        if (b->mask_bits) mask_bits_legal(s, &b->rules, row);
-        else moves_legal_mask(s, &b->rules, row);
+        /* A game left over (NEXT_STEP, DISABLED) has no legal action. */
+        if (s->done) {
+            memset(row, 0, (size_t)batch_mask_bytes(b));
+        } else if (b->mask_bits) {
+            mask_bits_legal(s, &b->rules, row);
+        } else {
+            moves_legal_mask(s, &b->rules, row);
+        }
     }
-    b->to_play[i] = (int8_t)s->to_move;
-    if (b->obs_views) batch_write_obs(b, i, b->obs, b->belief, s->to_move);
+    b->to_play[i] = (int8_t)viewer;
+    if (b->obs_views) batch_write_obs(b, i, b->obs, b->belief, b->obs_views, viewer);
     if (b->full_obs) {
-        if (b->full_codes) observe_full_codes(s, s->to_move, b->full_obs + i * SQ_NB);
-        else observe_full(s, s->to_move, b->full_obs + i * FULL_OBS_CHANNELS * SQ_NB);
+        if (b->full_codes) observe_full_codes(s, viewer, b->full_obs + i * SQ_NB);
+        else observe_full(s, viewer, b->full_obs + i * FULL_OBS_CHANNELS * SQ_NB);
     }
 }
 
@@ -126,8 +137,29 @@ static void versus_start(Batch *b, int64_t i, int first_episode) {
     }
 }
 
+/* Seeds game i's streams from (seed, i): setups, the sampler, the opponent. */
+static void batch_seed_game(Batch *b, int64_t i, uint64_t seed) {
+    b->states[i].rng = rng_seed_stream(seed, (uint64_t)i, 0);
+    b->sample_rng[i] = rng_seed_stream(seed, (uint64_t)i, 1);
+    if (b->versus) {
+        memset(&b->versus[i], 0, sizeof(VersusSlot));
+        b->versus[i].rng = rng_seed_stream(seed, (uint64_t)i, 2);
+    }
+}
+
+/* Starts game i's next game (episode, against the opponent) from its streams. */
+static void batch_start_game(Batch *b, int64_t i, int first_episode) {
+    if (b->versus) {
+        versus_start(b, i, first_episode);
+    } else {
+        game_reset(&b->states[i], &b->rules, &b->setups);
+    }
+}
+
 typedef struct {
     Batch *b;
+    const uint8_t *reset_mask; /* NULL: every game */
+    int reseed;
     uint64_t seed;
 } ResetJob;
 
@@ -135,16 +167,9 @@ static void batch_reset_games(void *ctx, int64_t begin, int64_t end) {
     const ResetJob *job = ctx;
     Batch *b = job->b;
     for (int64_t i = begin; i < end; i++) {
-        GameState *s = &b->states[i];
-        s->rng = rng_seed_stream(job->seed, (uint64_t)i, 0);
-        b->sample_rng[i] = rng_seed_stream(job->seed, (uint64_t)i, 1);
-        if (b->versus) {
-            memset(&b->versus[i], 0, sizeof(VersusSlot));
-            b->versus[i].rng = rng_seed_stream(job->seed, (uint64_t)i, 2);
-            versus_start(b, i, 1);
-        } else {
-            game_reset(s, &b->rules, &b->setups);
-        }
+        if (job->reset_mask != NULL && !job->reset_mask[i]) continue;
+        if (job->reseed) batch_seed_game(b, i, job->seed);
+        batch_start_game(b, i, job->reseed);
         batch_clear_results(b, i);
         batch_write_turn(b, i);
     }
@@ -152,7 +177,12 @@ static void batch_reset_games(void *ctx, int64_t begin, int64_t end) {
 
 void batch_reset(Batch *b, uint64_t seed, int num_threads) {
     memset(&b->stats, 0, sizeof(b->stats));
-    ResetJob job = {b, seed};
+    ResetJob job = {.b = b, .reset_mask = NULL, .reseed = 1, .seed = seed};
+    pool_run(num_threads, b->num_envs, batch_reset_games, &job);
+}
+
+void batch_reset_some(Batch *b, const uint8_t *reset_mask, int reseed, uint64_t seed, int num_threads) {
+    ResetJob job = {.b = b, .reset_mask = reset_mask, .reseed = reseed, .seed = seed};
     pool_run(num_threads, b->num_envs, batch_reset_games, &job);
 }
 
@@ -171,6 +201,7 @@ void batch_write_outputs(Batch *b, int num_threads) {
 int64_t batch_find_out_of_range(const Batch *b, const int64_t *actions) {
     int64_t num_actions = rules_num_actions(&b->rules);
     for (int64_t i = 0; i < b->num_envs; i++) {
+        if (b->states[i].done) continue;
         if (actions[i] < 0 || actions[i] >= num_actions) return i;
     }
     return -1;
@@ -195,7 +226,9 @@ static void batch_find_in(void *ctx, int64_t begin, int64_t end) {
     int64_t n = b->num_envs;
     for (int64_t i = begin; i < end; i++) {
         if (i + 1 < n) state_prefetch(&b->states[i + 1]);
-        if (moves_check_action(&b->states[i], &b->rules, (int)job->actions[i]) == 0) continue;
+        /* A game that is over (NEXT_STEP, DISABLED) ignores its action. */
+        if (b->states[i].done || moves_check_action(&b->states[i], &b->rules, (int)job->actions[i]) == 0)
+            continue;
         /* The first illegal game of this chunk; lower the shared minimum to it. */
         int64_t seen = atomic_load(&job->first);
         while (i < seen && !atomic_compare_exchange_weak(&job->first, &seen, i)) {
@@ -229,7 +262,7 @@ typedef struct {
     int illegal_mode;
     /* Sums over the finished games, added chunk by chunk: addition commutes, so the
      * totals do not depend on which thread ran which chunk. */
-    _Atomic int64_t finished, red, blue, draws, trunc, plies;
+    _Atomic int64_t finished, red, blue, draws, caps, plies;
     _Atomic uint64_t checksum;
 } StepJob;
 
@@ -238,11 +271,24 @@ static void batch_step_games(void *ctx, int64_t begin, int64_t end) {
     Batch *b = job->b;
     const Rules *r = &b->rules;
     int64_t n = b->num_envs;
-    int64_t finished = 0, red = 0, blue = 0, draws = 0, trunc = 0, plies = 0;
+    int64_t finished = 0, red = 0, blue = 0, draws = 0, caps = 0, plies = 0;
     uint64_t checksum = 0;
     for (int64_t i = begin; i < end; i++) {
         GameState *s = &b->states[i];
         if (i + 1 < n) state_prefetch(s + 1);
+        /* A game over since an earlier step (never under SAME_STEP): its action is
+         * ignored; NEXT_STEP starts its next game (episode) now, DISABLED waits for a
+         * reset. */
+        if (s->done) {
+            if (b->autoreset != AUTORESET_NEXT_STEP) {
+                batch_clear_results(b, i);
+                continue;
+            }
+            batch_start_game(b, i, 0);
+            batch_clear_results(b, i);
+            batch_write_turn(b, i);
+            continue;
+        }
         int player = s->to_move; /* the learner, in the learner-vs-opponent mode */
         int action = (int)job->actions[i];
         if (job->illegal_mode == ILLEGAL_LOSES && moves_check_action(s, r, action) != 0) {
@@ -254,9 +300,9 @@ static void batch_step_games(void *ctx, int64_t begin, int64_t end) {
         float *rew = b->rewards + 2 * i;
         batch_clear_results(b, i);
         if (s->done) {
-            int trunc_end = game_is_truncation(s->end_reason);
-            b->terminated[i] = (uint8_t)!trunc_end;
-            b->truncated[i] = (uint8_t)trunc_end;
+            /* Every end is a rule of the game, the caps included (a draw): terminated,
+             * never truncated, which is left to limits outside the game. */
+            b->terminated[i] = 1;
             b->final_reason[i] = s->end_reason;
             b->final_plies[i] = s->ply;
             if (s->winner != NO_WINNER) {
@@ -268,17 +314,16 @@ static void batch_step_games(void *ctx, int64_t begin, int64_t end) {
             red += s->winner == RED;
             blue += s->winner == BLUE;
             draws += s->winner == NO_WINNER;
-            trunc += trunc_end;
+            caps += game_is_cap(s->end_reason);
             plies += s->ply;
             checksum += game_result_hash(i, s);
-            /* The learner's last view, whoever ended the game; in the two-player batch
-             * the view of the player who would move next. */
-            if (b->obs_views)
-                batch_write_obs(b, i, b->final_obs, b->final_belief, b->versus ? player : s->to_move);
-            if (b->versus) {
-                versus_start(b, i, 0);
-            } else {
-                game_reset(s, r, &b->setups);
+            if (b->autoreset == AUTORESET_SAME_STEP) {
+                /* The learner's last view, whoever ended the game; in the two-player
+                 * batch the view of the player who would move next (or both). */
+                if (b->obs_views)
+                    batch_write_obs(b, i, b->final_obs, b->final_belief, b->final_views,
+                                    b->versus ? player : s->to_move);
+                batch_start_game(b, i, 0);
             }
         }
         b->reward[i] = rew[player];
@@ -289,7 +334,7 @@ static void batch_step_games(void *ctx, int64_t begin, int64_t end) {
     atomic_fetch_add(&job->red, red);
     atomic_fetch_add(&job->blue, blue);
     atomic_fetch_add(&job->draws, draws);
-    atomic_fetch_add(&job->trunc, trunc);
+    atomic_fetch_add(&job->caps, caps);
     atomic_fetch_add(&job->plies, plies);
     atomic_fetch_add(&job->checksum, checksum);
 }
@@ -301,7 +346,7 @@ void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_thre
     b->stats.red_wins += atomic_load(&job.red);
     b->stats.blue_wins += atomic_load(&job.blue);
     b->stats.draws += atomic_load(&job.draws);
-    b->stats.truncations += atomic_load(&job.trunc);
+    b->stats.cap_draws += atomic_load(&job.caps);
     b->stats.plies_of_finished += atomic_load(&job.plies);
     b->stats.checksum += atomic_load(&job.checksum);
 }

@@ -1,9 +1,16 @@
 /* batch.h: N games stepped together, writing into arrays the caller owns.
  *
- * Auto-reset is SAME_STEP: a game that ends during batch_step has its result written
- * to the final_* arrays and its rewards set, and is replaced at once by a new game
- * whose mask and player to move are what the step writes. No result is lost: every
- * finished game shows in that step's outputs.
+ * Auto-reset, as Gymnasium 1.x defines its modes (gymnasium.vector.AutoresetMode):
+ *  - SAME_STEP: a game that ends during batch_step has its result written to the
+ *    final_* arrays and its rewards set, and is replaced at once by a new game whose
+ *    mask and player to move are what the step writes.
+ *  - NEXT_STEP: a game that ends stays over for one step: the outputs show its final
+ *    position (observation, an empty mask); the next step ignores its action, starts a
+ *    new game and reports no reward and no end.
+ *  - DISABLED: a game that ends stays over, its actions ignored (no reward, no end
+ *    reported), until batch_reset_some starts it again.
+ * In every mode no result is lost: every finished game shows in the outputs of the step
+ * that ended it.
  *
  * Determinism: each game owns its random streams (setups in GameState.rng, the random
  * action sampler in sample_rng), seeded from (seed, game index); a game never reads
@@ -24,7 +31,7 @@ typedef struct {
     int64_t red_wins;
     int64_t blue_wins;
     int64_t draws;
-    int64_t truncations;
+    int64_t cap_draws;         /* draws by max_plies or max_plies_without_attack */
     int64_t plies_of_finished; /* total length of the finished games */
     uint64_t checksum;         /* order-free hash of (game, ply, winner, reason) */
 } BatchStats;
@@ -55,7 +62,8 @@ typedef struct {
     float *rewards;         /* [N][2] reward of red and blue for the last step */
     float *reward;          /* [N] reward of the player who acted in the last step */
     uint8_t *terminated;    /* [N] the game ended by the rules this step */
-    uint8_t *truncated;     /* [N] the game hit a cap this step */
+    uint8_t *truncated;     /* [N] always 0: every end is a rule of the game (caps are
+                             * draws, rules.h); kept for Gymnasium's step signature */
     int8_t *to_play;        /* [N] player to move now */
     int8_t *final_winner;   /* [N] winner of the game that ended this step, -1 draw */
     uint8_t *final_reason;  /* [N] its EndReason */
@@ -68,10 +76,13 @@ typedef struct {
     int obs_views;
     int obs_codes;
     uint8_t *obs;           /* [N][obs_views][batch_obs_bytes] */
-    uint8_t *final_obs;     /* same layout: the last view of a game that ended this step */
+    uint8_t *final_obs;     /* [N][final_views][batch_obs_bytes]: the last view(s) of a game
+                             * that ended this step (SAME_STEP only) */
+    int final_views;        /* 1: the player to move's view (as obs_views 1), 2: red's, blue's */
     float *belief;          /* with obs_codes and probabilities: [N][obs_views][12][100] */
-    float *final_belief;
+    float *final_belief;    /* [N][final_views][12][100] */
     uint8_t *full_obs;      /* [N][FULL_OBS_CHANNELS][100] of the player to move, or NULL */
+    int autoreset;          /* AUTORESET_* */
     /* Learner vs opponent: opponent is a BotKind, or -1 for the two-player batch. Then
      * every step plays the learner's action and the opponent's replies (in C, from the
      * opponent's own view) until the learner is to move again, and every output is the
@@ -86,6 +97,7 @@ typedef struct {
 } Batch;
 
 enum { ILLEGAL_RAISE = 0, ILLEGAL_LOSES = 1 };
+enum { AUTORESET_SAME_STEP = 0, AUTORESET_NEXT_STEP = 1, AUTORESET_DISABLED = 2 };
 
 /* Bytes of one view in b->obs: the planes or the codes. */
 size_t batch_obs_bytes(const Batch *b);
@@ -96,9 +108,17 @@ int batch_mask_bytes(const Batch *b);
 /* Starts every game anew from `seed`. */
 void batch_reset(Batch *b, uint64_t seed, int num_threads);
 
+/* Starts anew the games i with reset_mask[i] != 0; with `reseed`, game i's streams are
+ * seeded again from (seed, i) as batch_reset would, otherwise they go on. The other
+ * games and the counters are left as they are. */
+void batch_reset_some(Batch *b, const uint8_t *reset_mask, int reseed, uint64_t seed, int num_threads);
+
 /* Writes every game's outputs (mask, player to move, observations) from its state, and
  * clears the per-step results: after a restore of saved states. */
 void batch_write_outputs(Batch *b, int num_threads);
+
+/* The checks and the step skip games that are over (NEXT_STEP, DISABLED): their
+ * actions are ignored, whatever they are. */
 
 /* First game whose action is outside [0, rules_num_actions), or -1. */
 int64_t batch_find_out_of_range(const Batch *b, const int64_t *actions);

@@ -863,8 +863,8 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
                              "terminated", "truncated", "to_play", "final_winner", "final_reason",
                              "final_plies", "obs", "final_obs", "full_obs", "obs_views",
                              "history_k", "probabilities", "as_float", "write_mask", "setups",
-                             "opponent", "learner_mode", "belief", "final_belief", "obs_codes",
-                             "mask_bits", "full_codes", NULL};
+                             "final_views", "autoreset", "opponent", "learner_mode", "belief", "final_belief",
+                             "obs_codes", "mask_bits", "full_codes", NULL};
     static const int types[OUT_NB] = {NPY_BOOL, NPY_FLOAT32, NPY_FLOAT32, NPY_BOOL, NPY_BOOL,
                                       NPY_INT8, NPY_INT8, NPY_UINT8, NPY_INT32};
     npy_intp widths[OUT_NB] = {0, 2, 0, 0, 0, 0, 0, 0, 0};
@@ -876,6 +876,8 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     int obs_codes = 0, mask_bits = 0, full_codes = 0;
     long obs_views = 0, history_k = 4, opponent = -1, learner_mode = LEARNER_RED;
     PyObject *opponent_obj = NULL, *learner_obj = NULL;
+    PyObject *final_views_obj = NULL, *autoreset_obj = NULL;
+    long final_views = 0, autoreset = AUTORESET_SAME_STEP;
     SetupTable table;
     Rules rules;
     ObsSpec spec;
@@ -884,12 +886,13 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     uint64_t *sample_rng = NULL;
     VersusSlot *versus = NULL;
     PyObject *setups_copy = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "nOOOOOOOOOOO|OOOOOpppOOOOOppp", kwlist, &n, &threads_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "nOOOOOOOOOOO|OOOOOpppOOOOOOOppp", kwlist, &n, &threads_obj,
                                      &rules_obj, &outs[0], &outs[1], &outs[2], &outs[3],
                                      &outs[4], &outs[5], &outs[6], &outs[7], &outs[8], &obs[0],
                                      &obs[1], &obs[2], &views_obj, &history_obj, &probabilities,
-                                     &as_float, &write_mask, &setups_obj, &opponent_obj, &learner_obj,
-                                     &obs[3], &obs[4], &obs_codes, &mask_bits, &full_codes))
+                                     &as_float, &write_mask, &setups_obj, &final_views_obj, &autoreset_obj,
+                                     &opponent_obj, &learner_obj, &obs[3], &obs[4], &obs_codes, &mask_bits,
+                                     &full_codes))
         goto done;
     if (opponent_obj != NULL &&
         parse_int_in(opponent_obj, "opponent", -1, BOT_KIND_NB - 1, "-1 (none) or a bot kind", &opponent) < 0)
@@ -902,6 +905,13 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     if (views_obj != NULL && parse_int_in(views_obj, "obs_views", 0, 2, "0, 1 or 2", &obs_views) < 0)
         goto done;
     if (history_obj != NULL && parse_history_k(history_obj, &history_k) < 0) goto done;
+    if (final_views_obj != NULL &&
+        parse_int_in(final_views_obj, "final_views", 0, 2, "0 (as obs_views), 1 or 2", &final_views) < 0)
+        goto done;
+    if (autoreset_obj != NULL &&
+        parse_int_in(autoreset_obj, "autoreset", AUTORESET_SAME_STEP, AUTORESET_DISABLED,
+                     "0 (same step), 1 (next step) or 2 (disabled)", &autoreset) < 0)
+        goto done;
     if (obs_spec_parse(history_k, probabilities, as_float, obs_codes, &rules, &spec) < 0) goto done;
     /* The games read the setup table for as long as they live: a private copy, so that
      * no later write to the caller's array (or its base) can change what was checked. */
@@ -926,26 +936,39 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
         int type = k == OUT_MASK && mask_bits ? NPY_UINT8 : types[k];
         if (check_out_array(outs[k], OUT_NAMES[k], type, n, widths[k]) < 0) goto done;
     }
+    if (final_views == 0) final_views = obs_views;
+    if ((final_views > 0) != (obs_views > 0)) {
+        PyErr_Format(PyExc_ValueError, "final_views must be 1 or 2 with observations (0: as "
+                     "obs_views), 0 without; got %ld with obs_views %ld", final_views, obs_views);
+        goto done;
+    }
     if (obs_views > 0 && obs_codes) {
-        /* (n, L) codes, or (n, 2, L); beliefs (n, [2,] 12, 10, 10) float32 */
+        /* (n, L) codes, or (n, 2, L); beliefs (n, [2,] 12, 10, 10) float32; final_obs and
+         * final_belief with final_views views a game */
         npy_intp shape[3] = {n, 2, (npy_intp)CODES_BYTES(spec.history_k)};
+        npy_intp one_view[2] = {n, shape[2]};
         npy_intp belief_shape[5] = {n, 2, PIECE_TYPE_NB, BOARD_SIZE, BOARD_SIZE};
-        npy_intp *dims = obs_views == 2 ? shape : shape + 1, *belief_dims = obs_views == 2 ? belief_shape : belief_shape + 1;
-        if (obs_views == 1) shape[1] = belief_shape[1] = n;
-        if (check_array_shape(obs[0], "obs", NPY_UINT8, obs_views == 2 ? 3 : 2, dims) < 0 ||
-            check_array_shape(obs[1], "final_obs", NPY_UINT8, obs_views == 2 ? 3 : 2, dims) < 0)
+        npy_intp one_belief[4] = {n, PIECE_TYPE_NB, BOARD_SIZE, BOARD_SIZE};
+        if (check_array_shape(obs[0], "obs", NPY_UINT8, obs_views == 2 ? 3 : 2,
+                              obs_views == 2 ? shape : one_view) < 0 ||
+            check_array_shape(obs[1], "final_obs", NPY_UINT8, final_views == 2 ? 3 : 2,
+                              final_views == 2 ? shape : one_view) < 0)
             goto done;
-        if (probabilities && (check_array_shape(obs[3], "belief", NPY_FLOAT32, obs_views == 2 ? 5 : 4, belief_dims) < 0 ||
-                              check_array_shape(obs[4], "final_belief", NPY_FLOAT32, obs_views == 2 ? 5 : 4, belief_dims) < 0))
+        if (probabilities &&
+            (check_array_shape(obs[3], "belief", NPY_FLOAT32, obs_views == 2 ? 5 : 4,
+                               obs_views == 2 ? belief_shape : one_belief) < 0 ||
+             check_array_shape(obs[4], "final_belief", NPY_FLOAT32, final_views == 2 ? 5 : 4,
+                               final_views == 2 ? belief_shape : one_belief) < 0))
             goto done;
     } else if (obs_views > 0) {
         /* (n, C, 10, 10), or (n, 2, C, 10, 10) for both players' views */
         npy_intp shape[5] = {n, 2, observe_channels(&spec), BOARD_SIZE, BOARD_SIZE};
+        npy_intp one_view[4] = {n, observe_channels(&spec), BOARD_SIZE, BOARD_SIZE};
         int obs_type = as_float ? NPY_FLOAT32 : NPY_UINT8;
-        npy_intp *dims = obs_views == 2 ? shape : shape + 1;
-        if (obs_views == 1) shape[1] = n;
-        if (check_array_shape(obs[0], "obs", obs_type, obs_views == 2 ? 5 : 4, dims) < 0 ||
-            check_array_shape(obs[1], "final_obs", obs_type, obs_views == 2 ? 5 : 4, dims) < 0)
+        if (check_array_shape(obs[0], "obs", obs_type, obs_views == 2 ? 5 : 4,
+                              obs_views == 2 ? shape : one_view) < 0 ||
+            check_array_shape(obs[1], "final_obs", obs_type, final_views == 2 ? 5 : 4,
+                              final_views == 2 ? shape : one_view) < 0)
             goto done;
     } else if (obs[0] != Py_None || obs[1] != Py_None) {
         PyErr_SetString(PyExc_ValueError, "obs and final_obs need obs_views 1 or 2");
@@ -983,6 +1006,8 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     self->batch.obs_views = (int)obs_views;
     self->batch.obs_codes = obs_codes;
     self->batch.full_codes = full_codes;
+    self->batch.final_views = (int)final_views;
+    self->batch.autoreset = (int)autoreset;
     self->batch.write_mask = write_mask;
     self->batch.mask_bits = mask_bits;
     self->batch.setups = table;
@@ -1092,6 +1117,29 @@ static PyObject *Batch_reset(BatchObject *self, PyObject *seed_obj) {
     Py_RETURN_NONE;
 }
 
+/* reset_some(reset_mask, seed): starts anew the games where reset_mask (bool, shape
+ * (num_envs,)) is True; seed None lets their streams go on, an int seeds them again. */
+static PyObject *Batch_reset_some(BatchObject *self, PyObject *args) {
+    PyObject *mask_obj, *seed_obj;
+    uint64_t seed = 0;
+    if (!PyArg_ParseTuple(args, "OO", &mask_obj, &seed_obj)) return NULL;
+    int reseed = seed_obj != Py_None;
+    if (reseed && parse_seed(seed_obj, &seed) < 0) return NULL;
+    /* Converted: now the state, then the mask (checking it runs no Python code). */
+    if (Batch_check_idle(self) < 0 || Batch_check_outputs(self) < 0) return NULL;
+    if (check_array_shape(mask_obj, "reset_mask", NPY_BOOL, 1,
+                          (npy_intp[1]){self->batch.num_envs}) < 0)
+        return NULL;
+    self->busy = 1;
+    self->busy_thread = PyThread_get_thread_ident();
+    const uint8_t *mask = PyArray_DATA((PyArrayObject *)mask_obj);
+    Py_BEGIN_ALLOW_THREADS
+    batch_reset_some(&self->batch, mask, reseed, seed, self->num_threads);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    Py_RETURN_NONE;
+}
+
 /* step(actions, illegal_mode): actions an integer array of shape (num_envs,). */
 static PyObject *Batch_step(BatchObject *self, PyObject *args) {
     PyObject *actions_obj, *mode_obj, *result = NULL;
@@ -1196,8 +1244,8 @@ static PyObject *Batch_stats(BatchObject *self, PyObject *unused) {
     const BatchStats *st = &self->batch.stats;
     return Py_BuildValue("{sLsLsLsLsLsLsK}", "games_finished", (long long)st->games_finished,
                          "red_wins", (long long)st->red_wins, "blue_wins",
-                         (long long)st->blue_wins, "draws", (long long)st->draws, "truncations",
-                         (long long)st->truncations, "plies_of_finished",
+                         (long long)st->blue_wins, "draws", (long long)st->draws, "cap_draws",
+                         (long long)st->cap_draws, "plies_of_finished",
                          (long long)st->plies_of_finished, "checksum",
                          (unsigned long long)st->checksum);
 }
@@ -1306,6 +1354,9 @@ static PyGetSetDef Batch_getset[] = {
 
 static PyMethodDef Batch_methods[] = {
     {"reset", (PyCFunction)Batch_reset, METH_O, "reset(seed): every game anew."},
+    {"reset_some", (PyCFunction)Batch_reset_some, METH_VARARGS,
+     "reset_some(reset_mask, seed): the games where reset_mask is True anew (seed None: "
+     "their streams go on)."},
     {"step", (PyCFunction)Batch_step, METH_VARARGS, "step(actions, illegal_mode)."},
     {"sample_actions", (PyCFunction)Batch_sample_actions, METH_O,
      "sample_actions(out): a uniformly random legal action per game into out (int64)."},
@@ -1523,7 +1574,10 @@ static int core_exec(PyObject *m) {
         PyModule_AddIntConstant(m, "VIEW_OPP_UNKNOWN", VIEW_OPP_UNKNOWN) < 0 ||
         PyModule_AddIntConstant(m, "VIEW_LAKE", VIEW_LAKE) < 0 ||
         PyModule_AddIntConstant(m, "ILLEGAL_RAISE", ILLEGAL_RAISE) < 0 ||
-        PyModule_AddIntConstant(m, "ILLEGAL_LOSES", ILLEGAL_LOSES) < 0)
+        PyModule_AddIntConstant(m, "ILLEGAL_LOSES", ILLEGAL_LOSES) < 0 ||
+        PyModule_AddIntConstant(m, "AUTORESET_SAME_STEP", AUTORESET_SAME_STEP) < 0 ||
+        PyModule_AddIntConstant(m, "AUTORESET_NEXT_STEP", AUTORESET_NEXT_STEP) < 0 ||
+        PyModule_AddIntConstant(m, "AUTORESET_DISABLED", AUTORESET_DISABLED) < 0)
         goto done;
     result = 0;
 done:

@@ -9,7 +9,7 @@
  *    forbids): that player loses (END_NO_LEGAL_MOVE), or, if the other player could
  *    not move either, a draw (END_NEITHER_CAN_MOVE).
  *  - Caps: max_plies played, or max_plies_without_attack plies in a row without an
- *    attack: a draw reported as a truncation. The rules above take precedence when
+ *    attack: a draw, and like every end here a termination (rules of the game). The rules above take precedence when
  *    both happen on the same ply.
  *  - END_ILLEGAL_ACTION: only when a batch is set to make an illegal action lose.
  *
@@ -60,8 +60,9 @@ void game_apply_action(GameState *s, const Rules *r, int action);
 /* Ends the game: `winner` is RED, BLUE or NO_WINNER. */
 void game_end(GameState *s, int winner, EndReason reason);
 
-/* Caps end the game as a truncation rather than a termination. */
-static inline int game_is_truncation(int reason) {
+/* The caps: a draw by a rule of the game like any other end (a terminal state, not a
+ * truncation: nothing outside the game cut it short). */
+static inline int game_is_cap(int reason) {
     return reason == END_MAX_PLIES || reason == END_MAX_PLIES_WITHOUT_ATTACK;
 }
 

@@ -46,7 +46,7 @@ static int batch_alloc(Batch *b, int n, int with_obs) {
     b->num_envs = n;
     b->write_mask = 1;
     b->obs_spec = (ObsSpec){4, 0, 0, b->rules.max_plies, b->rules.max_plies_without_attack};
-    b->obs_views = with_obs ? 1 : 0;
+    b->obs_views = b->final_views = with_obs ? 1 : 0;
     /* obs 2: the compact formats, codes and the packed mask. */
     b->obs_codes = b->mask_bits = with_obs == 2;
     size_t obs_bytes = batch_obs_bytes(b);

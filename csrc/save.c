@@ -237,8 +237,11 @@ int save_batch_check(const Batch *b, const uint8_t *data, size_t len, char *err,
         uint8_t to_move;
         memcpy(&slot, slots + (size_t)i * sizeof(slot), sizeof(slot));
         memcpy(&to_move, states + (size_t)i * sizeof(GameState) + offsetof(GameState, to_move), 1);
-        /* Between steps the learner is always the player to move. */
-        if ((slot.learner != RED && slot.learner != BLUE) || to_move != slot.learner) {
+        /* Between steps the learner is always the player to move, unless its game is
+         * over and waits for its reset (NEXT_STEP, DISABLED). */
+        uint8_t done;
+        memcpy(&done, states + (size_t)i * sizeof(GameState) + offsetof(GameState, done), 1);
+        if ((slot.learner != RED && slot.learner != BLUE) || (!done && to_move != slot.learner)) {
             snprintf(err, err_len, "game %d is corrupt: the learner is not to move", i);
             return -1;
         }
@@ -251,8 +254,20 @@ int save_batch_check(const Batch *b, const uint8_t *data, size_t len, char *err,
             snprintf(err, err_len, "game %d is corrupt: %s", i, why);
             return -1;
         }
-        /* A batch never holds a finished game (it resets them at once), so a save with
-         * one, or with a game the rules end at once, was not written by a batch. */
+        /* Under SAME_STEP a batch never holds a finished game (it resets them at once),
+         * so a save with one, or with a game the rules end at once, was not written by a
+         * batch. Under NEXT_STEP and DISABLED finished games wait for their reset: theirs
+         * must be an end the engine writes. */
+        if (s.done) {
+            int known = s.end_reason > END_NONE && s.end_reason < END_REASON_NB &&
+                        (s.winner == RED || s.winner == BLUE || s.winner == NO_WINNER);
+            if (b->autoreset == AUTORESET_SAME_STEP || !known) {
+                snprintf(err, err_len, "game %d is corrupt: a finished game%s", i,
+                         known ? " (this env resets them at once)" : "");
+                return -1;
+            }
+            continue;
+        }
         game_judge_start(&s, &b->rules);
         if (s.done) {
             snprintf(err, err_len, "game %d is corrupt: a finished game", i);

@@ -72,8 +72,8 @@ size_t save_batch_bytes(const Batch *b);
 void save_batch_write(const Batch *b, uint8_t *out);
 
 /* 0 if data (len bytes) is a save that loads into b: its header matches b (format, rules,
- * setup source, number of games), and every game in it is a valid, unfinished game of
- * these rules. Otherwise -1 with the first problem in err. Reads b, never changes it. */
+ * setup source, number of games), and every game in it is a valid game of these rules,
+ * unfinished unless b keeps finished games (autoreset NEXT_STEP, DISABLED). Otherwise -1 with the first problem in err. Reads b, never changes it. */
 int save_batch_check(const Batch *b, const uint8_t *data, size_t len, char *err, size_t err_len);
 
 /* Loads a save that save_batch_check accepted: stats, games and sampler streams. The

@@ -226,3 +226,11 @@ def test_the_heuristic_bot_plays_and_beats_random():
     # The bot's own random choices come from each game's stream: the same seed, the same games.
     again = run_arena(["random", "heuristic", player("first_legal")], games=20, seed=6)
     np.testing.assert_array_equal(result.plies, again.plies)
+
+
+@pytest.mark.parametrize("option, value", [("--games", "0"), ("--threads", "-1"), ("--max-plies", "0"),
+                                           ("--batch-size", "nan")])
+def test_cli_refuses_numeric_options_out_of_range(option, value, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["arena", "random", "heuristic", option, value, "--no-progress"])
+    assert exc.value.code == 2 and option in capsys.readouterr().err

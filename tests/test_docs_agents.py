@@ -55,7 +55,8 @@ def sections() -> list:
 
 def test_the_page_has_runnable_blocks():
     found = {section for section, lang, _, _ in code_blocks(PAGE.read_text(encoding="utf-8")) if lang}
-    assert {"Saved policies", "Arena"} <= found
+    assert {"Gymnasium env against an opponent", "Self-play bookkeeping and autoreset modes", "PettingZoo",
+            "Saved policies", "Arena"} <= found
 
 
 def run_shell_line(line: str, where: str, cwd: Path) -> None:

@@ -100,4 +100,19 @@ def test_read_only_final_info_flags_are_replaced_never_written():
 def test_every_output_is_covered():
     env = stratego.VecEnv(2, seed=1, full_obs=True)
     written = {n for n, v in vars(env).items() if isinstance(v, np.ndarray) and not n.startswith("_")}
-    assert written == set(OUTPUTS)
+    assert written == set(OUTPUTS) | {"acted"}  # acted: written in Python, see below
+
+
+def test_read_only_acted_is_replaced_never_written():
+    """info["acted"] is computed in Python around the C step: a frozen one is left as it
+    was and the step's players come in a new array (the step is not lost)."""
+    env = stratego.VecEnv(8, seed=2, observations=False)
+    info = env.step(env.sample_actions())[4]
+    frozen = info["acted"]
+    kept = frozen.copy()
+    frozen.setflags(write=False)
+    to_play = env.to_play.copy()
+    info = env.step(env.sample_actions())[4]
+    assert info["acted"] is not frozen and np.array_equal(info["acted"], to_play)
+    np.testing.assert_array_equal(frozen, kept)
+    env.reset(seed=1)

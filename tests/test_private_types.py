@@ -99,6 +99,7 @@ def batch_calls():
         "game": lambda b: b.game(0),
         "save": lambda b: b.save(),
         "restore": lambda b: b.restore(stratego.VecEnv(1, seed=0).save_state()),
+        "reset_some": lambda b: b.reset_some(np.ones(1, dtype=np.bool_), None),
     }
 
 

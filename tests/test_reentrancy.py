@@ -122,6 +122,21 @@ def test_reset_seed_whose_index_steps_the_env_resets_after_it():
     assert [env.game_field(i) for i in range(4)] == [twin.game_field(i) for i in range(4)]
 
 
+def test_masked_reset_seed_whose_index_closes_the_env_is_refused():
+    env = stratego.VecEnv(4, seed=1, autoreset_mode="disabled")
+    with pytest.raises(RuntimeError, match="closed"):
+        env.reset(seed=Index(7, env.close), options={"reset_mask": np.ones(4, dtype=np.bool_)})
+
+
+def test_masked_reset_seed_whose_index_steps_the_env_resets_after_it():
+    env = stratego.VecEnv(4, seed=1, autoreset_mode="disabled")
+    mask = np.array([True, False, True, False])
+    env.reset(seed=Index(7, lambda: env.step(env.sample_actions())), options={"reset_mask": mask})
+    twin = stratego.VecEnv(4, seed=7)
+    assert [env.game_field(i) for i in (0, 2)] == [twin.game_field(i) for i in (0, 2)]
+    assert env.to_play[1] == env.to_play[3] == 1  # stepped once by the hook, not reset
+
+
 def test_num_threads_index_that_closes_the_env():
     env = stratego.VecEnv(4, seed=1)
     env.num_threads = Index(1, env.close)  # setting it reads no game

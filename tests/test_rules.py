@@ -307,7 +307,6 @@ r4  .   .   .   .   .   .   .   .   .
 """, to_move=capturer)
     g.play("E4-E5" if capturer == RED else "E3-E2")
     assert g.done and g.winner == capturer and g.end_reason == "flag_captured"
-    assert not g.truncated
 
 
 # ---------------------------------------------------------------- reveals
@@ -584,7 +583,6 @@ rF  rB  .   .   .   .   .   .   .   .
     g.play("E2-E3")
     assert at(g, "E3") == letter("bB") and at(g, "E2") == "A"
     assert g.done and g.winner == BLUE and g.end_reason == "no_movable_pieces" and g.ply == 1
-    assert not g.truncated
 
 
 def test_last_movable_piece_dying_on_an_equal_piece_loses_at_once():
@@ -619,7 +617,6 @@ rF  .   .   .   .   .   .   .   .   .
 """)
     g.play("E2-E3")
     assert g.done and g.winner is None and g.end_reason == "no_movable_pieces"
-    assert not g.truncated
 
 
 def test_taking_the_last_movable_enemy_piece_wins_at_once():
@@ -697,14 +694,12 @@ def test_player_to_move_with_no_legal_move_loses():
     assert not g.done
     g.play("K10-K9")
     assert g.done and g.winner == BLUE and g.end_reason == "no_legal_move"
-    assert not g.truncated
 
 
 def test_neither_side_can_move_is_a_draw():
     g = game(BOTH_WALLED)
     g.play("E4-E5")
     assert g.done and g.winner is None and g.end_reason == "neither_can_move"
-    assert not g.truncated
 
 
 def test_blocked_at_the_start():
@@ -721,7 +716,7 @@ def test_blocked_at_the_start():
 
 # ---------------------------------------------------------------- caps
 # RULES.md "End of game": a total-move cap and a cap on moves without an attack, both
-# a draw; the engine reports them as truncations (game.h), and the rules take
+# a draw and, like every end, a termination (game.h), and the rules take
 # precedence when both happen on the same ply.
 
 CAPS = """
@@ -743,22 +738,22 @@ def play_cycles(g: stratego.Game, plies: int) -> None:
         red_idle(g) if g.to_move == RED else blue_idle(g)
 
 
-def test_max_plies_is_a_truncated_draw():
+def test_max_plies_is_a_draw():
     g = game(CAPS, max_plies=6, max_plies_without_attack=0)
     play_cycles(g, 5)
     assert not g.done
     play_cycles(g, 1)
     assert g.done and g.ply == 6 and g.winner is None
-    assert g.end_reason == "max_plies" and g.truncated
+    assert g.end_reason == "max_plies"
 
 
-def test_max_plies_without_attack_is_a_truncated_draw():
+def test_max_plies_without_attack_is_a_draw():
     g = game(CAPS, max_plies=0, max_plies_without_attack=4)
     play_cycles(g, 3)
     assert not g.done and g.plies_since_attack == 3
     play_cycles(g, 1)
     assert g.done and g.winner is None
-    assert g.end_reason == "max_plies_without_attack" and g.truncated
+    assert g.end_reason == "max_plies_without_attack"
 
 
 def test_an_attack_resets_the_no_attack_counter():
@@ -786,7 +781,7 @@ bF  .   .   .   r4  .   .   .   .   .
 r10 .   .   .   .   .   .   .   .   .
 """, max_plies=1)
     g.play("A1-A2")
-    assert g.done and g.winner == RED and g.end_reason == "flag_captured" and not g.truncated
+    assert g.done and g.winner == RED and g.end_reason == "flag_captured"
     g = game("""
 .   .   .   .   .   .   .   .   .   b4
 .   .   .   .   .   .   .   .   .   .
@@ -800,7 +795,7 @@ bF  .   .   .   r4  .   .   .   .   .
 .   .   .   .   .   .   .   .   .   .
 """, max_plies=1)
     g.play("E2-E3")  # red's last movable piece dies on the bomb, on the capped ply
-    assert g.done and g.winner == BLUE and g.end_reason == "no_movable_pieces" and not g.truncated
+    assert g.done and g.winner == BLUE and g.end_reason == "no_movable_pieces"
 
 
 def test_ply_counts_past_65535_without_caps():

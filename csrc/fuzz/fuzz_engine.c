@@ -105,7 +105,7 @@ static void fuzz_batch_alloc(FuzzBatch *fb, const Rules *r, int n, int views, Ob
     b->write_mask = write_mask;
     b->rules = *r;
     b->obs_spec = spec;
-    b->obs_views = views;
+    b->obs_views = b->final_views = views;
     fb->obs_bytes = observe_bytes(&spec);
     size_t un = (size_t)n;
     b->states = malloc(un * sizeof(GameState));
@@ -163,8 +163,8 @@ static void check_batch_turn(const FuzzBatch *fb, int64_t i, int check_planes) {
 static void check_batch_results(const Batch *b, int64_t i, int actor) {
     uint8_t reason = b->final_reason[i];
     const float *rew = b->rewards + 2 * i;
-    FUZZ_CHECK(b->terminated[i] <= 1 && b->truncated[i] <= 1);
-    FUZZ_CHECK(!(b->terminated[i] && b->truncated[i]));
+    /* Every end is a termination, the caps included (batch.h). */
+    FUZZ_CHECK(b->terminated[i] <= 1 && b->truncated[i] == 0);
     FUZZ_CHECK(b->reward[i] == rew[actor]);
     if (!b->terminated[i] && !b->truncated[i]) {
         FUZZ_CHECK(reason == END_NONE && b->final_winner[i] == -1 && b->final_plies[i] == 0);
@@ -172,7 +172,6 @@ static void check_batch_results(const Batch *b, int64_t i, int actor) {
         return;
     }
     FUZZ_CHECK(reason != END_NONE && reason < END_REASON_NB);
-    FUZZ_CHECK(b->truncated[i] == game_is_truncation(reason));
     FUZZ_CHECK(b->final_plies[i] >= 0);
     int8_t w = b->final_winner[i];
     FUZZ_CHECK(w >= -1 && w <= 1);
@@ -182,7 +181,7 @@ static void check_batch_results(const Batch *b, int64_t i, int actor) {
         FUZZ_CHECK(rew[w] == 1.0f && rew[1 - w] == -1.0f);
     }
     if (reason == END_ILLEGAL_ACTION) FUZZ_CHECK(w == 1 - actor);
-    if (game_is_truncation(reason)) FUZZ_CHECK(w == -1);
+    if (game_is_cap(reason)) FUZZ_CHECK(w == -1);
 }
 
 /* Runs one batch over the step bytes from `in`; writes the final states into `out`
@@ -259,7 +258,7 @@ static void fuzz_batch_run(Bytes in, const Rules *r, int n, int views, ObsSpec s
         const BatchStats *st = &b->stats;
         FUZZ_CHECK(st->games_finished - before.games_finished == finished);
         FUZZ_CHECK(st->games_finished == st->red_wins + st->blue_wins + st->draws);
-        FUZZ_CHECK(st->truncations <= st->draws);
+        FUZZ_CHECK(st->cap_draws <= st->draws);
     }
     memcpy(out, b->states, (size_t)n * sizeof(GameState));
     *stats = b->stats;

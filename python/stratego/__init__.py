@@ -14,6 +14,7 @@ from .notation import format_move, format_square, parse_move, parse_square
 from .threads import default_num_threads
 from .variants import Variant, load_variant, variants
 from .vec_env import END_REASONS, VecEnv
+from .gym_env import StrategoEnv  # registers the Gymnasium id "stratego/Stratego-v0"
 
 __version__ = "0.1.0"
 STATE_BYTES: int = _core.STATE_BYTES
@@ -21,8 +22,16 @@ BOTS: tuple[str, ...] = _core.BOT_NAMES  # the bots Game.bot_move and VecEnv.bot
 SAVE_VERSION: int = _core.SAVE_VERSION  # format of Game pickles and VecEnv saves (docs/api.md)
 
 __all__ = [
-    "ACTION_MAX", "ACTION_NB", "BOTS", "records", "END_REASONS", "Game", "OBSERVATION_VERSION", "SAVE_VERSION", "STATE_BYTES", "VecEnv", "Variant",
+    "ACTION_MAX", "ACTION_NB", "BOTS", "records", "END_REASONS", "Game", "OBSERVATION_VERSION", "SAVE_VERSION", "STATE_BYTES", "StrategoEnv", "VecEnv", "Variant",
     "action_to_move", "action_to_squares", "channel_names", "decode_action", "default_num_threads", "rescue_to_action", "format_observation", "format_move", "format_square", "load_variant",
     "move_to_action", "codes_bytes", "expand_full_observation", "expand_observation", "mask_bytes", "pack_mask",
     "unpack_mask", "parse_move", "parse_square", "squares_to_action", "variants",
 ]
+
+
+def __getattr__(name: str):
+    # stratego.pettingzoo needs the train extra: imported on first use, not with stratego.
+    if name == "pettingzoo":
+        import importlib
+        return importlib.import_module(".pettingzoo", __name__)
+    raise AttributeError(f"module 'stratego' has no attribute {name!r}")

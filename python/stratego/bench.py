@@ -26,7 +26,7 @@ class BenchResult:
     red_wins: int
     blue_wins: int
     draws: int
-    truncations: int
+    cap_draws: int
     plies_of_finished: int
     checksum: int
     bytes_per_step: int
@@ -138,7 +138,7 @@ def format_result(r: BenchResult) -> str:
         f"  games/s           {r.games_per_second:,.0f}",
         f"  games finished    {r.games_finished:,} (mean length {r.mean_game_length:.1f} plies)",
         f"  results           red {100 * r.red_wins / finished:.1f}%  blue {100 * r.blue_wins / finished:.1f}%  "
-        f"draws {100 * r.draws / finished:.1f}% (of which cap endings {100 * r.truncations / finished:.1f}%)",
+        f"draws {100 * r.draws / finished:.1f}% (of which cap endings {100 * r.cap_draws / finished:.1f}%)",
         f"  decisive games    {decisive:,}",
         f"  bytes written/step {r.bytes_per_step:,}",
         f"  checksum          {r.checksum:016x}",

@@ -86,11 +86,6 @@ class Game:
         return reason or None
 
     @property
-    def truncated(self) -> bool:
-        """Whether the game ended at a draw cap rather than by the rules."""
-        return self.end_reason in ("max_plies", "max_plies_without_attack")
-
-    @property
     def ply(self) -> int:
         return self._state.status()[4]
 

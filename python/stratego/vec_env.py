@@ -24,6 +24,11 @@ ILLEGAL_ACTION_MODES = {"raise": _core.ILLEGAL_RAISE, "lose": _core.ILLEGAL_LOSE
 END_REASONS: tuple[str, ...] = _core.END_REASONS
 VIEWS = {"to_play": 1, "both": 2}
 LEARNER_COLORS = {"red": 0, "blue": 1, "random": 2, "alternate": 3}
+AUTORESET_MODES = {
+    AutoresetMode.SAME_STEP: _core.AUTORESET_SAME_STEP,
+    AutoresetMode.NEXT_STEP: _core.AUTORESET_NEXT_STEP,
+    AutoresetMode.DISABLED: _core.AUTORESET_DISABLED,
+}
 OBS_DTYPES = {"uint8": np.uint8, "float32": np.float32}
 MAX_ENVS: int = _core.MAX_ENVS
 _MaskedArray = np.ma.MaskedArray  # looked up once: step() refuses these
@@ -33,9 +38,9 @@ MASK_FORMATS = ("bool", "bits")
 
 def _bytes_per_game(mask: int, obs: int, full: int) -> int:
     """Memory one game takes: its C state and sampler stream, and every buffer (mask,
-    observation and final observation, full view bytes given)."""
+    observation and final observation together, full view bytes given)."""
     flags = 2 * 4 + 4 + 1 + 1 + 1 + 1 + 1 + 4 + 8  # rewards, reward, flags, finals, actions
-    return _core.STATE_BYTES + 8 + 16 + mask + 2 * obs + full + flags  # 16: opponent stream
+    return _core.STATE_BYTES + 8 + 16 + mask + obs + full + flags  # 16: opponent stream
 
 
 def _check_memory(num_envs: int, per_game: int) -> None:
@@ -69,9 +74,20 @@ class VecEnv(GymVectorEnv):
     - step(actions) plays actions[i] (in the acting player's frame) in game i and
       returns (obs, reward, terminated, truncated, info) for the player to move next.
       reward[i] is the reward of the player who acted (+1 win, -1 loss, 0 otherwise).
-    - Finished games reset at once (SAME_STEP autoreset): info["final_obs"] holds the
-      last observation of each game that ended (rows where info["_final_obs"]), and
-      info["final_info"] its winner, reason and length.
+    - info["acted"][i] is the player who acted in game i in the last step (-1: none,
+      its action was ignored), info["rewards"][i] what red and blue received in it: a
+      loss arrives on the winner's step (see stratego.selfplay for per-player returns).
+    - Every end of a game is a rule of the game, the move caps included (a draw):
+      terminated, never truncated (truncated is left to outside limits such as
+      Gymnasium's TimeLimit).
+    - autoreset_mode, as Gymnasium 1.x defines it (gymnasium.vector.AutoresetMode):
+      SAME_STEP (default): finished games reset at once; info["final_obs"] holds the
+      last observation of each game that ended (rows where info["_final_obs"]; the
+      view of the player who would move next, or with final_views="both" red's and
+      blue's), and info["final_info"] its winner, reason and length. NEXT_STEP: obs
+      shows the final position; the next step ignores that game's action and starts a
+      new game (reward 0, not terminated). DISABLED: a finished game stays over, its
+      actions ignored, until reset(options={"reset_mask": mask}).
     - illegal_action="raise" (default): an illegal action raises ValueError naming the
       game, and no game changes. "lose": the player who sent it loses that game.
     - observations=False skips the observation tensors (obs is None): for pure
@@ -124,6 +140,8 @@ class VecEnv(GymVectorEnv):
         learner_color: str = "alternate",
         obs_format: str = "planes",
         mask_format: str = "bool",
+        autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
+        final_views: str | None = None,
         **settings: int,
     ):
         if isinstance(num_envs, bool) or not hasattr(type(num_envs), "__index__"):
@@ -137,6 +155,10 @@ class VecEnv(GymVectorEnv):
             raise ValueError(f"obs_dtype must be one of {sorted(OBS_DTYPES)}, got {obs_dtype!r}")
         if views not in VIEWS:
             raise ValueError(f"views must be one of {sorted(VIEWS)}, got {views!r}")
+        autoreset_mode = _autoreset_mode(autoreset_mode)
+        final_views = views if final_views is None else final_views
+        if final_views not in VIEWS:
+            raise ValueError(f"final_views must be one of {sorted(VIEWS)} or None (as views), got {final_views!r}")
         # history_k and belief are checked once, in C (channel_names and _core.Batch), so
         # Game and VecEnv raise the same exception for the same fault.
         if obs_format not in OBS_FORMATS:
@@ -168,14 +190,21 @@ class VecEnv(GymVectorEnv):
         self.obs_format, self.mask_format = obs_format, mask_format
         c = len(self.observation_channels)
         lead = (n,) if views == "to_play" else (n, 2)
+        final_lead = (n,) if final_views == "to_play" else (n, 2)
         dtype = OBS_DTYPES[obs_dtype]
         if codes:
             obs_shape = lead[1:] + (codes_bytes(history_k),)
+            final_shape = final_lead[1:] + (codes_bytes(history_k),)
             belief_shape = lead[1:] + (12, 10, 10)
-            obs_bytes = int(np.prod(obs_shape)) + (4 * int(np.prod(belief_shape)) if belief else 0)
+            final_belief_shape = final_lead[1:] + (12, 10, 10)
+            # obs and final_obs, each with its belief block
+            obs_bytes = int(np.prod(obs_shape)) + int(np.prod(final_shape))
+            if belief:
+                obs_bytes += 4 * (int(np.prod(belief_shape)) + int(np.prod(final_belief_shape)))
         else:
             obs_shape = lead[1:] + (c, 10, 10)
-            obs_bytes = int(np.prod(obs_shape)) * np.dtype(dtype).itemsize
+            final_shape = final_lead[1:] + (c, 10, 10)
+            obs_bytes = (int(np.prod(obs_shape)) + int(np.prod(final_shape))) * np.dtype(dtype).itemsize
         mask_width = mask_bytes(num_actions) if mask_format == "bits" else num_actions
         full_shape = (100,) if codes else (len(FULL_OBSERVATION_CHANNELS), 10, 10)
         _check_memory(n, _bytes_per_game(mask_width, obs_bytes if observations else 0,
@@ -191,10 +220,13 @@ class VecEnv(GymVectorEnv):
             self.final_reason = np.zeros(n, dtype=np.uint8)
             self.final_plies = np.zeros(n, dtype=np.int32)
             self.obs = np.zeros((n, *obs_shape), dtype=dtype) if observations else None
-            self.final_obs = np.zeros((n, *obs_shape), dtype=dtype) if observations else None
+            self.final_obs = np.zeros((n, *final_shape), dtype=dtype) if observations else None
+            self.acted = np.full(n, -1, dtype=np.int8)
+            self._over = np.zeros(n, dtype=np.bool_)
+            self._reset_mask = np.zeros(n, dtype=np.bool_)
             with_belief = observations and codes and belief
             self.belief_obs = np.zeros((n, *belief_shape), np.float32) if with_belief else None
-            self.final_belief_obs = np.zeros((n, *belief_shape), np.float32) if with_belief else None
+            self.final_belief_obs = np.zeros((n, *final_belief_shape), np.float32) if with_belief else None
             self.full_obs = np.zeros((n, *full_shape), np.uint8) if full_obs else None
             self._sampled = np.zeros(n, dtype=np.int64)
             self._finished = np.zeros(n, dtype=np.bool_)
@@ -210,9 +242,12 @@ class VecEnv(GymVectorEnv):
             write_mask=bool(action_mask), setups=setups,
             opponent=-1 if opponent is None else _core.BOT_NAMES.index(opponent),
             learner_mode=LEARNER_COLORS[learner_color],
+            final_views=VIEWS[final_views] if observations else 0, autoreset=AUTORESET_MODES[autoreset_mode],
             belief=self.belief_obs, final_belief=self.final_belief_obs, obs_codes=codes,
             mask_bits=mask_format == "bits", full_codes=codes,
         )
+        self.autoreset_mode = autoreset_mode
+        self.metadata = {**self.metadata, "autoreset_mode": autoreset_mode}
         if not action_mask:
             self.action_mask = None
         high = 255 if dtype == np.uint8 else np.float32(255)
@@ -239,12 +274,38 @@ class VecEnv(GymVectorEnv):
 
     # -- Gymnasium API -----------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        """Starts every game anew. Returns (obs, info)."""
+        """Starts every game anew. Returns (obs, info).
+
+        options={"reset_mask": mask} (a bool array of shape (num_envs,), Gymnasium's
+        convention) starts only the games where mask is True: their streams go on, or
+        are seeded from (seed, i) as a full reset would when seed is given; the other
+        games, their outputs and the counters are left as they are.
+        """
+        options = dict(options or {})
+        reset_mask = options.pop("reset_mask", None)
         if options:
-            raise ValueError(f"reset takes no options, got {sorted(options)}")
+            raise ValueError(f"reset takes only the option 'reset_mask', got {sorted(options)}")
+        if reset_mask is not None:
+            return self._reset_some(reset_mask, seed)
         seed = resolve_seed(seed)
         self._batch.reset(seed)
         self._np_random_seed = seed
+        self._over[:] = False
+        self._set_acted(np.full(self.num_envs, -1, dtype=np.int8))
+        return self._observation(), self._info(finished=False)
+
+    def _reset_some(self, reset_mask, seed):
+        if not isinstance(reset_mask, np.ndarray) or reset_mask.dtype != np.bool_:
+            raise TypeError(f"options['reset_mask'] must be a numpy bool array, got "
+                            f"{getattr(reset_mask, 'dtype', type(reset_mask).__name__)}")
+        if reset_mask.shape != (self.num_envs,):
+            raise ValueError(f"options['reset_mask'] must have shape ({self.num_envs},), got {reset_mask.shape}")
+        seed = None if seed is None else resolve_seed(seed)
+        # A private copy: C reads it with the GIL released.
+        np.copyto(self._reset_mask, reset_mask)
+        self._batch.reset_some(self._reset_mask, seed)
+        self._over[self._reset_mask] = False
+        self._set_acted(np.where(self._reset_mask, np.int8(-1), self.acted))
         return self._observation(), self._info(finished=False)
 
     def step(self, actions):
@@ -255,8 +316,23 @@ class VecEnv(GymVectorEnv):
             # Its data would be played with the mask ignored: masked games have no action.
             raise TypeError("actions must be a plain numpy array, got a masked array: every game "
                             "needs an action (fill the masked entries first, e.g. .filled(a))")
+        # Who acts: the player to move, except in games over since an earlier step
+        # (NEXT_STEP, DISABLED), whose actions are ignored. Written after the step, so a
+        # refused step leaves it as it was.
+        acting = np.where(self._over, np.int8(-1), self.to_play)
         self._batch.step(actions, self._mode)
+        self._set_acted(acting)
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            np.copyto(self._over, self.terminated)
+        elif self.autoreset_mode == AutoresetMode.DISABLED:
+            self._over |= self.terminated
         return self._observation(), self.reward, self.terminated, self.truncated, self._info(finished=True)
+
+    @property
+    def over(self) -> np.ndarray:
+        """Games that have ended and not started again (NEXT_STEP until the next step,
+        DISABLED until a reset); never any under SAME_STEP. A copy."""
+        return self._over.copy()
 
     def render(self):
         """The full board of game 0 as text (see Game.render for one player's view)."""
@@ -314,11 +390,26 @@ class VecEnv(GymVectorEnv):
         made under other rules, piece set, setups or num_envs, raises ValueError naming
         the difference and changes nothing. Returns (obs, info) for the restored games."""
         self._batch.restore(data)
+        # Finished games (NEXT_STEP, DISABLED) are saved as they are: a game that goes on
+        # always has a legal action, so the written mask (bool or packed) tells them apart.
+        if self.action_mask is not None:
+            np.logical_not(self.action_mask.any(axis=1), out=self._over)
+        else:
+            self._over[:] = [self._batch.game(i).status()[1] for i in range(self.num_envs)]
+        self._set_acted(np.full(self.num_envs, -1, dtype=np.int8))
         return self._observation(), self._info(finished=False)
 
     def game_field(self, index: int) -> str:
         """The board of game `index` as 100 Gravon letters."""
         return self._batch.game(index).field()
+
+    def _set_acted(self, values: np.ndarray) -> None:
+        """info["acted"] is written in Python after the C step: a caller who made it
+        read-only keeps it as it was and gets a new array (as with _final_info)."""
+        if self.acted.flags.writeable:
+            self.acted[:] = values
+        else:
+            self.acted = values.astype(np.int8, copy=True)
 
     def _observation(self, final: bool = False):
         """The observation buffers: one array, or the codes and their belief block."""
@@ -328,7 +419,7 @@ class VecEnv(GymVectorEnv):
         return {"codes": obs, "belief": self.final_belief_obs if final else self.belief_obs}
 
     def _info(self, finished: bool) -> dict:
-        info = {"action_mask": self.action_mask, "to_play": self.to_play, "rewards": self.rewards}
+        info = {"action_mask": self.action_mask, "to_play": self.to_play, "rewards": self.rewards, "acted": self.acted}
         if self.full_obs is not None:
             info["full_obs"] = self.full_obs
         if finished:
@@ -349,7 +440,9 @@ class VecEnv(GymVectorEnv):
                     "plies": self.final_plies,
                 }
                 info["_final_info"] = done
-                if self.final_obs is not None:
+                # Gymnasium gives final_obs under SAME_STEP only: in the other modes
+                # obs itself holds the final position.
+                if self.final_obs is not None and self.autoreset_mode == AutoresetMode.SAME_STEP:
                     info["final_obs"] = self._observation(final=True)
                     info["_final_obs"] = done
         return info
@@ -359,3 +452,15 @@ class VecEnv(GymVectorEnv):
 
     def __exit__(self, *exc):
         self.close()
+
+
+def _autoreset_mode(mode) -> AutoresetMode:
+    """An AutoresetMode from the enum, its name in any case ("next_step") or its value
+    ("NextStep")."""
+    if isinstance(mode, AutoresetMode):
+        return mode
+    names = {m.value: m for m in AutoresetMode} | {m.name.lower(): m for m in AutoresetMode}
+    if isinstance(mode, str) and (mode in names or mode.lower() in names):
+        return names.get(mode) or names[mode.lower()]
+    raise ValueError(f"autoreset_mode must be a gymnasium.vector.AutoresetMode or one of "
+                     f"{sorted(m.name.lower() for m in AutoresetMode)}, got {mode!r}")

@@ -1,0 +1,248 @@
+"""`StrategoEnv`: one game against an opponent, as a single-agent Gymnasium env.
+
+Registered as "stratego/Stratego-v0" when `stratego` is imported:
+
+    import gymnasium as gym, stratego
+    env = gym.make("stratego/Stratego-v0", opponent="heuristic", learner_color="random")
+
+Gymnasium 1.x has no plugin entry points (removed in 1.0); `gym.make` imports a module
+named before a colon instead, so `gym.make("stratego:stratego/Stratego-v0")` works
+without importing stratego first.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from .game import Game
+from .opponent import Opponent
+from .variants import RULE_SETTINGS, Variant, load_variant
+from .vec_env import ILLEGAL_ACTION_MODES, LEARNER_COLORS, MASK_FORMATS, OBS_DTYPES
+
+ENV_ID = "stratego/Stratego-v0"
+#: Draws of a new game before reset gives up: the opponent would have to end nearly
+#: every game on its first move for this to be reached.
+MAX_REDRAWS = 1000
+
+
+class StrategoEnv(gym.Env):
+    """One game of Stratego for a learner against an opponent that moves inside step().
+
+    - The learner sees only its own turns and its own view (the partial observation,
+      C x 10 x 10, channels first; actions in its frame, see stratego.actions).
+    - opponent: a bot in C ("random" or "heuristic", stratego.BOTS; its random choices
+      come from the game's seed, drawn from the env's) or a policy of the policy
+      protocol (stratego.policy), called with a batch of one in the observations it
+      declares, and reseeded on a seeded reset (see stratego.opponent).
+    - learner_color: "red", "blue", "random" (drawn per episode from the env's seed) or
+      "alternate" (red, blue, red, ... from the first reset after a seeded one).
+    - Reward: +1 win, -1 loss, 0 draw, at the end; 0 before. Every end is a rule of the
+      game, the move caps included (a draw): terminated, never truncated.
+    - An episode that would end before the learner's first move (the opponent, moving
+      first as red, captures the flag or leaves the learner without a move) is never
+      handed out: reset draws a new game instead (`redraws` counts them).
+    - action_masks() and info["action_mask"]: the learner's legal actions, a bool
+      array; mask_format="bits" packs both 8 actions a byte (stratego.unpack_mask; keep
+      "bool" for MaskablePPO, which reads action_masks() as one bool per action).
+    - obs_format="codes" (an observation setting, passed to Game.observation like
+      history_k): the compact codes (stratego.expand_observation gives the planes); with
+      belief=True a dict {"codes", "belief"} and a Dict observation space.
+    - illegal_action="lose" (default): an illegal action (the learner's, or the
+      opponent policy's) loses the game for its player (info["end_reason"] is
+      "illegal_action"): agents without masks, and Gymnasium's and SB3's env checkers,
+      which step random actions, get a game. "raise": ValueError naming the action and
+      why it is illegal, and nothing changes.
+    - setup "random" or "human"; rule settings (max_plies=..., see
+      stratego.variants.RULE_SETTINGS) override the variant's; every other keyword is
+      an observation setting passed to Game.observation, as are history_k, belief and
+      obs_dtype.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 2}
+
+    def __init__(
+        self,
+        variant: str | Variant = "classic",
+        opponent: str | Callable = "random",
+        learner_color: str = "random",
+        *,
+        setup: str = "random",
+        history_k: int = 4,
+        belief: bool = False,
+        obs_dtype: str = "uint8",
+        illegal_action: str = "lose",
+        render_mode: str | None = None,
+        mask_format: str = "bool",
+        **settings: Any,
+    ):
+        if learner_color not in LEARNER_COLORS:
+            raise ValueError(f"learner_color must be one of {list(LEARNER_COLORS)}, got {learner_color!r}")
+        if obs_dtype not in OBS_DTYPES:
+            raise ValueError(f"obs_dtype must be one of {sorted(OBS_DTYPES)}, got {obs_dtype!r}")
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action must be one of {list(ILLEGAL_ACTION_MODES)}, got {illegal_action!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if mask_format not in MASK_FORMATS:
+            raise ValueError(f"mask_format must be one of {list(MASK_FORMATS)}, got {mask_format!r}")
+        self.mask_format = mask_format
+        rules = {k: v for k, v in settings.items() if k in RULE_SETTINGS}
+        self.variant = load_variant(variant, **rules)
+        self.opponent = Opponent(opponent)
+        self.learner_color = learner_color
+        self.setup = setup
+        self.illegal_action = illegal_action
+        self.render_mode = render_mode
+        self._obs_settings = {"dtype": obs_dtype, "history_k": history_k, "belief": belief}
+        self._obs_settings.update({k: v for k, v in settings.items() if k not in RULE_SETTINGS})
+        # A first game checks every setting now (the setup mode, the observation
+        # settings), not at the first reset, and gives the observation's shape.
+        self._game = Game(self.variant, seed=0, setup=setup)
+        try:
+            probe = self._game.observation(0, **self._obs_settings)
+        except TypeError as exc:
+            raise TypeError(f"{exc}: a keyword that is no rule setting ({sorted(RULE_SETTINGS)}) "
+                            f"must be an observation setting of Game.observation") from None
+        if isinstance(probe, dict):  # codes with their belief block
+            self.observation_space = spaces.Dict({"codes": spaces.Box(0, 255, probe["codes"].shape, np.uint8),
+                                                  "belief": spaces.Box(0, 1, probe["belief"].shape, np.float32)})
+        else:
+            high = 255 if probe.dtype == np.uint8 else np.float32(255)
+            self.observation_space = spaces.Box(0, high, probe.shape, probe.dtype)
+        self.action_space = spaces.Discrete(self.variant.num_actions)
+        self.learner = 0
+        self.redraws = 0
+        self._episodes = 0
+        self._mask = np.zeros_like(self._game.action_mask(mask_format))  # all False, in the chosen format
+        self._started = False
+        self._forfeit: tuple[int, str] | None = None
+
+    # -- Gymnasium API -----------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """A new game; the opponent has made its first move if it plays red.
+        Returns (obs, info)."""
+        super().reset(seed=seed)
+        if options:
+            raise ValueError(f"reset takes no options, got {sorted(options)}")
+        if seed is not None:
+            self._episodes = 0
+            if self.opponent.seedable:
+                self.opponent.seed(int(self.np_random.integers(2**63)))
+        if self.learner_color == "random":
+            self.learner = int(self.np_random.integers(2))
+        elif self.learner_color == "alternate":
+            self.learner = self._episodes % 2
+        else:
+            self.learner = 0 if self.learner_color == "red" else 1
+        self._episodes += 1
+        # Rejection: a game whose opening ply (the opponent's, as red) already ends it
+        # is drawn again, setups and all, so every episode gives the learner a move.
+        for _ in range(MAX_REDRAWS):
+            game_seed = int(self.np_random.integers(2**63))
+            self._game = Game(self.variant, seed=game_seed, setup=self.setup)
+            self._forfeit = None
+            self._opponent_moves()
+            if not self._done:
+                break
+            self.redraws += 1
+        else:
+            raise RuntimeError(f"the opponent ended {MAX_REDRAWS} games in a row before the learner's "
+                               f"first move; this opponent and variant leave the learner no game")
+        self._started = True
+        return self._observe(), self._info()
+
+    def step(self, action):
+        """The learner's action, then the opponent's reply. Returns (obs, reward,
+        terminated, truncated, info), reward the learner's."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        if self._done:
+            raise RuntimeError("the game is over; call reset()")
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            if not (isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer)):
+                raise TypeError(f"action must be an int, got {type(action).__name__}")
+        self._play(int(action), "the learner's action")
+        self._opponent_moves()
+        done = self._done
+        reward = 0.0
+        if done:
+            winner = self._outcome()[0]
+            reward = 0.0 if winner < 0 else 1.0 if winner == self.learner else -1.0
+        return self._observe(), reward, done, False, self._info()
+
+    def render(self):
+        """The board as the learner sees it (its pieces in full, the opponent's only
+        where identified); "ansi" returns the text, "human" prints it."""
+        text = self._game.render(self.learner)
+        if self.render_mode == "human":
+            print(text, end="\n\n")
+            return None
+        return text
+
+    # -- extras ------------------------------------------------------------------
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions (sb3-contrib MaskablePPO's convention with the
+        default mask_format "bool"; packed with "bits"); all False once the game is over."""
+        return self._mask.copy()
+
+    @property
+    def game(self) -> Game:
+        """The game being played (its full state: for debugging, never for a policy)."""
+        return self._game
+
+    def _observe(self) -> np.ndarray:
+        if self._done:
+            self._mask[:] = False
+        else:
+            self._mask[:] = self._game.action_mask(self.mask_format)
+        return self._game.observation(self.learner, **self._obs_settings)
+
+    def _info(self) -> dict:
+        info = {"action_mask": self._mask.copy(), "learner": self.learner, "ply": self._game.ply}
+        if self._done:
+            info["winner"], info["end_reason"] = self._outcome()
+        return info
+
+    def _opponent_moves(self) -> None:
+        """The opponent's turn (a rescue phase of the rules is a second action of the
+        same turn: it keeps playing while it is to move)."""
+        game = self._game
+        while not self._done and game.to_move != self.learner:
+            action = self.opponent.action(game, check_legal=self.illegal_action == "raise")
+            self._play(action, f"opponent {self.opponent.name!r}")
+
+    def _play(self, action: int, who: str) -> None:
+        """Plays `action` for the player to move; an illegal one raises or, under
+        illegal_action="lose", ends the game with that player's loss."""
+        game = self._game
+        if 0 <= action < self.variant.num_actions and game.action_mask()[action]:
+            game.play(action)
+            return
+        if self.illegal_action == "raise":
+            try:
+                game.play(action)
+            except ValueError as exc:
+                raise ValueError(f"{who}: {exc}") from None
+        self._forfeit = (1 - game.to_move, "illegal_action")
+
+    @property
+    def _done(self) -> bool:
+        return self._forfeit is not None or self._game.done
+
+    def _outcome(self) -> tuple[int, str]:
+        """(winner, -1 for a draw; end reason) of the finished game."""
+        if self._forfeit is not None:
+            return self._forfeit
+        return (-1 if self._game.winner is None else self._game.winner), self._game.end_reason
+
+
+def register() -> None:
+    """Registers ENV_ID with Gymnasium (once; importing stratego calls it)."""
+    if ENV_ID not in gym.registry:
+        gym.register(id=ENV_ID, entry_point="stratego.gym_env:StrategoEnv")
+
+
+register()

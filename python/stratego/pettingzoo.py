@@ -1,0 +1,173 @@
+"""Stratego as a PettingZoo AEC env, the way `pettingzoo.classic` envs are built.
+
+    from stratego import pettingzoo as stratego_pz
+    env = stratego_pz.env(variant="classic", render_mode="ansi")
+
+Agents "player_0" (red, moves first) and "player_1" (blue). Each observation is a dict
+{"observation": uint8 (C, 10, 10), the agent's partial view in the package's
+channels-first layout (stratego.channel_names), "action_mask": int8 (A,), its legal
+actions (all 0 when it is not to move)}. Actions are in the acting player's frame
+(stratego.actions). Rewards +1/-1 for a win and a loss, 0/0 for a draw, at the end;
+every end is a rule of the game, the move caps included (terminations, never
+truncations). Under the rescue rule a player who reaches the opponent's back row acts
+twice in a row (its move, then the rescue or "pass"): the next agent is always the
+player to move.
+
+The compact formats: `obs_format="codes"` gives "observation" as the compact codes
+(uint8 (L,), stratego.expand_observation), `mask_format="bits"` gives "action_mask"
+packed 8 actions a byte (uint8, stratego.unpack_mask); the packed mask only with
+`raw_env()`, since TerminateIllegalWrapper reads one mask entry per action.
+
+`env()` adds PettingZoo's usual wrappers: an illegal action ends the game with -1 for
+its player (TerminateIllegalWrapper), actions outside the space are refused, and the
+calls are checked for order. `raw_env()` has none: an illegal action raises ValueError.
+
+Needs the `train` extra (pettingzoo).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.env import ActionType
+
+from .game import Game
+from .variants import Variant, load_variant
+
+AGENTS = ("player_0", "player_1")
+
+
+def env(**kwargs: Any):
+    """raw_env(**kwargs) with PettingZoo's standard wrappers for classic games."""
+    if kwargs.get("mask_format", "bool") != "bool":
+        raise ValueError("env() wraps the env in TerminateIllegalWrapper, which reads action_mask as one "
+                         "entry per action: use mask_format='bool', or raw_env(mask_format='bits')")
+    wrapped = raw_env(**kwargs)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class raw_env(AECEnv):
+    """One game of Stratego between player_0 (red) and player_1 (blue).
+
+    variant, setup ("random" or "human"), history_k (the observation's recent plies),
+    obs_format ("planes" or "codes"), mask_format ("bool" or "bits") and rule settings (max_plies=..., as for stratego.Game). reset(seed) draws the
+    setups from the env's stream; the same seed gives the same game.
+    """
+
+    metadata = {
+        "render_modes": ["ansi", "human"],
+        "name": "stratego_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(self, variant: str | Variant = "classic", render_mode: str | None = None, *,
+                 setup: str = "random", history_k: int = 4, obs_format: str = "planes",
+                 mask_format: str = "bool", **settings: int):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self.variant = load_variant(variant, **settings)
+        self.setup = setup
+        self.history_k = history_k
+        self.obs_format = obs_format
+        self.render_mode = render_mode
+        # A first game checks the setup mode, history_k and the formats now, not at reset.
+        self._game = Game(self.variant, seed=0, setup=setup)
+        probe = self._game.observation(0, history_k=history_k, obs_format=obs_format)
+        self.mask_format = mask_format
+        mask_probe = self._game.action_mask(mask_format)
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        num_actions = self.variant.num_actions
+        # The bool mask as pettingzoo.classic gives it (int8 0/1); packed bytes with "bits".
+        mask_space = (spaces.Box(0, 1, (num_actions,), np.int8) if mask_format == "bool"
+                      else spaces.Box(0, 255, mask_probe.shape, np.uint8))
+        self._mask_dtype = mask_space.dtype
+        self.observation_spaces = {
+            agent: spaces.Dict({
+                "observation": spaces.Box(0, 255, probe.shape, np.uint8),
+                "action_mask": mask_space,
+            })
+            for agent in AGENTS
+        }
+        self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in AGENTS}
+        self._np_random, _ = seeding.np_random(None)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos = {agent: {} for agent in AGENTS}
+        self.agent_selection = AGENTS[0]
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        player = AGENTS.index(agent)
+        mask = self.observation_spaces[agent]["action_mask"]
+        mask = np.zeros(mask.shape, dtype=self._mask_dtype)
+        if not self._game.done and self._game.to_move == player:
+            mask[:] = self._game.action_mask(self.mask_format)
+        observation = self._game.observation(player, history_k=self.history_k, obs_format=self.obs_format)
+        return {"observation": observation, "action_mask": mask}
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._np_random, _ = seeding.np_random(seed)
+        self._game = Game(self.variant, seed=int(self._np_random.integers(2**63)), setup=self.setup)
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos = {agent: {} for agent in AGENTS}
+        self.agent_selection = AGENTS[self._game.to_move]
+        if self.render_mode == "human":
+            self.render()
+
+    def step(self, action: ActionType) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        try:
+            self._game.play(int(action))
+        except ValueError as exc:
+            raise ValueError(f"{agent}: {exc}") from None
+        if self._game.done:
+            winner = self._game.winner
+            for player, name in enumerate(AGENTS):
+                self.terminations[name] = True
+                self.rewards[name] = 0.0 if winner is None else 1.0 if winner == player else -1.0
+                self.infos[name] = {"end_reason": self._game.end_reason}
+        else:
+            self.agent_selection = AGENTS[self._game.to_move]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The full board (both sides' pieces: a spectator's view); "ansi" returns it,
+        "human" prints it."""
+        if self.render_mode is None:
+            raise ValueError(f"render() needs a render_mode, one of {self.metadata['render_modes']}")
+        text = self._game.render()
+        if self.render_mode == "human":
+            print(text, end="\n\n")
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
