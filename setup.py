@@ -1,15 +1,10 @@
 """Build of the C extension stratego._core.
 
-OpenMP is used when the compiler has it (probed once); without it the extension builds
-and runs single-threaded. STRATEGO_SANITIZE=1 builds with AddressSanitizer and
+Threads are POSIX threads (csrc/pool.c). STRATEGO_SANITIZE=1 builds with AddressSanitizer and
 UndefinedBehaviorSanitizer (run Python with the ASan runtime preloaded, see README).
 STRATEGO_DEBUG=1 builds with -O0 -g.
 """
 import os
-import shutil
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
 import numpy
@@ -17,23 +12,8 @@ from setuptools import Extension, setup
 
 CORE_SOURCES = [
     "init.c", "board.c", "rules.c", "moves.c", "repetition.c", "chase.c", "setup.c", "game.c",
-    "view.c", "observe.c", "observe_full.c", "bot.c", "bot_game.c", "batch.c", "save.c",
+    "view.c", "observe.c", "observe_codes.c", "observe_full.c", "mask_bits.c", "bot.c", "bot_game.c", "pool.c", "batch.c", "save.c",
 ]
-
-
-def compiler_has_openmp() -> bool:
-    """Whether `cc -fopenmp` compiles and links a program that uses omp.h."""
-    cc = os.environ.get("CC", "cc")
-    if shutil.which(cc) is None:
-        return False
-    with tempfile.TemporaryDirectory() as tmp:
-        src = Path(tmp, "probe.c")
-        src.write_text("#include <omp.h>\nint main(void){return omp_get_max_threads() < 1;}\n")
-        result = subprocess.run(
-            [cc, "-fopenmp", str(src), "-o", str(Path(tmp, "probe"))],
-            capture_output=True,
-        )
-        return result.returncode == 0
 
 
 def build_flags():
@@ -47,11 +27,9 @@ def build_flags():
         compile_args += ["-O0", "-g"]
     else:
         compile_args += ["-O3"]
-    if os.environ.get("STRATEGO_NO_OPENMP") != "1" and compiler_has_openmp():
-        compile_args.append("-fopenmp")
-        link_args.append("-fopenmp")
-    else:
-        print("stratego: building without OpenMP (single-threaded)", file=sys.stderr)
+    # The batch's own thread pool (csrc/pool.c), not OpenMP: see pool.h for why.
+    compile_args.append("-pthread")
+    link_args.append("-pthread")
     return compile_args, link_args
 
 

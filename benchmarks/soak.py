@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--plies", type=float_in(1, 1e15), default=1e8, help="total plies over all games (default 1e8)")
     parser.add_argument("--num-envs", type=int_in(1, MAX_ENVS), default=4096)
-    parser.add_argument("--threads", type=int_in(0, MAX_THREADS), default=0, help="OpenMP threads, 0 = all cores")
+    parser.add_argument("--threads", type=int_in(0, MAX_THREADS), default=0, help="threads, 0 = stratego.default_num_threads()")
     parser.add_argument("--warmup", type=float_in(0, 1), default=0.05, help="fraction of steps before the baseline RSS")
     parser.add_argument("--tolerance-mb", type=float_in(0, 1e6), default=4.0, help="allowed RSS growth after warm-up")
     parser.add_argument("--seed", type=int, default=0)

@@ -4,11 +4,22 @@ bandwidth limit, per-game memory and a behaviour checksum, in one run.
 
     python benchmarks/suite.py            # full run (a few minutes on 2 cores)
     python benchmarks/suite.py --quick    # smoke run (under a minute)
+    python benchmarks/suite.py --contention   # N threads vs 1 with other work on every core
 
 One step = one game advancing one ply. Writes <out>/<date>-<host>.json and .png and
 prints the Markdown table for the README and the target checks. See benchmarks/README.md.
 """
 from __future__ import annotations
+
+import sys
+
+# A training script imports torch before the simulator; the contention mode measures
+# that case (torch brings its own OpenMP runtime).
+if "--contention" in sys.argv[1:]:
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        pass
 
 import argparse
 import datetime as dt
@@ -17,7 +28,7 @@ import os
 import platform
 import socket
 import subprocess
-import sys
+import threading
 import time
 import zlib
 from pathlib import Path
@@ -33,7 +44,12 @@ CONFIGS = {  # name -> VecEnv keywords
     "step+mask": dict(observations=False),
     "step+mask+obs": dict(),  # the default: uint8 observation and legal mask
     "step+mask+obs_f32": dict(obs_dtype="float32"),
+    "step+bits+codes": dict(obs_format="codes", mask_format="bits"),  # the compact formats
 }
+COMPACT = "step+bits+codes"
+# The peer simulator stratego_env (Python + Numba), measured at 39,000 steps/s on one core
+# of the development machine (issue 12); not run by the suite, which does not install it.
+PEER_STEPS_PER_S = 39_000
 DEFAULT = "step+mask+obs"
 FULL_ENVS = [256, 1024, 4096, 16384, 65536]
 QUICK_ENVS = [256, 4096]
@@ -87,7 +103,7 @@ def machine_info() -> dict:
         "python": platform.python_version(),
         "numpy": np.__version__,
         "stratego": stratego.__version__,
-        "openmp": stratego.OPENMP,
+        "default_num_threads": stratego.default_num_threads(),
         "git_commit": commit,
         "git_dirty": bool(dirty) if dirty is not None else None,
         "omp_env": {k: v for k, v in os.environ.items() if k.startswith(("OMP_", "GOMP_"))},
@@ -210,6 +226,41 @@ def measure_versus(n: int, seed: int, min_time: float) -> dict:
     return out
 
 
+def interleaved_best(n: int, seed: int, rounds: int) -> dict:
+    """Fastest single step() of each of `step`, DEFAULT and COMPACT at n games and 1
+    thread, their steps alternating, and of a memcpy of the default's mask + observation
+    bytes: on a machine shared with other work, the fastest of many short calls is the
+    least disturbed, and alternating makes a change in the other work hit all alike."""
+    names = ["step", DEFAULT, COMPACT]
+    envs = {name: stratego.VecEnv(n, num_threads=1, seed=seed, **CONFIGS[name]) for name in names}
+    best = dict.fromkeys(names, float("inf"))
+    try:
+        for env in envs.values():
+            if env.final_obs is not None:
+                env.final_obs.fill(0)
+        for _ in range(rounds):
+            for name, env in envs.items():
+                for _ in range(5):
+                    actions = env.sample_actions()
+                    t0 = time.perf_counter()
+                    env.step(actions)
+                    best[name] = min(best[name], time.perf_counter() - t0)
+        written = sum(a.nbytes for a in (envs[DEFAULT].action_mask, envs[DEFAULT].obs))
+    finally:
+        for env in envs.values():
+            env.close()
+    src, dst = np.ones(written, np.uint8), np.ones(written, np.uint8)
+    memcpy = float("inf")
+    for _ in range(5 * rounds):
+        t0 = time.perf_counter()
+        np.copyto(dst, src)
+        memcpy = min(memcpy, time.perf_counter() - t0)
+    return {"num_envs": n, "rounds": rounds, "best_step_s": best, "memcpy_s": memcpy,
+            "steps_per_s": {k: n / v for k, v in best.items()},
+            "compact_over_default": best[DEFAULT] / best[COMPACT],
+            "default_write_over_memcpy": (best[DEFAULT] - best["step"]) / memcpy}
+
+
 def run(args) -> dict:
     ncpu = os.cpu_count() or 1
     threads = thread_counts(args.threads, ncpu)
@@ -255,6 +306,9 @@ def run(args) -> dict:
           "; ".join(f"vs {b} {_m(v[f'learner_steps_per_s_vs_{b}'])} M learner steps/s "
                     f"({v[f'learner_over_plain_vs_{b}']:.2f}x)" for b in stratego.BOTS) +
           "; decisions " + ", ".join(f"{b} {_m(v[f'{b}_decisions_per_s'])} M/s" for b in stratego.BOTS), flush=True)
+    if DEFAULT in configs and COMPACT in configs and "step" in configs:
+        result["interleaved"] = interleaved_best(args.headline_envs if args.headline_envs in envs else envs[0],
+                                                 args.seed, 10 if args.quick else 40)
     result["machine"]["loadavg_end"] = os.getloadavg()
     result["checksums"] = check_checksums(result["points"])
     result["physical_ratios"] = physical_ratios(result)
@@ -349,6 +403,34 @@ def targets(result, headline: int) -> list[dict]:
         s = allt["steps_per_s"] / one["steps_per_s"] if one and allt else None
         add("speedup, 16 threads vs 1", s, ">= 12 (16-core machine)", None,
             f"not measured: {ncpu} threads max; speedup at {ncpu} shown")
+    compact = _point(pts, COMPACT, n, 1)
+    if one and compact:
+        add("bytes/step, codes + bit mask vs default", compact["bytes_per_step"] / one["bytes_per_step"], "<= 0.1",
+            compact["bytes_per_step"] * 10 <= one["bytes_per_step"],
+            f"{compact['bytes_per_step']:,} vs {one['bytes_per_step']:,} bytes")
+        r = compact["steps_per_s"] / one["steps_per_s"]
+        add("steps/s, codes + bit mask vs default planes, 1 thread", r, ">= 2", r >= 2, f"num_envs={n}")
+    if ratio:
+        add("default planes writing / memcpy of the same bytes", ratio["write_over_memcpy"], "<= 1.1",
+            ratio["write_over_memcpy"] <= 1.1, f"num_envs={n}, 1 thread")
+    inter = result.get("interleaved")
+    if inter:
+        r = inter["compact_over_default"]
+        add("steps/s, codes + bit mask vs default planes, fastest alternating steps", r, ">= 2", r >= 2,
+            f"num_envs={inter['num_envs']}, 1 thread, robust to other work")
+        r = inter["default_write_over_memcpy"]
+        add("default planes writing / memcpy, fastest alternating steps", r, "<= 1.1", r <= 1.1,
+            f"num_envs={inter['num_envs']}, 1 thread")
+        for name in (DEFAULT, COMPACT):
+            r = inter["steps_per_s"][name] / PEER_STEPS_PER_S
+            add(f"vs stratego_env ({PEER_STEPS_PER_S:,} steps/s), {name}, fastest alternating steps", r,
+                ">= 100 (compact)", r >= 100 if name == COMPACT else None, "the peer's figure from issue 12")
+    for name in (DEFAULT, COMPACT):
+        p = _point(pts, name, n, 1)
+        if p:
+            r = p["steps_per_s"] / PEER_STEPS_PER_S
+            add(f"vs stratego_env (Numba, {PEER_STEPS_PER_S:,} steps/s), {name}, 1 thread", r,
+                ">= 100 (compact)", r >= 100 if name == COMPACT else None, "the peer's figure from issue 12")
     same = all(c["identical"] for c in result["checksums"].values())
     add("checksum identical across threads and configs", same, "true", same)
     v = result.get("versus")
@@ -496,6 +578,113 @@ def compare(old_path: Path, result) -> int:
     return bad
 
 
+# -- contention -----------------------------------------------------------------------
+CONTENTION_KINDS = ("busy", "torch", "busy+torch")
+
+
+class Contention:
+    """Other work on every core while the simulator runs: `busy`, one spinning process per
+    core; `torch`, PyTorch matrix products in another thread of this process (torch's
+    own thread count, all cores by default); `busy+torch`, both."""
+
+    def __init__(self, kind: str):
+        self.kind, self.procs, self.stop, self.thread = kind, [], threading.Event(), None
+
+    def __enter__(self):
+        if "busy" in self.kind:
+            # Each spins until its parent is gone, so a killed suite leaves none behind.
+            spin = "import os\nparent = os.getppid()\nwhile os.getppid() == parent: pass"
+            self.procs = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(os.cpu_count() or 1)]
+        if "torch" in self.kind:
+            import torch
+            a, b = torch.randn(512, 512), torch.randn(512, 512)
+
+            def products():
+                while not self.stop.is_set():
+                    torch.mm(a, b)
+
+            self.thread = threading.Thread(target=products, daemon=True)
+            self.thread.start()
+        time.sleep(0.5)  # let the load settle on the cores
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        for p in self.procs:
+            p.kill()
+            p.wait()
+        if self.thread is not None:
+            self.thread.join()
+
+
+def run_contention(args) -> dict:
+    """N threads against 1 under each kind of contention at --headline-envs games: the
+    points alternate between thread counts, `--repeats` times, and the median of each
+    count is compared, so that a change in the other work hits both alike."""
+    ncpu = os.cpu_count() or 1
+    threads = thread_counts(args.threads, ncpu)
+    n = args.headline_envs
+    kinds = args.kinds or list(CONTENTION_KINDS)
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print("torch is not installed: the torch kinds are skipped (pip install -e '.[train]')", file=sys.stderr)
+        kinds = [k for k in kinds if "torch" not in k]
+    configs = args.configs or [DEFAULT, COMPACT]
+    result = {"machine": machine_info(), "settings": {"contention": kinds, "num_envs": n, "threads": threads,
+                                                      "repeats": args.repeats, "min_time": args.min_time,
+                                                      "seed": args.seed, "configs": configs},
+              "points": [], "ratios": []}
+    check_steps = check_steps_for(n)
+    for kind in kinds:
+        for name in configs:
+            env = stratego.VecEnv(n, num_threads=1, **CONFIGS[name])
+            try:
+                with Contention(kind):
+                    runs = {t: [] for t in threads}
+                    for _ in range(args.repeats):
+                        for t in threads:
+                            p = measure_point(env, t, args.seed, check_steps, args.min_time)
+                            p.update(config=name, num_envs=n, contention=kind)
+                            result["points"].append(p)
+                            runs[t].append(p)
+            finally:
+                env.close()
+            one = float(np.median([p["steps_per_s"] for p in runs[threads[0]]]))
+            for t in threads:
+                med = float(np.median([p["steps_per_s"] for p in runs[t]]))
+                ratio = med / one
+                result["ratios"].append({"contention": kind, "config": name, "threads": t, "steps_per_s": med,
+                                         "ratio": ratio})
+                print(f"contention {kind:<11} {name:<16} t={t:<3} {med / 1e6:6.3f} M steps/s  "
+                      f"{ratio:4.2f}x {threads[0]} thread" + ("s" if threads[0] > 1 else ""), flush=True)
+    result["machine"]["loadavg_end"] = os.getloadavg()
+    seen = {(p["checksum"], p["actions_crc32"]) for p in result["points"]}
+    result["checksums_identical"] = len(seen) == 1
+    worst = min((r["ratio"] for r in result["ratios"] if r["threads"] > threads[0]), default=None)
+    result["targets"] = [{"target": "N threads / 1 thread under contention (worst)", "value": worst,
+                          "goal": ">= 0.9", "passed": None if worst is None else worst >= 0.9, "note": f"num_envs={n}"},
+                         {"target": "checksum identical across threads, configs and contention",
+                          "value": result["checksums_identical"], "goal": "true",
+                          "passed": result["checksums_identical"], "note": ""}]
+    return result
+
+
+def contention_markdown(result) -> str:
+    s = result["settings"]
+    threads = s["threads"]
+    lines = [f"Contention, {s['num_envs']:,} games, median of {s['repeats']} alternating runs, M steps/s of `step()` "
+             f"(N threads / 1 thread):", "",
+             "| contention | config | " + " | ".join(f"{t} thread{'s' if t > 1 else ''}" for t in threads) + " |",
+             "| --- | --- |" + " ---: |" * len(threads)]
+    for kind in s["contention"]:
+        for name in s["configs"]:
+            cells = [f"{r['steps_per_s'] / 1e6:.2f} ({r['ratio']:.2f}x)" for r in result["ratios"]
+                     if (r["contention"], r["config"]) == (kind, name)]
+            lines.append(f"| {kind} | {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="smoke run: 2 sizes, short timings (under a minute)")
@@ -507,6 +696,10 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--headline-envs", type=int_in(1, MAX_ENVS), default=4096, help="num_envs of the table and the target checks")
     ap.add_argument("--compare", type=Path, help="an earlier results JSON: checksums and speed ratios against it")
+    ap.add_argument("--contention", action="store_true",
+                    help="measure N threads vs 1 with other work on every core (see --kinds) instead of the grid")
+    ap.add_argument("--kinds", type=lambda s: s.split(","), help=f"contention kinds, subset of {','.join(CONTENTION_KINDS)}")
+    ap.add_argument("--repeats", type=int, default=3, help="contention: alternating runs per thread count")
     args = ap.parse_args(argv)
     if args.threads not in ("all", "pow2"):
         try:
@@ -515,8 +708,21 @@ def main(argv=None) -> int:
             ap.error(f"argument --threads: {exc}")
     if args.configs and set(args.configs) - set(CONFIGS):
         ap.error(f"unknown configs {sorted(set(args.configs) - set(CONFIGS))}; choose from {list(CONFIGS)}")
+    if args.kinds and set(args.kinds) - set(CONTENTION_KINDS):
+        ap.error(f"unknown contention kinds {sorted(set(args.kinds) - set(CONTENTION_KINDS))}")
     if args.min_time is None:
-        args.min_time = 0.1 if args.quick else 0.3
+        args.min_time = 1.0 if args.contention else 0.1 if args.quick else 0.3
+    if args.contention:
+        result = run_contention(args)
+        args.out.mkdir(parents=True, exist_ok=True)
+        path = args.out / f"{result['machine']['date'][:10]}-{result['machine']['hostname']}-contention.json"
+        path.write_text(json.dumps(result, indent=1) + "\n")
+        print()
+        print(contention_markdown(result))
+        print("\nTargets:")
+        print(format_targets(result))
+        print(f"\nresults: {path}")
+        return 0 if result["checksums_identical"] else 1
 
     result = run(args)
     args.out.mkdir(parents=True, exist_ok=True)

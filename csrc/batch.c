@@ -1,22 +1,46 @@
 #include "batch.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "bot.h"
 #include "game.h"
+#include "mask_bits.h"
 #include "moves.h"
+#include "observe_codes.h"
 #include "observe_full.h"
+#include "pool.h"
 #include "view.h"
 #include "rng.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+size_t batch_obs_bytes(const Batch *b) {
+    return b->obs_codes ? CODES_BYTES(b->obs_spec.history_k) : observe_bytes(&b->obs_spec);
+}
+
+int batch_mask_bytes(const Batch *b) {
+    int n = rules_num_actions(&b->rules);
+    return b->mask_bits ? MASK_BITS_BYTES(n) : n;
+}
+
+/* Writes player p's view v of game i into its row of `dst` (b->obs with b->obs_views, or
+ * b->final_obs with b->final_views: `views` a game), and with codes and beliefs the
+ * belief planes into `belief`'s row. */
+static void batch_write_view(const Batch *b, int64_t i, int p, int views, const PlayerView *v, uint8_t *dst,
+                             float *belief) {
+    size_t row = (size_t)i * (size_t)views + (size_t)p;
+    if (!b->obs_codes) {
+        observe_partial(v, &b->obs_spec, dst + row * observe_bytes(&b->obs_spec));
+        return;
+    }
+    observe_codes(v, &b->obs_spec, dst + row * CODES_BYTES(b->obs_spec.history_k));
+    if (b->obs_spec.probabilities) observe_belief_planes(v, belief + row * PIECE_TYPE_NB * SQ_NB);
+}
 
 /* Writes game i's observation(s) into its row of `dst` (b->obs with b->obs_views, or
- * b->final_obs with b->final_views): `views` 1 the view of `player`, 2 red's and blue's. */
-static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst, int views, int player) {
-    size_t bytes = observe_bytes(&b->obs_spec);
+ * b->final_obs with b->final_views), and with codes and beliefs the belief planes into
+ * `belief`: `views` 1 the view of `player`, 2 red's and blue's. */
+static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst, float *belief, int views, int player) {
+    size_t bytes = batch_obs_bytes(b);
     uint8_t *row = dst + (size_t)i * (size_t)views * bytes;
     const GameState *s = &b->states[i];
     /* Rows of a large batch have left the caches since the last step: fetch this one
@@ -24,18 +48,18 @@ static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst, int views, 
      * (28 MB of rows), +5% at 1024 (7 MB), no change at 768, -4% at 256 and 512, whose rows
      * stay cached and the prefetches only cost instructions. */
     enum { PREFETCH_MIN_BYTES = 6 << 20 };
-    if ((size_t)b->num_envs * (size_t)views * bytes >= PREFETCH_MIN_BYTES)
+    if (!b->obs_codes && (size_t)b->num_envs * (size_t)views * bytes >= PREFETCH_MIN_BYTES)
         observe_prefetch(&b->obs_spec, row, views);
     /* Only the plies the encoder shows. */
     int plies = b->obs_spec.history_k;
     PlayerView view;
     if (views == 1) {
         view_build_recent(s, player, plies, &view);
-        observe_partial(&view, &b->obs_spec, row);
+        batch_write_view(b, i, 0, 1, &view, dst, belief);
     } else {
         for (int p = 0; p < PLAYER_NB; p++) {
             view_build_recent(s, p, plies, &view);
-            observe_partial(&view, &b->obs_spec, row + (size_t)p * bytes);
+            batch_write_view(b, i, p, 2, &view, dst, belief);
         }
     }
 }
@@ -47,17 +71,22 @@ static void batch_write_turn(Batch *b, int64_t i) {
     const GameState *s = &b->states[i];
     int viewer = b->versus ? b->versus[i].learner : s->to_move;
     if (b->write_mask) {
-        uint8_t *mask = b->mask + i * rules_num_actions(&b->rules);
+        uint8_t *row = b->mask + i * batch_mask_bytes(b);
         /* A game left over (NEXT_STEP, DISABLED) has no legal action. */
         if (s->done) {
-            memset(mask, 0, (size_t)rules_num_actions(&b->rules));
+            memset(row, 0, (size_t)batch_mask_bytes(b));
+        } else if (b->mask_bits) {
+            mask_bits_legal(s, &b->rules, row);
         } else {
-            moves_legal_mask(s, &b->rules, mask);
+            moves_legal_mask(s, &b->rules, row);
         }
     }
     b->to_play[i] = (int8_t)viewer;
-    if (b->obs_views) batch_write_obs(b, i, b->obs, b->obs_views, viewer);
-    if (b->full_obs) observe_full(s, viewer, b->full_obs + i * FULL_OBS_CHANNELS * SQ_NB);
+    if (b->obs_views) batch_write_obs(b, i, b->obs, b->belief, b->obs_views, viewer);
+    if (b->full_obs) {
+        if (b->full_codes) observe_full_codes(s, viewer, b->full_obs + i * SQ_NB);
+        else observe_full(s, viewer, b->full_obs + i * FULL_OBS_CHANNELS * SQ_NB);
+    }
 }
 
 /* Clears game i's per-step results (no reward, nothing finished). */
@@ -127,37 +156,46 @@ static void batch_start_game(Batch *b, int64_t i, int first_episode) {
     }
 }
 
-void batch_reset(Batch *b, uint64_t seed, int num_threads) {
-    memset(&b->stats, 0, sizeof(b->stats));
-    int64_t n = b->num_envs;
-#pragma omp parallel for schedule(static) num_threads(num_threads)
-    for (int64_t i = 0; i < n; i++) {
-        batch_seed_game(b, i, seed);
-        batch_start_game(b, i, 1);
+typedef struct {
+    Batch *b;
+    const uint8_t *reset_mask; /* NULL: every game */
+    int reseed;
+    uint64_t seed;
+} ResetJob;
+
+static void batch_reset_games(void *ctx, int64_t begin, int64_t end) {
+    const ResetJob *job = ctx;
+    Batch *b = job->b;
+    for (int64_t i = begin; i < end; i++) {
+        if (job->reset_mask != NULL && !job->reset_mask[i]) continue;
+        if (job->reseed) batch_seed_game(b, i, job->seed);
+        batch_start_game(b, i, job->reseed);
         batch_clear_results(b, i);
         batch_write_turn(b, i);
     }
 }
 
+void batch_reset(Batch *b, uint64_t seed, int num_threads) {
+    memset(&b->stats, 0, sizeof(b->stats));
+    ResetJob job = {.b = b, .reset_mask = NULL, .reseed = 1, .seed = seed};
+    pool_run(num_threads, b->num_envs, batch_reset_games, &job);
+}
+
 void batch_reset_some(Batch *b, const uint8_t *reset_mask, int reseed, uint64_t seed, int num_threads) {
-    int64_t n = b->num_envs;
-#pragma omp parallel for schedule(static) num_threads(num_threads)
-    for (int64_t i = 0; i < n; i++) {
-        if (!reset_mask[i]) continue;
-        if (reseed) batch_seed_game(b, i, seed);
-        batch_start_game(b, i, reseed);
+    ResetJob job = {.b = b, .reset_mask = reset_mask, .reseed = reseed, .seed = seed};
+    pool_run(num_threads, b->num_envs, batch_reset_games, &job);
+}
+
+static void batch_write_games(void *ctx, int64_t begin, int64_t end) {
+    Batch *b = ctx;
+    for (int64_t i = begin; i < end; i++) {
         batch_clear_results(b, i);
         batch_write_turn(b, i);
     }
 }
 
 void batch_write_outputs(Batch *b, int num_threads) {
-    int64_t n = b->num_envs;
-#pragma omp parallel for schedule(static) num_threads(num_threads)
-    for (int64_t i = 0; i < n; i++) {
-        batch_clear_results(b, i);
-        batch_write_turn(b, i);
-    }
+    pool_run(num_threads, b->num_envs, batch_write_games, b);
 }
 
 int64_t batch_find_out_of_range(const Batch *b, const int64_t *actions) {
@@ -176,18 +214,36 @@ static inline void state_prefetch(const GameState *s) {
     for (size_t at = 0; at < sizeof(GameState); at += 64) __builtin_prefetch((const char *)s + at);
 }
 
+typedef struct {
+    const Batch *b;
+    const int64_t *actions;
+    _Atomic int64_t first; /* smallest illegal game found so far, num_envs if none */
+} FindJob;
+
+static void batch_find_in(void *ctx, int64_t begin, int64_t end) {
+    FindJob *job = ctx;
+    const Batch *b = job->b;
+    int64_t n = b->num_envs;
+    for (int64_t i = begin; i < end; i++) {
+        if (i + 1 < n) state_prefetch(&b->states[i + 1]);
+        /* A game that is over (NEXT_STEP, DISABLED) ignores its action. */
+        if (b->states[i].done || moves_check_action(&b->states[i], &b->rules, (int)job->actions[i]) == 0)
+            continue;
+        /* The first illegal game of this chunk; lower the shared minimum to it. */
+        int64_t seen = atomic_load(&job->first);
+        while (i < seen && !atomic_compare_exchange_weak(&job->first, &seen, i)) {
+        }
+        return;
+    }
+}
+
 int64_t batch_find_illegal(const Batch *b, const int64_t *actions, int *code, int num_threads) {
     /* In parallel (it runs before every step in the default mode, so a serial scan would
      * bound the thread scaling); the first illegal game is the smallest index found. */
-    int64_t n = b->num_envs, first = n;
-#pragma omp parallel for schedule(static) num_threads(num_threads) reduction(min : first)
-    for (int64_t i = 0; i < n; i++) {
-        if (i + 1 < n) state_prefetch(&b->states[i + 1]);
-        if (i < first && !b->states[i].done &&
-            moves_check_action(&b->states[i], &b->rules, (int)actions[i]) != 0)
-            first = i;
-    }
-    if (first == n) return -1;
+    FindJob job = {b, actions, b->num_envs};
+    pool_run(num_threads, b->num_envs, batch_find_in, &job);
+    int64_t first = atomic_load(&job.first);
+    if (first == b->num_envs) return -1;
     *code = moves_check_action(&b->states[first], &b->rules, (int)actions[first]);
     return first;
 }
@@ -200,15 +256,25 @@ static uint64_t game_result_hash(int64_t index, const GameState *s) {
     return rng_next(&h);
 }
 
-void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_threads) {
+typedef struct {
+    Batch *b;
+    const int64_t *actions;
+    int illegal_mode;
+    /* Sums over the finished games, added chunk by chunk: addition commutes, so the
+     * totals do not depend on which thread ran which chunk. */
+    _Atomic int64_t finished, red, blue, draws, caps, plies;
+    _Atomic uint64_t checksum;
+} StepJob;
+
+static void batch_step_games(void *ctx, int64_t begin, int64_t end) {
+    StepJob *job = ctx;
+    Batch *b = job->b;
+    const Rules *r = &b->rules;
     int64_t n = b->num_envs;
     int64_t finished = 0, red = 0, blue = 0, draws = 0, caps = 0, plies = 0;
     uint64_t checksum = 0;
-#pragma omp parallel for schedule(static) num_threads(num_threads) \
-    reduction(+ : finished, red, blue, draws, caps, plies, checksum)
-    for (int64_t i = 0; i < n; i++) {
+    for (int64_t i = begin; i < end; i++) {
         GameState *s = &b->states[i];
-        const Rules *r = &b->rules;
         if (i + 1 < n) state_prefetch(s + 1);
         /* A game over since an earlier step (never under SAME_STEP): its action is
          * ignored; NEXT_STEP starts its next game (episode) now, DISABLED waits for a
@@ -224,10 +290,11 @@ void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_thre
             continue;
         }
         int player = s->to_move; /* the learner, in the learner-vs-opponent mode */
-        if (illegal_mode == ILLEGAL_LOSES && moves_check_action(s, r, (int)actions[i]) != 0) {
+        int action = (int)job->actions[i];
+        if (job->illegal_mode == ILLEGAL_LOSES && moves_check_action(s, r, action) != 0) {
             game_end(s, 1 - player, END_ILLEGAL_ACTION);
         } else {
-            game_apply_action(s, r, (int)actions[i]);
+            game_apply_action(s, r, action);
         }
         if (b->versus) versus_reply(b, s, &b->versus[i]);
         float *rew = b->rewards + 2 * i;
@@ -253,20 +320,35 @@ void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_thre
             if (b->autoreset == AUTORESET_SAME_STEP) {
                 /* The learner's last view, whoever ended the game; in the two-player
                  * batch the view of the player who would move next (or both). */
-                if (b->obs_views) batch_write_obs(b, i, b->final_obs, b->final_views, b->versus ? player : s->to_move);
+                if (b->obs_views)
+                    batch_write_obs(b, i, b->final_obs, b->final_belief, b->final_views,
+                                    b->versus ? player : s->to_move);
                 batch_start_game(b, i, 0);
             }
         }
         b->reward[i] = rew[player];
         batch_write_turn(b, i);
     }
-    b->stats.games_finished += finished;
-    b->stats.red_wins += red;
-    b->stats.blue_wins += blue;
-    b->stats.draws += draws;
-    b->stats.cap_draws += caps;
-    b->stats.plies_of_finished += plies;
-    b->stats.checksum += checksum;
+    if (finished == 0) return;
+    atomic_fetch_add(&job->finished, finished);
+    atomic_fetch_add(&job->red, red);
+    atomic_fetch_add(&job->blue, blue);
+    atomic_fetch_add(&job->draws, draws);
+    atomic_fetch_add(&job->caps, caps);
+    atomic_fetch_add(&job->plies, plies);
+    atomic_fetch_add(&job->checksum, checksum);
+}
+
+void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_threads) {
+    StepJob job = {.b = b, .actions = actions, .illegal_mode = illegal_mode};
+    pool_run(num_threads, b->num_envs, batch_step_games, &job);
+    b->stats.games_finished += atomic_load(&job.finished);
+    b->stats.red_wins += atomic_load(&job.red);
+    b->stats.blue_wins += atomic_load(&job.blue);
+    b->stats.draws += atomic_load(&job.draws);
+    b->stats.cap_draws += atomic_load(&job.caps);
+    b->stats.plies_of_finished += atomic_load(&job.plies);
+    b->stats.checksum += atomic_load(&job.checksum);
 }
 
 /* Set (non-zero) entries of a byte mask. numpy's bool is one byte and any non-zero
@@ -329,11 +411,17 @@ static int mask_select(const uint8_t *mask, int n, const uint16_t *groups, int k
     return -1;
 }
 
-void batch_sample_actions(Batch *b, int64_t *actions, int num_threads) {
-    int64_t n = b->num_envs;
+typedef struct {
+    Batch *b;
+    int64_t *actions;
+} SampleJob;
+
+static void batch_sample_games(void *ctx, int64_t begin, int64_t end) {
+    const SampleJob *job = ctx;
+    Batch *b = job->b;
+    int64_t *actions = job->actions;
     int num_actions = rules_num_actions(&b->rules);
-#pragma omp parallel for schedule(static) num_threads(num_threads)
-    for (int64_t i = 0; i < n; i++) {
+    for (int64_t i = begin; i < end; i++) {
         if (!b->write_mask) {
             uint16_t legal[ACTION_MAX];
             /* In action order, as the mask would give them, so both paths play the same
@@ -343,7 +431,15 @@ void batch_sample_actions(Batch *b, int64_t *actions, int num_threads) {
             continue;
         }
         /* Uniform over the set entries of the mask as it stands: the engine's legal mask,
-         * or a narrower one the caller wrote into it. A row with none gives -1. */
+         * or a narrower one the caller wrote into it. A row with none gives -1. Packed or
+         * not, the k-th set entry in action order: the same games either way. */
+        if (b->mask_bits) {
+            const uint8_t *bits = b->mask + i * MASK_BITS_BYTES(num_actions);
+            int count = mask_bits_count(bits, num_actions);
+            actions[i] = count > 0 ? mask_bits_select(bits, num_actions, (int)rng_below(&b->sample_rng[i], (uint32_t)count))
+                                   : -1;
+            continue;
+        }
         const uint8_t *mask = b->mask + i * num_actions;
         uint16_t groups[MASK_GROUPS_MAX];
         int count = mask_count(mask, num_actions, groups);
@@ -353,11 +449,27 @@ void batch_sample_actions(Batch *b, int64_t *actions, int num_threads) {
     }
 }
 
-void batch_bot_actions(Batch *b, int kind, int64_t *actions, int num_threads) {
-    int64_t n = b->num_envs;
-#pragma omp parallel for schedule(static) num_threads(num_threads)
-    for (int64_t i = 0; i < n; i++) {
-        if (i + 1 < n) state_prefetch(&b->states[i + 1]);
-        actions[i] = bot_game_action(kind, &b->states[i], &b->rules, &b->sample_rng[i]);
+void batch_sample_actions(Batch *b, int64_t *actions, int num_threads) {
+    SampleJob job = {b, actions};
+    pool_run(num_threads, b->num_envs, batch_sample_games, &job);
+}
+
+typedef struct {
+    Batch *b;
+    int kind;
+    int64_t *actions;
+} BotJob;
+
+static void batch_bot_games(void *ctx, int64_t begin, int64_t end) {
+    const BotJob *job = ctx;
+    Batch *b = job->b;
+    for (int64_t i = begin; i < end; i++) {
+        if (i + 1 < b->num_envs) state_prefetch(&b->states[i + 1]);
+        job->actions[i] = bot_game_action(job->kind, &b->states[i], &b->rules, &b->sample_rng[i]);
     }
+}
+
+void batch_bot_actions(Batch *b, int kind, int64_t *actions, int num_threads) {
+    BotJob job = {b, kind, actions};
+    pool_run(num_threads, b->num_envs, batch_bot_games, &job);
 }

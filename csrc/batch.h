@@ -55,8 +55,10 @@ typedef struct {
     BatchStats stats;
     SetupTable setups;    /* rows the games draw their setups from; n 0 for random ones */
     /* Output arrays, owned by the caller, num_envs rows each. */
-    uint8_t *mask;          /* [N][rules_num_actions] legal actions of the player to move */
+    uint8_t *mask;          /* [N][rules_num_actions] legal actions of the player to move, or
+                             * [N][MASK_BITS_BYTES] packed with mask_bits (mask_bits.h) */
     int write_mask;         /* 0: leave mask untouched (benchmarks of the bare step) */
+    int mask_bits;
     float *rewards;         /* [N][2] reward of red and blue for the last step */
     float *reward;          /* [N] reward of the player who acted in the last step */
     uint8_t *terminated;    /* [N] the game ended by the rules this step */
@@ -67,13 +69,18 @@ typedef struct {
     uint8_t *final_reason;  /* [N] its EndReason */
     int32_t *final_plies;   /* [N] its length in plies */
     /* Observations (observe.h), or obs_views 0 for none. With obs_views 1 each game has
-     * the view of its player to move; with 2 the views of red then blue. */
+     * the view of its player to move; with 2 the views of red then blue. With obs_codes
+     * the rows are the compact codes (observe_codes.h), and spec.probabilities puts the
+     * belief planes in belief / final_belief. */
     ObsSpec obs_spec;
     int obs_views;
-    uint8_t *obs;           /* [N][obs_views][observe_bytes] */
-    uint8_t *final_obs;     /* [N][final_views][observe_bytes]: the last view(s) of a game
+    int obs_codes;
+    uint8_t *obs;           /* [N][obs_views][batch_obs_bytes] */
+    uint8_t *final_obs;     /* [N][final_views][batch_obs_bytes]: the last view(s) of a game
                              * that ended this step (SAME_STEP only) */
     int final_views;        /* 1: the player to move's view (as obs_views 1), 2: red's, blue's */
+    float *belief;          /* with obs_codes and probabilities: [N][obs_views][12][100] */
+    float *final_belief;    /* [N][final_views][12][100] */
     uint8_t *full_obs;      /* [N][FULL_OBS_CHANNELS][100] of the player to move, or NULL */
     int autoreset;          /* AUTORESET_* */
     /* Learner vs opponent: opponent is a BotKind, or -1 for the two-player batch. Then
@@ -86,10 +93,17 @@ typedef struct {
     int opponent;
     int learner_mode;       /* LEARNER_* */
     VersusSlot *versus;     /* [N], owned by the batch; NULL in the two-player batch */
+    int full_codes;         /* full_obs holds [N][100] codes (observe_full.h) */
 } Batch;
 
 enum { ILLEGAL_RAISE = 0, ILLEGAL_LOSES = 1 };
 enum { AUTORESET_SAME_STEP = 0, AUTORESET_NEXT_STEP = 1, AUTORESET_DISABLED = 2 };
+
+/* Bytes of one view in b->obs: the planes or the codes. */
+size_t batch_obs_bytes(const Batch *b);
+
+/* Bytes of one game's row of b->mask. */
+int batch_mask_bytes(const Batch *b);
 
 /* Starts every game anew from `seed`. */
 void batch_reset(Batch *b, uint64_t seed, int num_threads);

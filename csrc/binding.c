@@ -19,17 +19,16 @@
 #include "bot.h"
 #include "game.h"
 #include "init.h"
+#include "mask_bits.h"
 #include "moves.h"
 #include "observe.h"
+#include "observe_codes.h"
 #include "observe_full.h"
+#include "pool.h"
 #include "rng.h"
 #include "rules.h"
 #include "save.h"
 #include "view.h"
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 static const char *const END_REASON_NAMES[END_REASON_NB] = {
     "", "flag_captured", "no_movable_pieces", "no_legal_move", "neither_can_move",
@@ -270,10 +269,15 @@ static int parse_history_k(PyObject *obj, long *out) {
 }
 
 /* Reads the observation settings (history_k from parse_history_k); the caps come from
- * the rules. */
-static int obs_spec_parse(long history_k, int probabilities, int as_float, const Rules *r,
+ * the rules. codes: the compact observation (uint8 only; beliefs beside it). */
+static int obs_spec_parse(long history_k, int probabilities, int as_float, int codes, const Rules *r,
                           ObsSpec *spec) {
-    if (probabilities && !as_float) {
+    if (codes && as_float) {
+        PyErr_SetString(PyExc_ValueError, "observation codes are uint8; expand them to float32 instead");
+        return -1;
+    }
+    /* With codes the beliefs are their own float32 block. */
+    if (probabilities && !as_float && !codes) {
         PyErr_SetString(PyExc_ValueError, "belief planes need obs_dtype float32");
         return -1;
     }
@@ -439,15 +443,20 @@ done:
 }
 
 /* action_mask(out): the legal-action mask of the player to move into out, a bool array
- * of the variant's action count (all False once the game is over). The same code as
- * VecEnv's mask, so tests can hold it against legal_actions(). */
+ * of the variant's action count, or a uint8 array of MASK_BITS_BYTES for the packed
+ * mask (all clear once the game is over). The same code as VecEnv's mask, so tests can
+ * hold it against legal_actions(). */
 static PyObject *GameState_action_mask(GameStateObject *self, PyObject *out) {
     if (GameState_check_ready(self) < 0) return NULL;
-    npy_intp shape[1] = {rules_num_actions(&self->rules)};
-    if (check_array_shape(out, "out", NPY_BOOL, 1, shape) < 0) return NULL;
+    int n = rules_num_actions(&self->rules);
+    int packed = PyArray_Check(out) && PyArray_TYPE((PyArrayObject *)out) == NPY_UINT8;
+    npy_intp shape[1] = {packed ? MASK_BITS_BYTES(n) : n};
+    if (check_array_shape(out, "out", packed ? NPY_UINT8 : NPY_BOOL, 1, shape) < 0) return NULL;
     uint8_t *mask = PyArray_DATA((PyArrayObject *)out);
     if (self->state.done) {
         memset(mask, 0, (size_t)shape[0]);
+    } else if (packed) {
+        mask_bits_legal(&self->state, &self->rules, mask);
     } else {
         moves_legal_mask(&self->state, &self->rules, mask);
     }
@@ -615,38 +624,58 @@ static PyObject *GameState_perft(GameStateObject *self, PyObject *depth_obj) {
     return PyLong_FromUnsignedLongLong(n);
 }
 
-/* observe(player, out, history_k, probabilities): writes the player's partial view into
- * out, a (C, 10, 10) uint8 or float32 array (float32 for the belief planes). */
+/* observe(player, out, history_k, probabilities, codes=False, belief=None): writes the
+ * player's partial view into out, a (C, 10, 10) uint8 or float32 array (float32 for the
+ * belief planes); with codes, the codes into a (CODES_BYTES,) uint8 array and, with
+ * probabilities, the belief planes into belief, (12, 10, 10) float32. */
 static PyObject *GameState_observe(GameStateObject *self, PyObject *args) {
-    PyObject *player_obj, *out, *history_obj;
-    int player, probabilities;
+    PyObject *player_obj, *out, *history_obj, *belief = Py_None;
+    int player, probabilities, codes = 0;
     long history_k;
     ObsSpec spec;
-    if (!PyArg_ParseTuple(args, "OOOp", &player_obj, &out, &history_obj, &probabilities)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOp|pO", &player_obj, &out, &history_obj, &probabilities, &codes, &belief))
+        return NULL;
     if (parse_player(player_obj, "player", &player) < 0 || parse_history_k(history_obj, &history_k) < 0)
         return NULL;
-    int as_float = PyArray_Check(out) && PyArray_TYPE((PyArrayObject *)out) == NPY_FLOAT32;
-    if (obs_spec_parse(history_k, probabilities, as_float, &self->rules, &spec) < 0 ||
+    int as_float = !codes && PyArray_Check(out) && PyArray_TYPE((PyArrayObject *)out) == NPY_FLOAT32;
+    if (obs_spec_parse(history_k, probabilities, as_float, codes, &self->rules, &spec) < 0 ||
         GameState_check_ready(self) < 0)
         return NULL;
-    npy_intp shape[3] = {observe_channels(&spec), BOARD_SIZE, BOARD_SIZE};
-    if (check_array_shape(out, "out", as_float ? NPY_FLOAT32 : NPY_UINT8, 3, shape) < 0) return NULL;
+    if (codes) {
+        npy_intp shape[1] = {(npy_intp)CODES_BYTES(spec.history_k)};
+        npy_intp belief_shape[3] = {PIECE_TYPE_NB, BOARD_SIZE, BOARD_SIZE};
+        if (check_array_shape(out, "out", NPY_UINT8, 1, shape) < 0) return NULL;
+        if (probabilities && check_array_shape(belief, "belief", NPY_FLOAT32, 3, belief_shape) < 0) return NULL;
+    } else {
+        npy_intp shape[3] = {observe_channels(&spec), BOARD_SIZE, BOARD_SIZE};
+        if (check_array_shape(out, "out", as_float ? NPY_FLOAT32 : NPY_UINT8, 3, shape) < 0) return NULL;
+    }
     PlayerView view;
     view_build_recent(&self->state, player, spec.history_k, &view);
-    observe_partial(&view, &spec, PyArray_DATA((PyArrayObject *)out));
+    if (!codes) {
+        observe_partial(&view, &spec, PyArray_DATA((PyArrayObject *)out));
+    } else {
+        observe_codes(&view, &spec, PyArray_DATA((PyArrayObject *)out));
+        if (probabilities) observe_belief_planes(&view, PyArray_DATA((PyArrayObject *)belief));
+    }
     Py_RETURN_NONE;
 }
 
-/* observe_full(player, out): the full-information view, (30, 10, 10) uint8. */
+/* observe_full(player, out, codes=False): the full-information view, (30, 10, 10) uint8,
+ * or with codes its (100,) uint8 square codes. */
 static PyObject *GameState_observe_full(GameStateObject *self, PyObject *args) {
     PyObject *player_obj, *out;
-    int player;
-    if (!PyArg_ParseTuple(args, "OO", &player_obj, &out)) return NULL;
+    int player, codes = 0;
+    if (!PyArg_ParseTuple(args, "OO|p", &player_obj, &out, &codes)) return NULL;
     if (parse_player(player_obj, "player", &player) < 0 || GameState_check_ready(self) < 0)
         return NULL;
     npy_intp shape[3] = {FULL_OBS_CHANNELS, BOARD_SIZE, BOARD_SIZE};
-    if (check_array_shape(out, "out", NPY_UINT8, 3, shape) < 0) return NULL;
-    observe_full(&self->state, player, PyArray_DATA((PyArrayObject *)out));
+    npy_intp code_shape[1] = {SQ_NB};
+    if (codes ? check_array_shape(out, "out", NPY_UINT8, 1, code_shape) < 0
+              : check_array_shape(out, "out", NPY_UINT8, 3, shape) < 0)
+        return NULL;
+    if (codes) observe_full_codes(&self->state, player, PyArray_DATA((PyArrayObject *)out));
+    else observe_full(&self->state, player, PyArray_DATA((PyArrayObject *)out));
     Py_RETURN_NONE;
 }
 
@@ -754,9 +783,9 @@ static PyMethodDef GameState_methods[] = {
     {"perft", (PyCFunction)GameState_perft, METH_O, "perft(depth): move sequences of depth plies."},
     {"copy", (PyCFunction)GameState_copy, METH_NOARGS, "An independent copy."},
     {"observe", (PyCFunction)GameState_observe, METH_VARARGS,
-     "observe(player, out, history_k, probabilities): the player's partial view into out."},
+     "observe(player, out, history_k, probabilities, codes=False, belief=None): the player's partial view into out."},
     {"observe_full", (PyCFunction)GameState_observe_full, METH_VARARGS,
-     "observe_full(player, out): the full-information view into out (30, 10, 10) uint8."},
+     "observe_full(player, out, codes=False): the full-information view into out (30, 10, 10) uint8, or its (100,) codes."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -774,10 +803,10 @@ static PyTypeObject GameStateType = {
 
 enum { OUT_MASK, OUT_REWARDS, OUT_REWARD, OUT_TERMINATED, OUT_TRUNCATED, OUT_TO_PLAY, OUT_FINAL_WINNER,
        OUT_FINAL_REASON, OUT_FINAL_PLIES, OUT_NB };
-enum { OBS_ARRAY_NB = 3 }; /* obs, final_obs, full_obs: optional */
+enum { OBS_ARRAY_NB = 5 }; /* obs, final_obs, full_obs, belief, final_belief: optional */
 static const char *const OUT_NAMES[OUT_NB] = {"mask", "rewards", "reward", "terminated", "truncated",
                                               "to_play", "final_winner", "final_reason", "final_plies"};
-static const char *const OBS_ARRAY_NAMES[OBS_ARRAY_NB] = {"obs", "final_obs", "full_obs"};
+static const char *const OBS_ARRAY_NAMES[OBS_ARRAY_NB] = {"obs", "final_obs", "full_obs", "belief", "final_belief"};
 
 /* Life cycle: made by __new__ (batch.states NULL, closed 0: refuses every call), then
  * __init__ once, then close() (closed 1). */
@@ -816,16 +845,14 @@ static void Batch_dealloc(BatchObject *self) {
 /* Limits of a Batch, exported to Python (MAX_ENVS, MAX_THREADS) for its own checks. */
 enum { BATCH_MAX_ENVS = 1 << 26, BATCH_MAX_THREADS = 4096 };
 
+/* The Python layer resolves num_threads 0 (stratego.default_num_threads: affinity, cgroup
+ * quota, OMP_NUM_THREADS); the core takes a count. */
 static int parse_num_threads(PyObject *obj, int *out) {
     long v;
-    if (parse_int_in(obj, "num_threads", 0, BATCH_MAX_THREADS, "an int in [0, 4096] (0 = all cores)",
+    if (parse_int_in(obj, "num_threads", 1, BATCH_MAX_THREADS, "an int in [0, 4096] (0: VecEnv uses stratego.default_num_threads())",
                      &v) < 0)
         return -1;
-#ifdef _OPENMP
-    *out = v == 0 ? omp_get_num_procs() : (int)v;
-#else
-    *out = 1;
-#endif
+    *out = (int)v;
     return 0;
 }
 
@@ -836,15 +863,17 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
                              "terminated", "truncated", "to_play", "final_winner", "final_reason",
                              "final_plies", "obs", "final_obs", "full_obs", "obs_views",
                              "history_k", "probabilities", "as_float", "write_mask", "setups",
-                             "final_views", "autoreset", "opponent", "learner_mode", NULL};
+                             "final_views", "autoreset", "opponent", "learner_mode", "belief", "final_belief",
+                             "obs_codes", "mask_bits", "full_codes", NULL};
     static const int types[OUT_NB] = {NPY_BOOL, NPY_FLOAT32, NPY_FLOAT32, NPY_BOOL, NPY_BOOL,
                                       NPY_INT8, NPY_INT8, NPY_UINT8, NPY_INT32};
     npy_intp widths[OUT_NB] = {0, 2, 0, 0, 0, 0, 0, 0, 0};
     Py_ssize_t n;
     PyObject *threads_obj, *rules_obj, *outs[OUT_NB];
-    PyObject *obs[OBS_ARRAY_NB] = {Py_None, Py_None, Py_None};
+    PyObject *obs[OBS_ARRAY_NB] = {Py_None, Py_None, Py_None, Py_None, Py_None};
     PyObject *views_obj = NULL, *history_obj = NULL, *setups_obj = Py_None;
     int probabilities = 0, as_float = 0, write_mask = 1, result = -1;
+    int obs_codes = 0, mask_bits = 0, full_codes = 0;
     long obs_views = 0, history_k = 4, opponent = -1, learner_mode = LEARNER_RED;
     PyObject *opponent_obj = NULL, *learner_obj = NULL;
     PyObject *final_views_obj = NULL, *autoreset_obj = NULL;
@@ -857,12 +886,13 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     uint64_t *sample_rng = NULL;
     VersusSlot *versus = NULL;
     PyObject *setups_copy = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "nOOOOOOOOOOO|OOOOOpppOOOOO", kwlist, &n, &threads_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "nOOOOOOOOOOO|OOOOOpppOOOOOOOppp", kwlist, &n, &threads_obj,
                                      &rules_obj, &outs[0], &outs[1], &outs[2], &outs[3],
                                      &outs[4], &outs[5], &outs[6], &outs[7], &outs[8], &obs[0],
                                      &obs[1], &obs[2], &views_obj, &history_obj, &probabilities,
                                      &as_float, &write_mask, &setups_obj, &final_views_obj, &autoreset_obj,
-                                     &opponent_obj, &learner_obj))
+                                     &opponent_obj, &learner_obj, &obs[3], &obs[4], &obs_codes, &mask_bits,
+                                     &full_codes))
         goto done;
     if (opponent_obj != NULL &&
         parse_int_in(opponent_obj, "opponent", -1, BOT_KIND_NB - 1, "-1 (none) or a bot kind", &opponent) < 0)
@@ -882,7 +912,7 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
         parse_int_in(autoreset_obj, "autoreset", AUTORESET_SAME_STEP, AUTORESET_DISABLED,
                      "0 (same step), 1 (next step) or 2 (disabled)", &autoreset) < 0)
         goto done;
-    if (obs_spec_parse(history_k, probabilities, as_float, &rules, &spec) < 0) goto done;
+    if (obs_spec_parse(history_k, probabilities, as_float, obs_codes, &rules, &spec) < 0) goto done;
     /* The games read the setup table for as long as they live: a private copy, so that
      * no later write to the caller's array (or its base) can change what was checked. */
     if (setups_obj != Py_None && PyArray_Check(setups_obj) &&
@@ -900,10 +930,11 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
         PyErr_Format(PyExc_ValueError, "num_envs must be in [1, %d], got %zd", BATCH_MAX_ENVS, n);
         goto done;
     }
-    widths[OUT_MASK] = rules_num_actions(&rules);
+    widths[OUT_MASK] = mask_bits ? MASK_BITS_BYTES(rules_num_actions(&rules)) : rules_num_actions(&rules);
     if (setup_table_parse(setups_obj, &rules, &table) < 0) goto done;
     for (int k = 0; k < OUT_NB; k++) {
-        if (check_out_array(outs[k], OUT_NAMES[k], types[k], n, widths[k]) < 0) goto done;
+        int type = k == OUT_MASK && mask_bits ? NPY_UINT8 : types[k];
+        if (check_out_array(outs[k], OUT_NAMES[k], type, n, widths[k]) < 0) goto done;
     }
     if (final_views == 0) final_views = obs_views;
     if ((final_views > 0) != (obs_views > 0)) {
@@ -911,7 +942,25 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
                      "obs_views), 0 without; got %ld with obs_views %ld", final_views, obs_views);
         goto done;
     }
-    if (obs_views > 0) {
+    if (obs_views > 0 && obs_codes) {
+        /* (n, L) codes, or (n, 2, L); beliefs (n, [2,] 12, 10, 10) float32; final_obs and
+         * final_belief with final_views views a game */
+        npy_intp shape[3] = {n, 2, (npy_intp)CODES_BYTES(spec.history_k)};
+        npy_intp one_view[2] = {n, shape[2]};
+        npy_intp belief_shape[5] = {n, 2, PIECE_TYPE_NB, BOARD_SIZE, BOARD_SIZE};
+        npy_intp one_belief[4] = {n, PIECE_TYPE_NB, BOARD_SIZE, BOARD_SIZE};
+        if (check_array_shape(obs[0], "obs", NPY_UINT8, obs_views == 2 ? 3 : 2,
+                              obs_views == 2 ? shape : one_view) < 0 ||
+            check_array_shape(obs[1], "final_obs", NPY_UINT8, final_views == 2 ? 3 : 2,
+                              final_views == 2 ? shape : one_view) < 0)
+            goto done;
+        if (probabilities &&
+            (check_array_shape(obs[3], "belief", NPY_FLOAT32, obs_views == 2 ? 5 : 4,
+                               obs_views == 2 ? belief_shape : one_belief) < 0 ||
+             check_array_shape(obs[4], "final_belief", NPY_FLOAT32, final_views == 2 ? 5 : 4,
+                               final_views == 2 ? belief_shape : one_belief) < 0))
+            goto done;
+    } else if (obs_views > 0) {
         /* (n, C, 10, 10), or (n, 2, C, 10, 10) for both players' views */
         npy_intp shape[5] = {n, 2, observe_channels(&spec), BOARD_SIZE, BOARD_SIZE};
         npy_intp one_view[4] = {n, observe_channels(&spec), BOARD_SIZE, BOARD_SIZE};
@@ -925,9 +974,16 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "obs and final_obs need obs_views 1 or 2");
         goto done;
     }
+    if ((obs[3] != Py_None || obs[4] != Py_None) && !(obs_views > 0 && obs_codes && probabilities)) {
+        PyErr_SetString(PyExc_ValueError, "belief and final_belief go with observation codes and probabilities");
+        goto done;
+    }
     if (obs[2] != Py_None) {
         npy_intp shape[4] = {n, FULL_OBS_CHANNELS, BOARD_SIZE, BOARD_SIZE};
-        if (check_array_shape(obs[2], "full_obs", NPY_UINT8, 4, shape) < 0) goto done;
+        npy_intp code_shape[2] = {n, SQ_NB};
+        if (full_codes ? check_array_shape(obs[2], "full_obs", NPY_UINT8, 2, code_shape) < 0
+                       : check_array_shape(obs[2], "full_obs", NPY_UINT8, 4, shape) < 0)
+            goto done;
     }
     states = malloc((size_t)n * sizeof(GameState));
     sample_rng = malloc((size_t)n * sizeof(uint64_t));
@@ -948,9 +1004,12 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     self->batch.rules = rules;
     self->batch.obs_spec = spec;
     self->batch.obs_views = (int)obs_views;
+    self->batch.obs_codes = obs_codes;
+    self->batch.full_codes = full_codes;
     self->batch.final_views = (int)final_views;
     self->batch.autoreset = (int)autoreset;
     self->batch.write_mask = write_mask;
+    self->batch.mask_bits = mask_bits;
     self->batch.setups = table;
     if (setups_obj != Py_None) {
         Py_INCREF(setups_obj);
@@ -979,6 +1038,8 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     self->batch.obs = self->obs_arrays[0] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[0]) : NULL;
     self->batch.final_obs = self->obs_arrays[1] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[1]) : NULL;
     self->batch.full_obs = self->obs_arrays[2] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[2]) : NULL;
+    self->batch.belief = self->obs_arrays[3] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[3]) : NULL;
+    self->batch.final_belief = self->obs_arrays[4] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[4]) : NULL;
     self->num_threads = threads;
     /* Games start from seed 0 until reset() is called with another. */
     batch_reset(&self->batch, 0, threads);
@@ -1286,7 +1347,7 @@ static PyObject *Batch_get_closed(BatchObject *self, void *closure) {
 
 static PyGetSetDef Batch_getset[] = {
     {"num_threads", (getter)Batch_get_num_threads, (setter)Batch_set_num_threads,
-     "OpenMP threads used by reset, step and sample_actions.", NULL},
+     "Threads (the engine's pool, csrc/pool.h) used by reset, step, sample_actions and bot_actions.", NULL},
     {"closed", (getter)Batch_get_closed, NULL, "Whether close() was called.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -1397,7 +1458,7 @@ static PyObject *core_channel_names(PyObject *mod, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Op", &history_obj, &probabilities)) return NULL;
     if (parse_history_k(history_obj, &history_k) < 0) return NULL;
     rules_default(&rules);
-    if (obs_spec_parse(history_k, probabilities, 1, &rules, &spec) < 0) return NULL;
+    if (obs_spec_parse(history_k, probabilities, 1, 0, &rules, &spec) < 0) return NULL;
     int c_nb = observe_channels(&spec);
     for (int c = 0; c < c_nb; c++) observe_channel_name(&spec, c, names[c], NAME_LEN);
     return names_tuple(names, c_nb);
@@ -1412,6 +1473,36 @@ static PyObject *core_full_channel_names(PyObject *mod, PyObject *unused) {
     return names_tuple(names, FULL_OBS_CHANNELS);
 }
 
+/* A copy of a C code table (rows x cols bytes) as a read-only (rows, cols) uint8 array. */
+static PyObject *table_array(const uint8_t *table, npy_intp rows, npy_intp cols) {
+    npy_intp dims[2] = {rows, cols};
+    PyObject *arr = PyArray_SimpleNew(2, dims, NPY_UINT8);
+    if (arr == NULL) return NULL;
+    memcpy(PyArray_DATA((PyArrayObject *)arr), table, (size_t)(rows * cols));
+    PyArray_CLEARFLAGS((PyArrayObject *)arr, NPY_ARRAY_WRITEABLE);
+    return arr;
+}
+
+/* codes_table() -> (CODE_NB, board channels) uint8: the planes of each square code. */
+static PyObject *core_codes_table(PyObject *mod, PyObject *unused) {
+    STRATEGO_UNUSED(mod);
+    STRATEGO_UNUSED(unused);
+    return table_array(observe_codes_table(), CODE_NB, OBS_HISTORY);
+}
+
+/* full_codes_table() -> (FULL_CODE_NB, 30) uint8: the full view's planes of each code. */
+static PyObject *core_full_codes_table(PyObject *mod, PyObject *unused) {
+    STRATEGO_UNUSED(mod);
+    STRATEGO_UNUSED(unused);
+    return table_array(observe_full_codes_table(), FULL_CODE_NB, FULL_OBS_CHANNELS);
+}
+
+static PyObject *core_pool_workers(PyObject *mod, PyObject *unused) {
+    STRATEGO_UNUSED(mod);
+    STRATEGO_UNUSED(unused);
+    return PyLong_FromLong(pool_workers());
+}
+
 static PyMethodDef core_methods[] = {
     {"full_channel_names", core_full_channel_names, METH_NOARGS,
      "full_channel_names() -> names of the full-information view's channels."},
@@ -1424,6 +1515,12 @@ static PyMethodDef core_methods[] = {
     {"action_encode_rescue", core_action_encode_rescue, METH_VARARGS,
      "action_encode_rescue(player, type, square) -> action, or -1 if the square is not in the player's half."},
     {"num_actions", core_num_actions, METH_O, "num_actions(rules) -> size of the variant's action space."},
+    {"codes_table", core_codes_table, METH_NOARGS,
+     "codes_table() -> (CODE_NB, board channels) uint8: the board planes of each square code."},
+    {"full_codes_table", core_full_codes_table, METH_NOARGS,
+     "full_codes_table() -> (FULL_CODE_NB, 30) uint8: the full view's planes of each square code."},
+    {"pool_workers", core_pool_workers, METH_NOARGS,
+     "pool_workers() -> worker threads started in this process (0 in a fresh fork()ed child)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1464,6 +1561,13 @@ static int core_exec(PyObject *m) {
         PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(GameState)) < 0 ||
         PyModule_AddIntConstant(m, "OBSERVATION_VERSION", OBSERVATION_VERSION) < 0 ||
         PyModule_AddIntConstant(m, "FULL_OBS_CHANNELS", FULL_OBS_CHANNELS) < 0 ||
+        PyModule_AddIntConstant(m, "CODE_NB", CODE_NB) < 0 ||
+        PyModule_AddIntConstant(m, "FULL_CODE_NB", FULL_CODE_NB) < 0 ||
+        PyModule_AddIntConstant(m, "CODES_COUNTS", CODES_COUNTS) < 0 ||
+        PyModule_AddIntConstant(m, "CODES_PROGRESS", CODES_PROGRESS) < 0 ||
+        PyModule_AddIntConstant(m, "CODES_HISTORY", CODES_HISTORY) < 0 ||
+        PyModule_AddIntConstant(m, "CODES_NO_MOVE", CODES_NO_MOVE) < 0 ||
+        PyModule_AddIntConstant(m, "OBS_BOARD_CHANNELS", OBS_HISTORY) < 0 ||
         PyModule_AddIntConstant(m, "HISTORY_NB", HISTORY_NB) < 0 ||
         PyModule_AddIntConstant(m, "VIEW_OWN", VIEW_OWN) < 0 ||
         PyModule_AddIntConstant(m, "VIEW_OPP_KNOWN", VIEW_OPP_KNOWN) < 0 ||
@@ -1475,11 +1579,6 @@ static int core_exec(PyObject *m) {
         PyModule_AddIntConstant(m, "AUTORESET_NEXT_STEP", AUTORESET_NEXT_STEP) < 0 ||
         PyModule_AddIntConstant(m, "AUTORESET_DISABLED", AUTORESET_DISABLED) < 0)
         goto done;
-#ifdef _OPENMP
-    if (PyModule_AddObjectRef(m, "OPENMP", Py_True) < 0) goto done;
-#else
-    if (PyModule_AddObjectRef(m, "OPENMP", Py_False) < 0) goto done;
-#endif
     result = 0;
 done:
     Py_XDECREF(names);

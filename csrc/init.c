@@ -3,9 +3,13 @@
 #include "board.h"
 #include "moves.h"
 #include "observe.h"
+#include "observe_codes.h"
+#include "observe_full.h"
 
 void stratego_init(void) {
     board_init();
     moves_init();
     observe_init();
+    observe_codes_init();
+    observe_full_init();
 }

@@ -1,9 +1,10 @@
 /* main.c: the engine without Python, for gdb, sanitizers, valgrind and profilers.
  *
- *   stratego_main bench [num_envs] [steps] [threads] [obs 0|1] [digest 0|1]
+ *   stratego_main bench [num_envs] [steps] [threads] [obs 0|1|2] [digest 0|1]
  *                                                                random games, timed; digest
  *                                                                also hashes every step's mask
- *                                                                and observations (slow: tests)
+ *                                                                and observations (slow: tests);
+ *                                                                obs 2: codes + packed mask
  *   stratego_main perft FIELD TO_MOVE DEPTH                      move-sequence count
  *   stratego_main play [seed]                                    one random game, printed
  *   stratego_main saves [num_envs] [steps]                       save/load round trip
@@ -46,10 +47,12 @@ static int batch_alloc(Batch *b, int n, int with_obs) {
     b->write_mask = 1;
     b->obs_spec = (ObsSpec){4, 0, 0, b->rules.max_plies, b->rules.max_plies_without_attack};
     b->obs_views = b->final_views = with_obs ? 1 : 0;
-    size_t obs_bytes = observe_bytes(&b->obs_spec);
+    /* obs 2: the compact formats, codes and the packed mask. */
+    b->obs_codes = b->mask_bits = with_obs == 2;
+    size_t obs_bytes = batch_obs_bytes(b);
     b->states = malloc((size_t)n * sizeof(GameState));
     b->sample_rng = malloc((size_t)n * sizeof(uint64_t));
-    b->mask = malloc((size_t)n * (size_t)rules_num_actions(&b->rules));
+    b->mask = malloc((size_t)n * (size_t)batch_mask_bytes(b));
     b->rewards = malloc((size_t)n * 2 * sizeof(float));
     b->reward = malloc((size_t)n * sizeof(float));
     b->terminated = malloc((size_t)n);
@@ -83,8 +86,8 @@ static int run_bench(int n, int steps, int threads, int with_obs, int digest) {
     if (batch_alloc(&b, n, with_obs) < 0 || actions == NULL) goto done;
     batch_reset(&b, 0, threads);
     uint64_t h = 0xcbf29ce484222325ULL;
-    size_t mask_bytes = (size_t)n * (size_t)rules_num_actions(&b.rules);
-    size_t obs_bytes = observe_bytes(&b.obs_spec);
+    size_t mask_bytes = (size_t)n * (size_t)batch_mask_bytes(&b);
+    size_t obs_bytes = batch_obs_bytes(&b);
     double start = now_seconds();
     for (int t = 0; t < steps; t++) {
         batch_sample_actions(&b, actions, threads);
@@ -101,7 +104,7 @@ static int run_bench(int n, int steps, int threads, int with_obs, int digest) {
     if (digest) printf("digest %016llx\n", (unsigned long long)h);
     printf("%d games x %d steps, %d thread(s), obs %s: %.0f steps/s, %lld games finished, "
            "checksum %016llx\n",
-           n, steps, threads, with_obs ? "on" : "off", (double)n * steps / secs,
+           n, steps, threads, with_obs == 2 ? "codes+bits" : with_obs ? "on" : "off", (double)n * steps / secs,
            (long long)b.stats.games_finished, (unsigned long long)b.stats.checksum);
     result = 0;
 done:
@@ -214,8 +217,8 @@ int main(int argc, char **argv) {
         int n = argc > 2 ? atoi(argv[2]) : 4096, steps = argc > 3 ? atoi(argv[3]) : 500;
         int threads = argc > 4 ? atoi(argv[4]) : 1, obs = argc > 5 ? atoi(argv[5]) : 1;
         int digest = argc > 6 ? atoi(argv[6]) : 0;
-        if (n < 1 || steps < 1 || threads < 1) {
-            fprintf(stderr, "num_envs, steps and threads must be >= 1\n");
+        if (n < 1 || steps < 1 || threads < 1 || obs < 0 || obs > 2) {
+            fprintf(stderr, "num_envs, steps and threads must be >= 1, obs 0 (none), 1 (planes) or 2 (codes + packed mask)\n");
             return 2;
         }
         return run_bench(n, steps, threads, obs, digest);

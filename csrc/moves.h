@@ -44,6 +44,11 @@ const char *moves_illegal_reason(int code);
  * variant's rules_num_actions(r) entries; returns the number of legal actions. */
 int moves_legal_mask(const GameState *s, const Rules *r, uint8_t *mask);
 
+/* moves_legal_mask packed 8 actions a byte (mask_bits.h's order) into ceil(n / 8) bytes,
+ * written directly where the fast path applies; -1 (bits untouched) where it does not
+ * (rescues, variants the fast path does not cover): mask_bits_legal packs then. */
+int moves_legal_bits_fast(const GameState *s, const Rules *r, uint8_t *bits);
+
 /* The captured piece of `player` and `type` a rescue returns (one the opponent never
  * identified if there is one, else the lowest id), or -1. */
 int moves_captured_piece(const GameState *s, int player, int type);

@@ -235,7 +235,7 @@ static void observe_planes(const PlayerView *v, const ObsSpec *spec, uint8_t *p)
  * defense, in a position from a field with two Flags a side (fuzz finding F5). Then at
  * most u of the c_flag Flags stand on the board, so an unmoved piece there is a Flag with
  * chance min(c_flag, u) / u, which stays a probability. */
-static void observe_beliefs(const PlayerView *v, float *out) {
+void observe_belief_planes(const PlayerView *v, float *out) {
     float moved_p[PIECE_TYPE_NB] = {0}, unmoved_p[PIECE_TYPE_NB] = {0};
     int c_flag = v->opp_unknown[FLAG], c_bomb = v->opp_unknown[BOMB];
     int u = v->opp_unknown_unmoved, uc = v->opp_captured_unknown_unmoved;
@@ -319,5 +319,5 @@ void observe_partial(const PlayerView *v, const ObsSpec *spec, void *out) {
         f[prog * SQ_NB + i] = a;
         f[(prog + 1) * SQ_NB + i] = b;
     }
-    if (spec->probabilities) observe_beliefs(v, f + channels_u8 * SQ_NB);
+    if (spec->probabilities) observe_belief_planes(v, f + channels_u8 * SQ_NB);
 }

@@ -78,4 +78,8 @@ void observe_prefetch(const ObsSpec *spec, const void *out, int count);
  * v->last[0..spec->history_k - 1]: build v with at least that many plies. */
 void observe_partial(const PlayerView *v, const ObsSpec *spec, void *out);
 
+/* The 12 belief planes alone (float32, PIECE_TYPE_NB x 100), as observe_partial appends
+ * them: the float block beside the compact codes (observe_codes.h). */
+void observe_belief_planes(const PlayerView *v, float *out);
+
 #endif

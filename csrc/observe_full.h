@@ -27,6 +27,24 @@ enum {
 
 void observe_full(const GameState *s, int player, uint8_t *out);
 
+/* The full view as one code a square (100 bytes, observer's frame): FULL_CODE_EMPTY,
+ * FULL_CODE_LAKE, FULL_CODE_OWN / FULL_CODE_OPP + 4 * type + 2 * revealed + moved.
+ * observe_full_codes_table() gives each code's channels: table[code][channel], 0/1. */
+enum {
+    FULL_CODE_EMPTY = 0,
+    FULL_CODE_LAKE = 1,
+    FULL_CODE_OWN = 2,
+    FULL_CODE_OPP = FULL_CODE_OWN + 4 * PIECE_TYPE_NB,
+    FULL_CODE_NB = FULL_CODE_OPP + 4 * PIECE_TYPE_NB,
+};
+
+/* Builds the code table. Idempotent; call once before any thread observes (stratego_init). */
+void observe_full_init(void);
+
+const uint8_t *observe_full_codes_table(void);
+
+void observe_full_codes(const GameState *s, int player, uint8_t *out);
+
 /* Name of full-view channel c (for Python), into buf. */
 void observe_full_channel_name(int c, char *buf, size_t len);
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-# One OpenMP thread unless a test asks for more: threads spin while they wait, and on a
-# busy 2-core machine that made single tests 20x slower. Set before the extension loads.
+# One thread unless a test asks for more (stratego.default_num_threads reads it): on a
+# busy 2-core machine threads only slow single tests down.
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 SHARED_DATA = Path(os.environ.get("STRATEGO_DATA_DIR", Path(__file__).resolve().parents[2] / "shared" / "data"))

@@ -44,9 +44,7 @@ def replay_programs() -> dict[str, Path]:
     cc = compiler()
     if cc is None:
         pytest.skip("no C compiler found (set CC or put cc/gcc/clang on PATH)")
-    flags = ["-std=c11", "-g", "-O1"]
-    if works(cc, ["-fopenmp"]):
-        flags.append("-fopenmp")
+    flags = ["-std=c11", "-g", "-O1", "-pthread"]
     if works(cc, SANITIZE):
         flags += SANITIZE
     programs = {f"replay_{t}": [FUZZ / f"fuzz_{t}.c", FUZZ / "replay_main.c"] for t in C_TARGETS}

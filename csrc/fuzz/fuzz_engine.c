@@ -285,12 +285,8 @@ static void fuzz_batch(Bytes *in, const Rules *r) {
     GameState first[3], second[3];
     BatchStats first_stats, second_stats;
     fuzz_batch_run(steps_in, r, n, views, spec, full, seed, steps, 1, 1, second_writes_mask, first, &first_stats);
-#ifdef _OPENMP
     /* Same seed and actions with two threads: bit-identical games (batch.h). */
     int threads = 2;
-#else
-    int threads = 1;
-#endif
     fuzz_batch_run(steps_in, r, n, views, spec, full, seed, steps, threads, second_writes_mask, second_writes_mask,
                    second, &second_stats);
     FUZZ_CHECK(memcmp(first, second, (size_t)n * sizeof(GameState)) == 0);

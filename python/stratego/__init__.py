@@ -7,9 +7,11 @@ from .actions import (
     ACTION_MAX, ACTION_NB, action_to_move, action_to_squares, decode_action, move_to_action,
     rescue_to_action, squares_to_action,
 )
+from .compact import codes_bytes, expand_full_observation, expand_observation, mask_bytes, pack_mask, unpack_mask
 from .game import Game
 from .observation import OBSERVATION_VERSION, channel_names, format_observation
 from .notation import format_move, format_square, parse_move, parse_square
+from .threads import default_num_threads
 from .variants import Variant, load_variant, variants
 from .vec_env import END_REASONS, VecEnv
 from .gym_env import StrategoEnv  # registers the Gymnasium id "stratego/Stratego-v0"
@@ -18,12 +20,12 @@ __version__ = "0.1.0"
 STATE_BYTES: int = _core.STATE_BYTES
 BOTS: tuple[str, ...] = _core.BOT_NAMES  # the bots Game.bot_move and VecEnv.bot_actions know
 SAVE_VERSION: int = _core.SAVE_VERSION  # format of Game pickles and VecEnv saves (docs/api.md)
-OPENMP: bool = _core.OPENMP
 
 __all__ = [
-    "ACTION_MAX", "ACTION_NB", "BOTS", "records", "END_REASONS", "Game", "OBSERVATION_VERSION", "OPENMP", "SAVE_VERSION", "STATE_BYTES", "StrategoEnv", "VecEnv", "Variant",
-    "action_to_move", "action_to_squares", "channel_names", "decode_action", "rescue_to_action", "format_observation", "format_move", "format_square", "load_variant",
-    "move_to_action", "parse_move", "parse_square", "squares_to_action", "variants",
+    "ACTION_MAX", "ACTION_NB", "BOTS", "records", "END_REASONS", "Game", "OBSERVATION_VERSION", "SAVE_VERSION", "STATE_BYTES", "StrategoEnv", "VecEnv", "Variant",
+    "action_to_move", "action_to_squares", "channel_names", "decode_action", "default_num_threads", "rescue_to_action", "format_observation", "format_move", "format_square", "load_variant",
+    "move_to_action", "codes_bytes", "expand_full_observation", "expand_observation", "mask_bytes", "pack_mask",
+    "unpack_mask", "parse_move", "parse_square", "squares_to_action", "variants",
 ]
 
 

@@ -37,6 +37,7 @@ from .bench import ProgressBar
 from .elo import EloFit, fit_elo
 from .policy import ObservationSettings, checked_actions, observation_settings
 from .seeding import resolve_seed
+from .threads import default_num_threads
 from .variants import Variant, load_variant
 from .vec_env import END_REASONS, VecEnv
 
@@ -278,9 +279,10 @@ def _play_chunk(players: list[ArenaPlayer], red: np.ndarray, blue: np.ndarray, f
                 setup: str, seed: int, num_threads: int, progress: _Progress) -> tuple[np.ndarray, ...]:
     """Plays the first game of every slot of one batch; returns (winner, reason, plies)."""
     n = len(red)
-    # A thread needs a few hundred games per step to pay for its fork and join: a small
-    # batch on all cores runs slower than on one (100x on a busy 2-core machine).
-    wanted = num_threads if num_threads > 0 else (os.cpu_count() or 1)
+    # A thread needs a few hundred games per step to pay for waking it and waiting for
+    # it: a small batch on all cores runs slower than on one (100x on a busy 2-core
+    # machine). 0 is the engine's default count (affinity, cgroup quota, OMP_NUM_THREADS).
+    wanted = num_threads if num_threads > 0 else default_num_threads()
     num_threads = max(1, min(wanted, n // GAMES_PER_THREAD))
     used = sorted(set(red.tolist()) | set(blue.tolist()))
     settings = list(dict.fromkeys(players[p].observation for p in used if players[p].policy is not None))
@@ -362,7 +364,7 @@ def run_arena(players: Iterable[Any], games: int = 100, variant: str | Variant =
     if setup not in ("random", "human"):
         raise ValueError(f"setup must be 'random' or 'human', got {setup!r}")
     if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 0:
-        raise ValueError(f"num_threads must be an int >= 0 (0: all cores), got {num_threads!r}")
+        raise ValueError(f"num_threads must be an int >= 0 (0: stratego.default_num_threads()), got {num_threads!r}")
     base = load_variant(variant)
     notes = []
     if max_plies is None and base.settings["max_plies"] == 0:

@@ -12,7 +12,7 @@ import argparse
 import math
 from typing import Callable
 
-from ._core import MAX_ENVS, MAX_THREADS  # a Batch's limits (num_threads 0 = all cores)
+from ._core import MAX_ENVS, MAX_THREADS  # a Batch's limits (num_threads 0: VecEnv resolves it, stratego.default_num_threads)
 
 
 def int_in(lo: int, hi: int) -> Callable[[str], int]:

@@ -7,6 +7,7 @@ import sys
 from . import _core
 from .arguments import MAX_ENVS, MAX_THREADS, float_in, int_in
 from .bench import format_result, run_bench
+from .threads import default_num_threads
 from .variants import RULE_SETTINGS, variants
 
 MAX_STEPS = 2**31 - 1
@@ -15,7 +16,7 @@ MAX_PLIES = RULE_SETTINGS["max_plies"][1]
 
 
 def _bench(args: argparse.Namespace) -> int:
-    print(f"stratego bench: variant {args.variant}, OpenMP {'on' if _core.OPENMP else 'off'}, "
+    print(f"stratego bench: variant {args.variant}, default threads {default_num_threads()}, "
           f"state {_core.STATE_BYTES} bytes/game")
     steps = None if args.seconds else args.steps
     common = dict(num_envs=args.num_envs, batch_steps=steps, seconds=args.seconds,
@@ -60,7 +61,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="batch steps, each one ply of every game (2000: every game started in the first step ends, by the ply cap at the latest)")
     bench.add_argument("--seconds", type=float_in(0, MAX_SECONDS, lo_open=True), default=None,
                        help="run for this long instead of --steps")
-    bench.add_argument("--threads", type=int_in(0, MAX_THREADS), default=0, help="OpenMP threads, 0 = all cores")
+    bench.add_argument("--threads", type=int_in(0, MAX_THREADS), default=0,
+                       help="threads, 0 = the default (stratego.default_num_threads())")
     bench.add_argument("--seed", type=int, default=0)
     bench.add_argument("--variant", default="classic", help=f"one of {variants()} or a .toml path")
     bench.add_argument("--obs-dtype", default="uint8", choices=["uint8", "float32"])
@@ -77,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     arena.add_argument("--setup", default="random", choices=["random", "human"])
     arena.add_argument("--seed", type=int, default=0)
     arena.add_argument("--threads", type=int_in(0, MAX_THREADS), default=0,
-                       help="OpenMP threads of the env, 0 = all cores (at most one per 256 games of a batch)")
+                       help="threads of the env, 0 = the default (stratego.default_num_threads()); "
+                            "at most one per 256 games of a batch")
     arena.add_argument("--batch-size", type=int_in(1, MAX_ENVS), default=4096, help="games stepped at once (4096)")
     arena.add_argument("--max-plies", type=int_in(1, MAX_PLIES), default=None,
                        help="ply cap of every game (default: the variant's; 2000 if it has none)")

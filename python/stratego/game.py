@@ -6,6 +6,7 @@ import operator
 import numpy as np
 
 from . import _core
+from .compact import codes_bytes, mask_bytes
 from .actions import action_to_move, move_to_action
 from .notation import check_numbering, format_move, parse_move
 from .setups import human_setups
@@ -112,10 +113,17 @@ class Game:
         """Legal actions of the player to move, in its frame (see stratego.actions)."""
         return self._state.legal_actions()
 
-    def action_mask(self) -> np.ndarray:
+    def action_mask(self, mask_format: str = "bool") -> np.ndarray:
         """Legal actions of the player to move as a bool array of `variant.num_actions`
-        entries (what VecEnv's `action_mask` holds for a game); all False once over."""
-        mask = np.zeros(self._variant.num_actions, dtype=np.bool_)
+        entries (what VecEnv's `action_mask` holds for a game); all False once over.
+        mask_format="bits": packed 8 actions a byte, as VecEnv(mask_format="bits")."""
+        n = self._variant.num_actions
+        if mask_format == "bool":
+            mask = np.zeros(n, dtype=np.bool_)
+        elif mask_format == "bits":
+            mask = np.zeros(mask_bytes(n), dtype=np.uint8)
+        else:
+            raise ValueError(f"mask_format must be 'bool' or 'bits', got {mask_format!r}")
         self._state.action_mask(mask)
         return mask
 
@@ -171,29 +179,45 @@ class Game:
 
     # -- observations --------------------------------------------------------
     def observation(self, player: int | None = None, *, dtype: str = "uint8", history_k: int = 4,
-                    belief: bool = False) -> np.ndarray:
+                    belief: bool = False, obs_format: str = "planes"):
         """`player`'s partial view (default: the player to move), shape (C, 10, 10).
 
-        The same tensor VecEnv gives with the same settings (see README, observations).
+        The same tensor VecEnv gives with the same settings (see docs/observations.md).
+        obs_format="codes": the compact codes (L,) uint8, and with belief=True a dict
+        {"codes", "belief"} (the belief planes (12, 10, 10) float32), as VecEnv gives them.
         """
         if player is None:
             player = self.to_move
         if dtype not in ("uint8", "float32"):
             raise ValueError(f"dtype must be 'uint8' or 'float32', got {dtype!r}")
         # history_k is checked once, in C (channel_names), as VecEnv's is.
-        out = np.zeros((len(channel_names(history_k, belief)), 10, 10), dtype=dtype)
+        names = channel_names(history_k, belief)
+        if obs_format == "codes":
+            if dtype != "uint8":
+                raise ValueError("obs_format='codes' is uint8; expand_observation(codes, dtype='float32') gives float planes")
+            codes = np.zeros(codes_bytes(history_k), dtype=np.uint8)
+            beliefs = np.zeros((12, 10, 10), dtype=np.float32) if belief else None
+            self._state.observe(player, codes, history_k, bool(belief), True, beliefs)
+            return codes if beliefs is None else {"codes": codes, "belief": beliefs}
+        if obs_format != "planes":
+            raise ValueError(f"obs_format must be 'planes' or 'codes', got {obs_format!r}")
+        out = np.zeros((len(names), 10, 10), dtype=dtype)
         self._state.observe(player, out, history_k, bool(belief))
         return out
 
-    def full_observation(self, player: int | None = None) -> np.ndarray:
-        """The full-information view (true types of every piece) in `player`'s frame.
+    def full_observation(self, player: int | None = None, *, obs_format: str = "planes") -> np.ndarray:
+        """The full-information view (true types of every piece) in `player`'s frame;
+        obs_format="codes": its 100 square codes (stratego.expand_full_observation).
 
         For centralized critics and debugging only: it shows hidden pieces.
         """
         if player is None:
             player = self.to_move
-        out = np.zeros((_core.FULL_OBS_CHANNELS, 10, 10), dtype=np.uint8)
-        self._state.observe_full(player, out)
+        if obs_format not in ("planes", "codes"):
+            raise ValueError(f"obs_format must be 'planes' or 'codes', got {obs_format!r}")
+        codes = obs_format == "codes"
+        out = np.zeros((100,) if codes else (_core.FULL_OBS_CHANNELS, 10, 10), dtype=np.uint8)
+        self._state.observe_full(player, out, codes)
         return out
 
     # -- tools -------------------------------------------------------------

@@ -20,7 +20,7 @@ from gymnasium import spaces
 from .game import Game
 from .opponent import Opponent
 from .variants import RULE_SETTINGS, Variant, load_variant
-from .vec_env import ILLEGAL_ACTION_MODES, LEARNER_COLORS, OBS_DTYPES
+from .vec_env import ILLEGAL_ACTION_MODES, LEARNER_COLORS, MASK_FORMATS, OBS_DTYPES
 
 ENV_ID = "stratego/Stratego-v0"
 #: Draws of a new game before reset gives up: the opponent would have to end nearly
@@ -44,7 +44,12 @@ class StrategoEnv(gym.Env):
     - An episode that would end before the learner's first move (the opponent, moving
       first as red, captures the flag or leaves the learner without a move) is never
       handed out: reset draws a new game instead (`redraws` counts them).
-    - action_masks() and info["action_mask"]: the learner's legal actions.
+    - action_masks() and info["action_mask"]: the learner's legal actions, a bool
+      array; mask_format="bits" packs both 8 actions a byte (stratego.unpack_mask; keep
+      "bool" for MaskablePPO, which reads action_masks() as one bool per action).
+    - obs_format="codes" (an observation setting, passed to Game.observation like
+      history_k): the compact codes (stratego.expand_observation gives the planes); with
+      belief=True a dict {"codes", "belief"} and a Dict observation space.
     - illegal_action="lose" (default): an illegal action (the learner's, or the
       opponent policy's) loses the game for its player (info["end_reason"] is
       "illegal_action"): agents without masks, and Gymnasium's and SB3's env checkers,
@@ -70,6 +75,7 @@ class StrategoEnv(gym.Env):
         obs_dtype: str = "uint8",
         illegal_action: str = "lose",
         render_mode: str | None = None,
+        mask_format: str = "bool",
         **settings: Any,
     ):
         if learner_color not in LEARNER_COLORS:
@@ -80,6 +86,9 @@ class StrategoEnv(gym.Env):
             raise ValueError(f"illegal_action must be one of {list(ILLEGAL_ACTION_MODES)}, got {illegal_action!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if mask_format not in MASK_FORMATS:
+            raise ValueError(f"mask_format must be one of {list(MASK_FORMATS)}, got {mask_format!r}")
+        self.mask_format = mask_format
         rules = {k: v for k, v in settings.items() if k in RULE_SETTINGS}
         self.variant = load_variant(variant, **rules)
         self.opponent = Opponent(opponent)
@@ -97,13 +106,17 @@ class StrategoEnv(gym.Env):
         except TypeError as exc:
             raise TypeError(f"{exc}: a keyword that is no rule setting ({sorted(RULE_SETTINGS)}) "
                             f"must be an observation setting of Game.observation") from None
-        high = 255 if probe.dtype == np.uint8 else np.float32(255)
-        self.observation_space = spaces.Box(0, high, probe.shape, probe.dtype)
+        if isinstance(probe, dict):  # codes with their belief block
+            self.observation_space = spaces.Dict({"codes": spaces.Box(0, 255, probe["codes"].shape, np.uint8),
+                                                  "belief": spaces.Box(0, 1, probe["belief"].shape, np.float32)})
+        else:
+            high = 255 if probe.dtype == np.uint8 else np.float32(255)
+            self.observation_space = spaces.Box(0, high, probe.shape, probe.dtype)
         self.action_space = spaces.Discrete(self.variant.num_actions)
         self.learner = 0
         self.redraws = 0
         self._episodes = 0
-        self._mask = np.zeros(self.variant.num_actions, dtype=np.bool_)
+        self._mask = np.zeros_like(self._game.action_mask(mask_format))  # all False, in the chosen format
         self._started = False
         self._forfeit: tuple[int, str] | None = None
 
@@ -171,8 +184,8 @@ class StrategoEnv(gym.Env):
 
     # -- extras ------------------------------------------------------------------
     def action_masks(self) -> np.ndarray:
-        """The learner's legal actions (sb3-contrib MaskablePPO's convention); all
-        False once the game is over."""
+        """The learner's legal actions (sb3-contrib MaskablePPO's convention with the
+        default mask_format "bool"; packed with "bits"); all False once the game is over."""
         return self._mask.copy()
 
     @property
@@ -184,7 +197,7 @@ class StrategoEnv(gym.Env):
         if self._done:
             self._mask[:] = False
         else:
-            self._mask[:] = self._game.action_mask()
+            self._mask[:] = self._game.action_mask(self.mask_format)
         return self._game.observation(self.learner, **self._obs_settings)
 
     def _info(self) -> dict:

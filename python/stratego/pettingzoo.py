@@ -13,6 +13,11 @@ truncations). Under the rescue rule a player who reaches the opponent's back row
 twice in a row (its move, then the rescue or "pass"): the next agent is always the
 player to move.
 
+The compact formats: `obs_format="codes"` gives "observation" as the compact codes
+(uint8 (L,), stratego.expand_observation), `mask_format="bits"` gives "action_mask"
+packed 8 actions a byte (uint8, stratego.unpack_mask); the packed mask only with
+`raw_env()`, since TerminateIllegalWrapper reads one mask entry per action.
+
 `env()` adds PettingZoo's usual wrappers: an illegal action ends the game with -1 for
 its player (TerminateIllegalWrapper), actions outside the space are refused, and the
 calls are checked for order. `raw_env()` has none: an illegal action raises ValueError.
@@ -31,7 +36,6 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env import ActionType
 
 from .game import Game
-from .observation import channel_names
 from .variants import Variant, load_variant
 
 AGENTS = ("player_0", "player_1")
@@ -39,6 +43,9 @@ AGENTS = ("player_0", "player_1")
 
 def env(**kwargs: Any):
     """raw_env(**kwargs) with PettingZoo's standard wrappers for classic games."""
+    if kwargs.get("mask_format", "bool") != "bool":
+        raise ValueError("env() wraps the env in TerminateIllegalWrapper, which reads action_mask as one "
+                         "entry per action: use mask_format='bool', or raw_env(mask_format='bits')")
     wrapped = raw_env(**kwargs)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
@@ -48,8 +55,8 @@ def env(**kwargs: Any):
 class raw_env(AECEnv):
     """One game of Stratego between player_0 (red) and player_1 (blue).
 
-    variant, setup ("random" or "human"), history_k (the observation's recent plies)
-    and rule settings (max_plies=..., as for stratego.Game). reset(seed) draws the
+    variant, setup ("random" or "human"), history_k (the observation's recent plies),
+    obs_format ("planes" or "codes"), mask_format ("bool" or "bits") and rule settings (max_plies=..., as for stratego.Game). reset(seed) draws the
     setups from the env's stream; the same seed gives the same game.
     """
 
@@ -61,25 +68,32 @@ class raw_env(AECEnv):
     }
 
     def __init__(self, variant: str | Variant = "classic", render_mode: str | None = None, *,
-                 setup: str = "random", history_k: int = 4, **settings: int):
+                 setup: str = "random", history_k: int = 4, obs_format: str = "planes",
+                 mask_format: str = "bool", **settings: int):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.variant = load_variant(variant, **settings)
         self.setup = setup
         self.history_k = history_k
+        self.obs_format = obs_format
         self.render_mode = render_mode
-        # A first game checks the setup mode and history_k now, not at reset.
+        # A first game checks the setup mode, history_k and the formats now, not at reset.
         self._game = Game(self.variant, seed=0, setup=setup)
-        self._game.observation(0, history_k=history_k)
+        probe = self._game.observation(0, history_k=history_k, obs_format=obs_format)
+        self.mask_format = mask_format
+        mask_probe = self._game.action_mask(mask_format)
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
-        num_channels = len(channel_names(history_k))
         num_actions = self.variant.num_actions
+        # The bool mask as pettingzoo.classic gives it (int8 0/1); packed bytes with "bits".
+        mask_space = (spaces.Box(0, 1, (num_actions,), np.int8) if mask_format == "bool"
+                      else spaces.Box(0, 255, mask_probe.shape, np.uint8))
+        self._mask_dtype = mask_space.dtype
         self.observation_spaces = {
             agent: spaces.Dict({
-                "observation": spaces.Box(0, 255, (num_channels, 10, 10), np.uint8),
-                "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
+                "observation": spaces.Box(0, 255, probe.shape, np.uint8),
+                "action_mask": mask_space,
             })
             for agent in AGENTS
         }
@@ -100,10 +114,12 @@ class raw_env(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = AGENTS.index(agent)
-        mask = np.zeros(self.variant.num_actions, dtype=np.int8)
+        mask = self.observation_spaces[agent]["action_mask"]
+        mask = np.zeros(mask.shape, dtype=self._mask_dtype)
         if not self._game.done and self._game.to_move == player:
-            mask[:] = self._game.action_mask()
-        return {"observation": self._game.observation(player, history_k=self.history_k), "action_mask": mask}
+            mask[:] = self._game.action_mask(self.mask_format)
+        observation = self._game.observation(player, history_k=self.history_k, obs_format=self.obs_format)
+        return {"observation": observation, "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:

@@ -13,9 +13,11 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv as GymVectorEnv
 
 from . import _core
+from .compact import codes_bytes, mask_bytes
 from .observation import FULL_OBSERVATION_CHANNELS, OBSERVATION_VERSION, channel_names
 from .seeding import resolve_seed
 from .setups import human_setups
+from .threads import default_num_threads
 from .variants import Variant, load_variant
 
 ILLEGAL_ACTION_MODES = {"raise": _core.ILLEGAL_RAISE, "lose": _core.ILLEGAL_LOSES}
@@ -30,14 +32,15 @@ AUTORESET_MODES = {
 OBS_DTYPES = {"uint8": np.uint8, "float32": np.float32}
 MAX_ENVS: int = _core.MAX_ENVS
 _MaskedArray = np.ma.MaskedArray  # looked up once: step() refuses these
+OBS_FORMATS = ("planes", "codes")
+MASK_FORMATS = ("bool", "bits")
 
 
-def _bytes_per_game(num_actions: int, obs_shape: tuple, dtype, observations: bool, full_obs: bool) -> int:
-    """Memory one game takes: its C state and sampler stream, and every buffer."""
-    obs = int(np.prod(obs_shape)) * np.dtype(dtype).itemsize if observations else 0
-    full = len(FULL_OBSERVATION_CHANNELS) * 100 if full_obs else 0
+def _bytes_per_game(mask: int, obs: int, full: int) -> int:
+    """Memory one game takes: its C state and sampler stream, and every buffer (mask,
+    observation and final observation together, full view bytes given)."""
     flags = 2 * 4 + 4 + 1 + 1 + 1 + 1 + 1 + 4 + 8  # rewards, reward, flags, finals, actions
-    return _core.STATE_BYTES + 8 + 16 + num_actions + 2 * obs + full + flags  # 16: opponent stream
+    return _core.STATE_BYTES + 8 + 16 + mask + obs + full + flags  # 16: opponent stream
 
 
 def _check_memory(num_envs: int, per_game: int) -> None:
@@ -53,6 +56,14 @@ def _check_memory(num_envs: int, per_game: int) -> None:
             f"{num_envs} games need {need / 2**30:.1f} GiB ({per_game} bytes each), more than "
             f"this machine's {physical / 2**30:.1f} GiB of memory; use fewer games or no observations"
         )
+
+
+def _resolve_threads(num_threads):
+    """0 is the default count (stratego.default_num_threads); anything else goes to the
+    core, which checks it."""
+    if isinstance(num_threads, (int, np.integer)) and not isinstance(num_threads, bool) and num_threads == 0:
+        return default_num_threads()
+    return num_threads
 
 
 class VecEnv(GymVectorEnv):
@@ -85,6 +96,15 @@ class VecEnv(GymVectorEnv):
       centralized critics and debugging, never for a player's policy).
       action_mask=False stops writing the legal mask (info["action_mask"] is None):
       for benchmarks of the bare step; sample_actions() then generates moves.
+    - obs_format="codes" gives each view as a few uint8 codes (stratego.compact: one a
+      square, then counts, progress and the latest plies), shape (N, L) or (N, 2, L);
+      stratego.expand_observation turns them into exactly the planes (NumPy or PyTorch,
+      on a GPU). With belief=True the observation is a dict {"codes", "belief"}, the
+      belief planes a float32 block (N, [2,] 12, 10, 10). full_obs then gives codes too,
+      (N, 100) (stratego.expand_full_observation).
+    - mask_format="bits" packs info["action_mask"] 8 actions a byte, (N, ceil(A / 8))
+      uint8 in np.unpackbits(bitorder="little") order (stratego.unpack_mask);
+      sample_actions() reads it as it reads the bool mask.
     - setup="human" draws each side's setup from the human setups of the Gravon
       server (classic and barrage piece sets), per game from its own stream.
     - opponent="random" or "heuristic" (a bot in C, stratego.BOTS) turns every game into
@@ -118,6 +138,8 @@ class VecEnv(GymVectorEnv):
         setup: str = "random",
         opponent: str | None = None,
         learner_color: str = "alternate",
+        obs_format: str = "planes",
+        mask_format: str = "bool",
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
         final_views: str | None = None,
         **settings: int,
@@ -139,6 +161,13 @@ class VecEnv(GymVectorEnv):
             raise ValueError(f"final_views must be one of {sorted(VIEWS)} or None (as views), got {final_views!r}")
         # history_k and belief are checked once, in C (channel_names and _core.Batch), so
         # Game and VecEnv raise the same exception for the same fault.
+        if obs_format not in OBS_FORMATS:
+            raise ValueError(f"obs_format must be one of {list(OBS_FORMATS)}, got {obs_format!r}")
+        if mask_format not in MASK_FORMATS:
+            raise ValueError(f"mask_format must be one of {list(MASK_FORMATS)}, got {mask_format!r}")
+        codes = obs_format == "codes"
+        if codes and obs_dtype != "uint8":
+            raise ValueError("obs_format='codes' is uint8; expand_observation(codes, dtype='float32') gives float planes")
         self.variant = load_variant(variant, **settings)
         if setup not in ("random", "human"):
             raise ValueError(f"setup must be 'random' or 'human', got {setup!r}")
@@ -158,13 +187,30 @@ class VecEnv(GymVectorEnv):
         self.observation_channels = channels if observations else ()
         self.observation_version = OBSERVATION_VERSION
         self.history_k, self.belief, self.views = history_k, bool(belief), views
+        self.obs_format, self.mask_format = obs_format, mask_format
         c = len(self.observation_channels)
-        obs_shape = (c, 10, 10) if views == "to_play" else (2, c, 10, 10)
-        final_shape = (c, 10, 10) if final_views == "to_play" else (2, c, 10, 10)
+        lead = (n,) if views == "to_play" else (n, 2)
+        final_lead = (n,) if final_views == "to_play" else (n, 2)
         dtype = OBS_DTYPES[obs_dtype]
-        _check_memory(n, _bytes_per_game(num_actions, obs_shape, dtype, observations, full_obs))
+        if codes:
+            obs_shape = lead[1:] + (codes_bytes(history_k),)
+            final_shape = final_lead[1:] + (codes_bytes(history_k),)
+            belief_shape = lead[1:] + (12, 10, 10)
+            final_belief_shape = final_lead[1:] + (12, 10, 10)
+            # obs and final_obs, each with its belief block
+            obs_bytes = int(np.prod(obs_shape)) + int(np.prod(final_shape))
+            if belief:
+                obs_bytes += 4 * (int(np.prod(belief_shape)) + int(np.prod(final_belief_shape)))
+        else:
+            obs_shape = lead[1:] + (c, 10, 10)
+            final_shape = final_lead[1:] + (c, 10, 10)
+            obs_bytes = (int(np.prod(obs_shape)) + int(np.prod(final_shape))) * np.dtype(dtype).itemsize
+        mask_width = mask_bytes(num_actions) if mask_format == "bits" else num_actions
+        full_shape = (100,) if codes else (len(FULL_OBSERVATION_CHANNELS), 10, 10)
+        _check_memory(n, _bytes_per_game(mask_width, obs_bytes if observations else 0,
+                                         int(np.prod(full_shape)) if full_obs else 0))
         try:
-            self.action_mask = np.zeros((n, num_actions), dtype=np.bool_)
+            self.action_mask = np.zeros((n, mask_width), dtype=np.uint8 if mask_format == "bits" else np.bool_)
             self.rewards = np.zeros((n, 2), dtype=np.float32)
             self.reward = np.zeros(n, dtype=np.float32)
             self.terminated = np.zeros(n, dtype=np.bool_)
@@ -178,13 +224,16 @@ class VecEnv(GymVectorEnv):
             self.acted = np.full(n, -1, dtype=np.int8)
             self._over = np.zeros(n, dtype=np.bool_)
             self._reset_mask = np.zeros(n, dtype=np.bool_)
-            self.full_obs = np.zeros((n, len(FULL_OBSERVATION_CHANNELS), 10, 10), np.uint8) if full_obs else None
+            with_belief = observations and codes and belief
+            self.belief_obs = np.zeros((n, *belief_shape), np.float32) if with_belief else None
+            self.final_belief_obs = np.zeros((n, *final_belief_shape), np.float32) if with_belief else None
+            self.full_obs = np.zeros((n, *full_shape), np.uint8) if full_obs else None
             self._sampled = np.zeros(n, dtype=np.int64)
             self._finished = np.zeros(n, dtype=np.bool_)
         except (MemoryError, ValueError) as exc:
             raise MemoryError(f"cannot allocate the buffers of {n} games: {exc}") from None
         self._batch = _core.Batch(
-            n, num_threads, self.variant.rules,
+            n, _resolve_threads(num_threads), self.variant.rules,
             self.action_mask, self.rewards, self.reward, self.terminated, self.truncated,
             self.to_play, self.final_winner, self.final_reason, self.final_plies,
             obs=self.obs, final_obs=self.final_obs, full_obs=self.full_obs,
@@ -194,16 +243,29 @@ class VecEnv(GymVectorEnv):
             opponent=-1 if opponent is None else _core.BOT_NAMES.index(opponent),
             learner_mode=LEARNER_COLORS[learner_color],
             final_views=VIEWS[final_views] if observations else 0, autoreset=AUTORESET_MODES[autoreset_mode],
+            belief=self.belief_obs, final_belief=self.final_belief_obs, obs_codes=codes,
+            mask_bits=mask_format == "bits", full_codes=codes,
         )
         self.autoreset_mode = autoreset_mode
         self.metadata = {**self.metadata, "autoreset_mode": autoreset_mode}
         if not action_mask:
             self.action_mask = None
         high = 255 if dtype == np.uint8 else np.float32(255)
-        self.single_observation_space = (
-            spaces.Box(0, high, obs_shape, dtype) if observations else spaces.Box(0, 0, (0,), np.uint8)
-        )
-        self.observation_space = spaces.Box(0, high, (n, *obs_shape), dtype) if observations else self.single_observation_space
+        if not observations:
+            single = spaces.Box(0, 0, (0,), np.uint8)
+        elif self.belief_obs is not None:
+            single = spaces.Dict({"codes": spaces.Box(0, 255, obs_shape, np.uint8),
+                                  "belief": spaces.Box(0, 1, belief_shape, np.float32)})
+        else:
+            single = spaces.Box(0, high, obs_shape, dtype)
+        self.single_observation_space = single
+        if not observations:
+            self.observation_space = single
+        elif self.belief_obs is not None:
+            self.observation_space = spaces.Dict({"codes": spaces.Box(0, 255, (n, *obs_shape), np.uint8),
+                                                  "belief": spaces.Box(0, 1, (n, *belief_shape), np.float32)})
+        else:
+            self.observation_space = spaces.Box(0, high, (n, *obs_shape), dtype)
         self.single_action_space = spaces.Discrete(num_actions)
         self.action_space = spaces.MultiDiscrete(np.full(n, num_actions, dtype=np.int64))
         self.render_mode = "ansi"
@@ -230,7 +292,7 @@ class VecEnv(GymVectorEnv):
         self._np_random_seed = seed
         self._over[:] = False
         self._set_acted(np.full(self.num_envs, -1, dtype=np.int8))
-        return self.obs, self._info(finished=False)
+        return self._observation(), self._info(finished=False)
 
     def _reset_some(self, reset_mask, seed):
         if not isinstance(reset_mask, np.ndarray) or reset_mask.dtype != np.bool_:
@@ -244,7 +306,7 @@ class VecEnv(GymVectorEnv):
         self._batch.reset_some(self._reset_mask, seed)
         self._over[self._reset_mask] = False
         self._set_acted(np.where(self._reset_mask, np.int8(-1), self.acted))
-        return self.obs, self._info(finished=False)
+        return self._observation(), self._info(finished=False)
 
     def step(self, actions):
         """Plays one action per game. Returns (obs, reward, terminated, truncated, info)."""
@@ -264,7 +326,7 @@ class VecEnv(GymVectorEnv):
             np.copyto(self._over, self.terminated)
         elif self.autoreset_mode == AutoresetMode.DISABLED:
             self._over |= self.terminated
-        return self.obs, self.reward, self.terminated, self.truncated, self._info(finished=True)
+        return self._observation(), self.reward, self.terminated, self.truncated, self._info(finished=True)
 
     @property
     def over(self) -> np.ndarray:
@@ -287,7 +349,7 @@ class VecEnv(GymVectorEnv):
 
     @num_threads.setter
     def num_threads(self, value: int) -> None:
-        self._batch.num_threads = value
+        self._batch.num_threads = _resolve_threads(value)
 
     def sample_actions(self) -> np.ndarray:
         """A uniformly random legal action for each game (C, per-game streams)."""
@@ -329,13 +391,13 @@ class VecEnv(GymVectorEnv):
         the difference and changes nothing. Returns (obs, info) for the restored games."""
         self._batch.restore(data)
         # Finished games (NEXT_STEP, DISABLED) are saved as they are: a game that goes on
-        # always has a legal action, so the written mask tells them apart.
+        # always has a legal action, so the written mask (bool or packed) tells them apart.
         if self.action_mask is not None:
             np.logical_not(self.action_mask.any(axis=1), out=self._over)
         else:
             self._over[:] = [self._batch.game(i).status()[1] for i in range(self.num_envs)]
         self._set_acted(np.full(self.num_envs, -1, dtype=np.int8))
-        return self.obs, self._info(finished=False)
+        return self._observation(), self._info(finished=False)
 
     def game_field(self, index: int) -> str:
         """The board of game `index` as 100 Gravon letters."""
@@ -348,6 +410,13 @@ class VecEnv(GymVectorEnv):
             self.acted[:] = values
         else:
             self.acted = values.astype(np.int8, copy=True)
+
+    def _observation(self, final: bool = False):
+        """The observation buffers: one array, or the codes and their belief block."""
+        obs = self.final_obs if final else self.obs
+        if self.belief_obs is None:
+            return obs
+        return {"codes": obs, "belief": self.final_belief_obs if final else self.belief_obs}
 
     def _info(self, finished: bool) -> dict:
         info = {"action_mask": self.action_mask, "to_play": self.to_play, "rewards": self.rewards, "acted": self.acted}
@@ -374,7 +443,7 @@ class VecEnv(GymVectorEnv):
                 # Gymnasium gives final_obs under SAME_STEP only: in the other modes
                 # obs itself holds the final position.
                 if self.final_obs is not None and self.autoreset_mode == AutoresetMode.SAME_STEP:
-                    info["final_obs"] = self.final_obs
+                    info["final_obs"] = self._observation(final=True)
                     info["_final_obs"] = done
         return info
 

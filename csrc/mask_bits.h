@@ -1,0 +1,29 @@
+/* mask_bits.h: the legal mask packed 8 actions a byte, action a in bit (a % 8) of byte
+ * a / 8: the order of np.unpackbits(..., bitorder="little"). MASK_BITS_BYTES(n) bytes
+ * for n actions, the bits past n zero. A learner that moves masks to a GPU moves an
+ * eighth of the bytes and unpacks them there (stratego.unpack_mask).
+ */
+#ifndef STRATEGO_MASK_BITS_H
+#define STRATEGO_MASK_BITS_H
+
+#include <stdint.h>
+
+#include "game.h"
+#include "rules.h"
+
+#define MASK_BITS_BYTES(num_actions) (((num_actions) + 7) / 8)
+
+/* Writes the legal mask of the player to move, packed, into bits; returns the number
+ * of legal actions (as moves_legal_mask). */
+int mask_bits_legal(const GameState *s, const Rules *r, uint8_t *bits);
+
+/* Packs the 0/1 bytes mask[0..n) into bits (MASK_BITS_BYTES(n) bytes). */
+void mask_bits_pack(const uint8_t *mask, int n, uint8_t *bits);
+
+/* Set bits of actions 0..n-1 (bits past n are ignored). */
+int mask_bits_count(const uint8_t *bits, int n);
+
+/* The action of the k-th (0-based) set bit, k below mask_bits_count; -1 if none. */
+int mask_bits_select(const uint8_t *bits, int n, int k);
+
+#endif

@@ -1,0 +1,238 @@
+#define _GNU_SOURCE /* pthread_sigmask, clock_gettime */
+#include "pool.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <time.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#define cpu_relax() _mm_pause()
+#else
+#define cpu_relax() ((void)0)
+#endif
+
+enum { POOL_MAX_WORKERS = 4095 };
+#define CLAIM_CLOSED 0xFFFFFFFFull
+
+/* How long a thread spins before it sleeps: while it spins it wakes within a
+ * microsecond, and a batch's next call (sample, then step) usually comes within tens of
+ * microseconds; after it, the core goes to whatever else wants it. Measured on 2 cores
+ * at 4,096 games (benchmarks/README.md): 50 us keeps 2 threads at 1.9x on an idle machine. */
+static long spin_ns = 50000;
+
+/* One loop at a time. `claim` packs the job's generation (high 32 bits) with the next
+ * unclaimed game (low 32 bits; num_envs < 2^26): a worker claims a chunk with a CAS that
+ * fails once the caller has moved to another job, so a worker that slept through a job
+ * never touches the next job's games under the old one's task. The caller closes the
+ * claim under the new generation (index CLAIM_CLOSED) before it writes the job's fields
+ * and opens it after, all sequentially consistent: a worker that read a newer job's
+ * field then sees the newer generation, and its CAS fails. */
+static struct {
+    pthread_mutex_t run_lock; /* held by the caller of the running loop */
+    pthread_mutex_t lock;     /* guards the sleeps below */
+    pthread_cond_t wake;      /* workers wait here for a new job */
+    pthread_cond_t done;      /* the caller waits here for the last chunk */
+    int sleepers;             /* workers inside pthread_cond_wait(wake) */
+    int caller_sleeping;
+    int workers;              /* threads started */
+    _Atomic uint64_t claim;
+    _Atomic(PoolTask) task;
+    _Atomic(void *) ctx;
+    _Atomic int64_t n, chunk;
+    _Atomic int helpers;       /* workers with an index below this take part */
+    _Atomic int64_t finished;  /* games done in the current job */
+} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+          PTHREAD_COND_INITIALIZER};
+
+static uint64_t claim_generation(uint64_t claim) { return claim >> 32; }
+
+static int64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* Spins until done(arg) or spin_ns have passed; whether done. Checks the clock every 64
+ * pauses, a few hundred nanoseconds. */
+static int spin_until(int (*done)(const void *), const void *arg) {
+    if (done(arg)) return 1;
+    int64_t until = now_ns() + spin_ns;
+    for (;;) {
+        for (int i = 0; i < 64; i++) {
+            cpu_relax();
+            if (done(arg)) return 1;
+        }
+        if (now_ns() >= until) return done(arg);
+    }
+}
+
+/* Claims and runs chunks of the job of `generation` until none is left. */
+static void pool_work(uint64_t generation) {
+    /* The caller may still be writing the job's fields: wait for it to open the claim. */
+    uint64_t seen = atomic_load(&pool.claim);
+    while (claim_generation(seen) == generation && (seen & CLAIM_CLOSED) == CLAIM_CLOSED) {
+        cpu_relax();
+        seen = atomic_load(&pool.claim);
+    }
+    PoolTask task = atomic_load(&pool.task);
+    void *ctx = atomic_load(&pool.ctx);
+    int64_t n = atomic_load(&pool.n);
+    int64_t chunk = atomic_load(&pool.chunk);
+    for (;;) {
+        if (claim_generation(seen) != generation) return;
+        int64_t begin = (int64_t)(seen & 0xFFFFFFFFu);
+        if (begin >= n) return;
+        int64_t end = begin + chunk < n ? begin + chunk : n;
+        uint64_t next = (generation << 32) | (uint64_t)end;
+        if (!atomic_compare_exchange_weak(&pool.claim, &seen, next)) continue;
+        task(ctx, begin, end);
+        int64_t total = atomic_fetch_add_explicit(&pool.finished, end - begin, memory_order_acq_rel) + (end - begin);
+        if (total == n) {
+            /* The last chunk: wake the caller if it sleeps (under the lock it checks
+             * `finished` under, so the wake-up cannot fall between its check and its wait). */
+            pthread_mutex_lock(&pool.lock);
+            if (pool.caller_sleeping) pthread_cond_signal(&pool.done);
+            pthread_mutex_unlock(&pool.lock);
+        }
+        seen = next;
+    }
+}
+
+typedef struct {
+    uint64_t generation;
+} Seen;
+
+static int new_job(const void *arg) {
+    const Seen *s = arg;
+    return claim_generation(atomic_load_explicit(&pool.claim, memory_order_acquire)) != s->generation;
+}
+
+static void *pool_worker(void *arg) {
+    int index = (int)(intptr_t)arg;
+    Seen seen = {claim_generation(atomic_load(&pool.claim))};
+    for (;;) {
+        if (!spin_until(new_job, &seen)) {
+            pthread_mutex_lock(&pool.lock);
+            pool.sleepers++;
+            while (!new_job(&seen)) pthread_cond_wait(&pool.wake, &pool.lock);
+            pool.sleepers--;
+            pthread_mutex_unlock(&pool.lock);
+        }
+        seen.generation = claim_generation(atomic_load_explicit(&pool.claim, memory_order_acquire));
+        if (index < atomic_load_explicit(&pool.helpers, memory_order_relaxed)) pool_work(seen.generation);
+    }
+    return NULL;
+}
+
+/* Starts workers up to `want`, with every signal blocked (Python handles signals in its
+ * main thread). Returns how many there are. Called with run_lock held. */
+static int pool_grow(int want) {
+    if (want > POOL_MAX_WORKERS) want = POOL_MAX_WORKERS;
+    if (pool.workers >= want) return pool.workers;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    /* The tasks use little stack: a game's view and a few move lists. */
+    pthread_attr_setstacksize(&attr, 1 << 20);
+    while (pool.workers < want) {
+        pthread_t t;
+        if (pthread_create(&t, &attr, pool_worker, (void *)(intptr_t)pool.workers) != 0) break;
+        pool.workers++;
+    }
+    pthread_attr_destroy(&attr);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return pool.workers;
+}
+
+static int job_done(const void *arg) {
+    return atomic_load_explicit(&pool.finished, memory_order_acquire) == *(const int64_t *)arg;
+}
+
+/* fork(): the prepare handler waits for a running loop to end, so the child copies a
+ * pool at rest; the child has none of the parent's threads, so it starts with none. */
+static void pool_before_fork(void) {
+    pthread_mutex_lock(&pool.run_lock);
+    pthread_mutex_lock(&pool.lock);
+}
+
+static void pool_after_fork_parent(void) {
+    pthread_mutex_unlock(&pool.lock);
+    pthread_mutex_unlock(&pool.run_lock);
+}
+
+static void pool_after_fork_child(void) {
+    pthread_mutex_unlock(&pool.lock);
+    pthread_mutex_unlock(&pool.run_lock);
+    /* The parent's sleepers are not here; their condition variables are made anew. */
+    pool.wake = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
+    pool.done = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
+    pool.sleepers = 0;
+    pool.caller_sleeping = 0;
+    pool.workers = 0;
+}
+
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+
+static void pool_init(void) {
+    const char *spin = getenv("STRATEGO_SPIN_US");
+    if (spin != NULL && spin[0] != '\0') {
+        long us = strtol(spin, NULL, 10);
+        if (us >= 0 && us <= 1000000) spin_ns = us * 1000;
+    }
+    pthread_atfork(pool_before_fork, pool_after_fork_parent, pool_after_fork_child);
+}
+
+int pool_workers(void) {
+    pthread_once(&pool_once, pool_init);
+    pthread_mutex_lock(&pool.run_lock);
+    int workers = pool.workers;
+    pthread_mutex_unlock(&pool.run_lock);
+    return workers;
+}
+
+void pool_run(int num_threads, int64_t n, PoolTask task, void *ctx) {
+    pthread_once(&pool_once, pool_init);
+    /* Chunks of about 1/32 of a thread's share, at least 16 games (a chunk costs one
+     * atomic claim) and at most 256: a descheduled thread holds up the others for at
+     * most the chunk it has claimed. */
+    int64_t chunk = n / ((int64_t)num_threads * 32);
+    chunk = chunk < 16 ? 16 : chunk > 256 ? 256 : chunk;
+    if (num_threads <= 1 || n <= chunk || pthread_mutex_trylock(&pool.run_lock) != 0) {
+        task(ctx, 0, n);
+        return;
+    }
+    int helpers = pool_grow(num_threads - 1);
+    if (helpers > num_threads - 1) helpers = num_threads - 1;
+    if (helpers == 0) {
+        pthread_mutex_unlock(&pool.run_lock);
+        task(ctx, 0, n);
+        return;
+    }
+    uint64_t generation = (claim_generation(atomic_load(&pool.claim)) + 1) & 0xFFFFFFFFu;
+    atomic_store(&pool.claim, generation << 32 | CLAIM_CLOSED);
+    atomic_store(&pool.task, task);
+    atomic_store(&pool.ctx, ctx);
+    atomic_store(&pool.n, n);
+    atomic_store(&pool.chunk, chunk);
+    atomic_store(&pool.helpers, helpers);
+    atomic_store(&pool.finished, 0);
+    atomic_store(&pool.claim, generation << 32);
+    pthread_mutex_lock(&pool.lock);
+    if (pool.sleepers > 0) pthread_cond_broadcast(&pool.wake);
+    pthread_mutex_unlock(&pool.lock);
+    pool_work(generation);
+    if (!spin_until(job_done, &n)) {
+        pthread_mutex_lock(&pool.lock);
+        pool.caller_sleeping = 1;
+        while (!job_done(&n)) pthread_cond_wait(&pool.done, &pool.lock);
+        pool.caller_sleeping = 0;
+        pthread_mutex_unlock(&pool.lock);
+    }
+    pthread_mutex_unlock(&pool.run_lock);
+}

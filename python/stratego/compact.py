@@ -1,0 +1,231 @@
+"""Compact observations and masks, and their expanders (NumPy arrays or PyTorch tensors).
+
+`obs_format="codes"` gives each view as `codes_bytes(history_k)` uint8 values (144 at
+history_k 4, against 6,800 for the planes): one code a square, then the piece counts,
+the progress counts and the latest plies. `expand_observation` turns them into exactly
+the default planes, on whatever device the tensor is on. `mask_format="bits"` packs the
+legal mask 8 actions a byte, in `np.unpackbits(..., bitorder="little")` order;
+`unpack_mask` unpacks it. The layout and the code table belong to the C core
+(csrc/observe_codes.h); this module reads them from `_core`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _core
+from .observation import FULL_OBSERVATION_CHANNELS
+
+#: The board planes (channels 0..29 of the default observation) of each square code.
+CODES_TABLE: np.ndarray = _core.codes_table()
+#: The full view's 30 planes of each full-view square code.
+FULL_CODES_TABLE: np.ndarray = _core.full_codes_table()
+PIECE_TYPES = 12
+SQUARES = 100
+
+
+def codes_bytes(history_k: int = 4) -> int:
+    """Bytes of one view's codes."""
+    return _core.CODES_HISTORY + 3 * history_k
+
+
+def _history_k(length: int) -> int:
+    k, rest = divmod(length - _core.CODES_HISTORY, 3)
+    if rest or not 0 <= k <= _core.HISTORY_NB:
+        raise ValueError(f"observation codes have {_core.CODES_HISTORY} + 3 * history_k bytes (history_k in "
+                         f"[0, {_core.HISTORY_NB}]) in their last axis, got {length}")
+    return k
+
+
+class _NumpyOps:
+    """The few array operations the expanders need, for NumPy arrays."""
+
+    def __init__(self, like):
+        self.like = like
+
+    def table(self, table):
+        return table
+
+    def arange(self, n):
+        return np.arange(n)
+
+    def cat(self, parts, axis):
+        return np.concatenate(parts, axis=axis)
+
+    def to(self, x, dtype):
+        return x.astype(np.dtype(dtype), copy=False)
+
+    def u16(self, lo, hi):
+        return lo.astype(np.int32) | (hi.astype(np.int32) << 8)
+
+    def f32(self, x):
+        return x.astype(np.float32)
+
+    def where(self, cond, a, b):
+        return np.where(cond, a, b)
+
+    def broadcast(self, x, shape):
+        return np.broadcast_to(x, shape)
+
+    def index(self, x):
+        return x.astype(np.intp)
+
+    def stack(self, parts, axis):
+        return np.stack(parts, axis=axis)
+
+    def all_so_far(self, x):
+        """x[..., j] and every x[..., i < j] (bool)."""
+        return np.logical_and.accumulate(x, axis=-1)
+
+    def swap_last(self, x):
+        return x.swapaxes(-1, -2)
+
+
+class _TorchOps(_NumpyOps):
+    """The same operations for PyTorch tensors, on the tensor's device."""
+
+    def __init__(self, like):
+        import torch
+        self.torch, self.like = torch, like
+
+    def table(self, table):
+        return self.torch.tensor(table, device=self.like.device)
+
+    def arange(self, n):
+        return self.torch.arange(n, device=self.like.device)
+
+    def cat(self, parts, axis):
+        return self.torch.cat(parts, dim=axis)
+
+    def to(self, x, dtype):
+        return x.to({"uint8": self.torch.uint8, "float32": self.torch.float32, "bool": self.torch.bool}[dtype])
+
+    def u16(self, lo, hi):
+        return lo.to(self.torch.int32) | (hi.to(self.torch.int32) << 8)
+
+    def f32(self, x):
+        return x.to(self.torch.float32)
+
+    def where(self, cond, a, b):
+        return self.torch.where(cond, a, b)
+
+    def broadcast(self, x, shape):
+        return x.expand(shape)
+
+    def index(self, x):
+        return x.long()
+
+    def stack(self, parts, axis):
+        return self.torch.stack(parts, dim=axis)
+
+    def all_so_far(self, x):
+        return self.torch.cummin(x.to(self.torch.uint8), dim=-1).values.bool()
+
+    def swap_last(self, x):
+        return x.transpose(-1, -2)
+
+
+def _ops(x):
+    """NumPy or PyTorch operations for x (torch is imported only when x is a tensor)."""
+    if isinstance(x, np.ndarray):
+        if x.dtype != np.uint8:
+            raise TypeError(f"compact observations and masks are uint8, got dtype {x.dtype}")
+        return _NumpyOps(x)
+    if type(x).__module__.split(".")[0] == "torch":
+        import torch
+        if x.dtype != torch.uint8:
+            raise TypeError(f"compact observations and masks are uint8, got dtype {x.dtype}")
+        return _TorchOps(x)
+    raise TypeError(f"expected a numpy.ndarray or a torch.Tensor of uint8, got {type(x).__name__}")
+
+
+def _progress(ops, codes, at):
+    """The progress fraction (float32) and its uint8 plane value from the codes' counts."""
+    count = ops.f32(ops.u16(codes[..., at], codes[..., at + 1]))
+    cap = ops.f32(ops.u16(codes[..., at + 2], codes[..., at + 3]))
+    # count / cap in float32, as the C encoder divides; 0 without a cap (count is 0 then).
+    fraction = ops.where(cap > 0, count / ops.where(cap > 0, cap, cap + 1), count * 0)
+    return fraction, ops.to(fraction * 255.0, "uint8")
+
+
+def expand_observation(codes, belief=None, *, dtype: str | None = None):
+    """The default planes, shape (..., C, 10, 10), from codes of shape (..., L).
+
+    dtype "uint8" (the default without belief) or "float32" (the progress planes at full
+    precision, as `obs_dtype="float32"` gives them); `belief`, the float block of an env
+    made with `belief=True`, shape (..., 12, 10, 10), is appended (float32). Works on
+    NumPy arrays and on PyTorch tensors (on their device); bit-identical to the planes
+    the env would have written.
+    """
+    ops = _ops(codes)
+    dtype = dtype or ("float32" if belief is not None else "uint8")
+    if dtype not in ("uint8", "float32"):
+        raise ValueError(f"dtype must be 'uint8' or 'float32', got {dtype!r}")
+    if belief is not None and dtype != "float32":
+        raise ValueError("belief planes are probabilities: expand with dtype='float32'")
+    k = _history_k(codes.shape[-1])
+    lead = tuple(codes.shape[:-1])
+    if belief is not None and tuple(belief.shape) != lead + (PIECE_TYPES, 10, 10):
+        raise ValueError(f"belief must have shape {lead + (PIECE_TYPES, 10, 10)} to go with codes of shape "
+                         f"{tuple(codes.shape)}, got {tuple(belief.shape)}")
+    board = ops.swap_last(ops.table(CODES_TABLE)[ops.index(codes[..., :SQUARES])])
+    # The k plies at once: a ply is shown if it and every later one exist (observe.c
+    # stops at the first missing one); from and to one-hot, attack on the to square.
+    plies = codes[..., _core.CODES_HISTORY:].reshape(lead + (k, 3))
+    shown = ops.all_so_far(plies[..., 0] != _core.CODES_NO_MOVE)[..., None] if k else plies[..., 0, None] > 0
+    squares = ops.arange(SQUARES)
+    from_planes = (squares == plies[..., 0, None]) & shown
+    to_planes = (squares == plies[..., 1, None]) & shown
+    attack_planes = to_planes & (plies[..., 2, None] != 0)
+    history = ops.to(ops.stack([from_planes, to_planes, attack_planes], axis=-2), "uint8").reshape(lead + (3 * k, SQUARES))
+    counts = codes[..., _core.CODES_COUNTS:_core.CODES_COUNTS + 2 * PIECE_TYPES, None]
+    counts = ops.broadcast(counts, lead + (2 * PIECE_TYPES, SQUARES))
+    fractions, levels = zip(*(_progress(ops, codes, _core.CODES_PROGRESS + 4 * j) for j in range(2)))
+    if dtype == "uint8":
+        progress = [ops.broadcast(v[..., None, None], lead + (1, SQUARES)) for v in levels]
+        parts = [board, history, counts] + progress
+        planes = ops.cat(parts, axis=-2)
+    else:
+        progress = [ops.broadcast(v[..., None, None], lead + (1, SQUARES)) for v in fractions]
+        parts = [ops.f32(board), ops.f32(history), ops.f32(counts)] + progress
+        if belief is not None:
+            parts.append(ops.f32(belief.reshape(lead + (PIECE_TYPES, SQUARES))))
+        planes = ops.cat(parts, axis=-2)
+    return planes.reshape(lead + (planes.shape[-2], 10, 10))
+
+
+def expand_full_observation(codes):
+    """The full-information planes (..., 30, 10, 10) uint8 from full-view codes (..., 100)."""
+    ops = _ops(codes)
+    if codes.shape[-1] != SQUARES:
+        raise ValueError(f"full-view codes have {SQUARES} bytes in their last axis, got {codes.shape[-1]}")
+    planes = ops.swap_last(ops.table(FULL_CODES_TABLE)[ops.index(codes)])
+    return planes.reshape(tuple(codes.shape[:-1]) + (len(FULL_OBSERVATION_CHANNELS), 10, 10))
+
+
+def mask_bytes(num_actions: int) -> int:
+    """Bytes of one packed mask of num_actions actions."""
+    return (num_actions + 7) // 8
+
+
+def unpack_mask(bits, num_actions: int):
+    """The bool mask (..., num_actions) of a packed one (..., mask_bytes(num_actions)):
+    action a is bit a % 8 of byte a // 8 (np.unpackbits' little bit order)."""
+    _ops(bits)
+    if bits.shape[-1] != mask_bytes(num_actions):
+        raise ValueError(f"a packed mask of {num_actions} actions has {mask_bytes(num_actions)} bytes in its "
+                         f"last axis, got {bits.shape[-1]}")
+    if isinstance(bits, np.ndarray):
+        return np.unpackbits(bits, axis=-1, count=num_actions, bitorder="little").astype(bool)
+    import torch
+    shifts = torch.arange(8, device=bits.device, dtype=bits.dtype)
+    unpacked = (bits[..., :, None] >> shifts) & 1
+    return unpacked.reshape(tuple(bits.shape[:-1]) + (-1,))[..., :num_actions].bool()
+
+
+def pack_mask(mask):
+    """The packed form (uint8, ..., mask_bytes(n)) of a bool mask (..., n), NumPy only:
+    for narrowing a packed env's mask from a bool one."""
+    mask = np.asarray(mask)
+    if mask.dtype != np.bool_:
+        raise TypeError(f"mask must be a bool array, got dtype {mask.dtype}")
+    return np.packbits(mask, axis=-1, bitorder="little")
