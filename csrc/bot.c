@@ -73,6 +73,9 @@ static const float GUARD_LEAVE = 0.5f;      /* leaving the Flag's side */
 static const float GUARD_FILL = 0.5f;       /* closing an open side of the Flag */
 static const float ANSWER_BONUS = 1.0f;     /* taking the piece that has just moved */
 static const float NOISE = 0.05f;           /* tie breaking, at most */
+/* The look-ahead's price of the chance that the opponent's reply takes the Flag, with
+ * the opponent choosing uniformly among its moves (exact against the random bot). */
+static const float FLAG_LOSS = 1500.0f;
 
 enum { DIST_FAR = 30 };
 
@@ -102,6 +105,14 @@ typedef struct {
     int danger_from;      /* the square whose danger is cached, or -1 */
     float danger_from_value;
     int answer;     /* square of the opponent piece that has just moved, or -1 */
+    /* The look-ahead on the Flag: own Flags, the squares on their four lines up to the
+     * edge or a lake (only a move touching them changes the Flag's exposure), the
+     * exposure before our move, and the opponent's estimated number of moves. */
+    int nflags;
+    int flag_sq[4];
+    Bits rays;
+    float exposure;  /* these two are 0 until a move first needs them */
+    float opp_moves;
 } Eval;
 
 static inline int is_opp(uint8_t cell) { return (cell & (VIEW_OPP_KNOWN | VIEW_OPP_UNKNOWN)) != 0; }
@@ -270,6 +281,79 @@ static void eval_flag(Eval *e, int flag) {
     }
 }
 
+/* The chance that the opponent piece in `cell` (on square sq) can take a Flag: from next
+ * to it any piece that moves can, from farther along an open line only a Scout. */
+static float flag_hit_chance(const Eval *e, uint8_t cell, int sq, int next_to) {
+    if (cell & VIEW_OPP_KNOWN) {
+        int t = cell_type(cell);
+        return next_to ? (float)piece_type_is_movable(t) : (float)(t == SCOUT);
+    }
+    int moved = (e->v->flags[sq] & PIECE_MOVED) != 0;
+    if (next_to) return moved ? 1.0f : 1.0f - e->p_unmoved[BOMB] - e->p_unmoved[FLAG];
+    return moved ? e->p_moved[SCOUT] : e->p_unmoved[SCOUT];
+}
+
+/* The expected number of opponent moves that take one of our Flags, with square
+ * `from` emptied and square `to` holding `to_cell` (from = to = -1: the view as is).
+ * Each such piece has one move onto the Flag. */
+static float flag_exposure(const Eval *e, int from, int to, uint8_t to_cell) {
+    float sum = 0.0f;
+    for (int f = 0; f < e->nflags; f++) {
+        int fr = e->flag_sq[f] / BOARD_SIZE, fc = e->flag_sq[f] % BOARD_SIZE;
+        for (int d = 0; d < DIR_NB; d++) {
+            for (int k = 1;; k++) {
+                int row = fr + k * STEP_ROW[d], col = fc + k * STEP_COL[d];
+                if (row < 0 || row >= BOARD_SIZE || col < 0 || col >= BOARD_SIZE) break;
+                int sq = row * BOARD_SIZE + col;
+                uint8_t cell = sq == from ? VIEW_EMPTY : sq == to ? to_cell : e->v->cell[sq];
+                if (cell == VIEW_EMPTY) continue;
+                if (is_opp(cell)) sum += flag_hit_chance(e, cell, sq, k == 1);
+                break;
+            }
+        }
+    }
+    return sum;
+}
+
+/* The squares on the four lines from sq up to the edge or a lake. */
+static Bits flag_rays(const PlayerView *v, int sq) {
+    Bits out = 0;
+    int fr = sq / BOARD_SIZE, fc = sq % BOARD_SIZE;
+    for (int d = 0; d < DIR_NB; d++) {
+        for (int k = 1;; k++) {
+            int row = fr + k * STEP_ROW[d], col = fc + k * STEP_COL[d];
+            if (row < 0 || row >= BOARD_SIZE || col < 0 || col >= BOARD_SIZE) break;
+            int s = row * BOARD_SIZE + col;
+            if (v->cell[s] == VIEW_LAKE) break;
+            out |= bit_of(s);
+        }
+    }
+    return out;
+}
+
+/* The Flag's exposure before our move and the opponent's moves, estimated as one per
+ * open neighbour of a piece that may move, weighted by that chance (a Scout's longer
+ * moves are left out). Computed only when a move touches a line of the Flag. */
+static void flag_lookahead_init(Eval *e) {
+    const PlayerView *v = e->v;
+    e->exposure = flag_exposure(e, -1, -1, 0);
+    Bits lakes = cells_equal(v->cell, VIEW_LAKE);
+    Bits opp = ~cells_masked(v->cell, VIEW_OPP_KNOWN | VIEW_OPP_UNKNOWN, 0) & bits_board() & ~lakes;
+    Bits free = bits_board() & ~lakes & ~opp;
+    float moves = 0.0f, p_unmoved = 1.0f - e->p_unmoved[BOMB] - e->p_unmoved[FLAG];
+    for (Bits o = opp; o; o &= o - 1) {
+        int sq = bits_lowest(o);
+        uint8_t cell = v->cell[sq];
+        if (!may_move(cell)) continue;
+        Bits to = bits_dilate(bit_of(sq)) & free;
+        int n = 0;
+        for (; to; to &= to - 1) n++;
+        float p = (cell & VIEW_OPP_KNOWN) || (v->flags[sq] & PIECE_MOVED) ? 1.0f : p_unmoved;
+        moves += p * (float)n;
+    }
+    e->opp_moves = moves < 1.0f ? 1.0f : moves;
+}
+
 static void eval_init(Eval *e, const PlayerView *v, const Rules *r) {
     e->v = v;
     e->r = r;
@@ -284,7 +368,17 @@ static void eval_init(Eval *e, const PlayerView *v, const Rules *r) {
     Bits moved = cells_masked(v->flags, PIECE_MOVED, PIECE_MOVED);
     Bits movers = opp & (moved | (known & ~fixed));
     Bits flags = cells_equal(v->cell, VIEW_OWN | FLAG);
-    for (Bits f = flags; f; f &= f - 1) eval_flag(e, bits_lowest(f));
+    e->nflags = 0;
+    e->rays = 0;
+    for (Bits f = flags; f; f &= f - 1) {
+        int sq = bits_lowest(f);
+        eval_flag(e, sq);
+        if (e->nflags < 4) {
+            e->flag_sq[e->nflags++] = sq;
+            e->rays |= flag_rays(v, sq);
+        }
+    }
+    e->opp_moves = 0.0f; /* computed with the exposure when a move first needs them */
     /* Opponent pieces two steps from the Flag (a random walker's next step in). */
     Bits ring2 = bits_dilate(e->guard) & open;
     e->near_flag = ring2 & opp & ~e->threats;
@@ -398,6 +492,18 @@ static float eval_move(Eval *e, int from, int to) {
         if (e->guard & to_bit) score += GUARD_FILL;
     }
     if (e->guard & bit_of(from)) score -= GUARD_LEAVE;
+    if ((bit_of(from) | to_bit) & e->rays) {
+        if (e->opp_moves == 0.0f) flag_lookahead_init(e);
+        /* After an attack the square holds ours if it wins, else still theirs. */
+        float after;
+        if (is_opp(target)) {
+            float kill = eval_kill(e, a, to);
+            after = kill * flag_exposure(e, from, to, v->cell[from]) + (1.0f - kill) * flag_exposure(e, from, to, target);
+        } else {
+            after = flag_exposure(e, from, to, v->cell[from]);
+        }
+        score -= FLAG_LOSS * (after - e->exposure) / e->opp_moves;
+    }
     return score;
 }
 

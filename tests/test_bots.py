@@ -219,6 +219,31 @@ def test_blocks_an_open_line_to_its_flag() -> None:
         assert move_of(field, seed=seed) == "E3-F3"
 
 
+def test_look_ahead_keeps_the_one_block_of_an_open_line() -> None:
+    # The red Captain on F3 is all that stands between the red Flag and an unknown blue
+    # piece on F8 (a possible Scout). A known blue Scout steps next to the Captain:
+    # taking it is worth a Scout, but it would open the F file, and the look-ahead
+    # prices the chance that a random reply then takes the Flag far above that. Without
+    # the look-ahead the bot took it.
+    g = stratego.Game.from_field(board("""
+        .  .  .  .  .  .  .  .  bB bF
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  .  b2 .  .  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  ~  ~  .  .  ~  ~  .  .
+        .  .  ~  ~  .  .  ~  ~  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  .  r6 .  .  .  b2
+        .  .  .  .  rB .  rB .  .  .
+        r4 .  .  .  rB rF rB .  .  .
+    """), BLUE)
+    g.play("J3-G3")  # a move only a Scout makes: now known
+    for seed in range(8):
+        g._state.seed_bot(seed)
+        move = stratego.action_to_move(g.bot_move("heuristic"), RED)
+        assert not move.startswith("F3-") or move[3:] in {"F2", "F4"}, move
+
+
 def test_sends_a_miner_to_the_last_unmoved_piece() -> None:
     # One unknown unmoved blue piece is left (the Flag or a Bomb, by the counts of a
     # two-piece side); the red Miner next to it attacks.
