@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy
 from setuptools import Extension, setup
 
+# The binding (csrc/python/, the only files that include Python.h) and the C core.
+BINDING_SOURCES = ["module.c", "args.c", "game_type.c", "batch_type.c"]
 CORE_SOURCES = [
     "init.c", "board.c", "rules.c", "moves.c", "repetition.c", "chase.c", "setup.c", "game.c",
     "view.c", "observe.c", "observe_codes.c", "observe_full.c", "mask_bits.c", "bot.c", "bot_game.c", "pool.c", "batch.c", "save.c",
@@ -46,9 +48,9 @@ setup(
     ext_modules=[
         Extension(
             "stratego._core",
-            sources=["csrc/binding.c"] + [f"csrc/{name}" for name in CORE_SOURCES],
-            include_dirs=["csrc", numpy.get_include()],
-            depends=[str(p) for p in Path("csrc").glob("*.h")],
+            sources=[f"csrc/python/{name}" for name in BINDING_SOURCES] + [f"csrc/{name}" for name in CORE_SOURCES],
+            include_dirs=["csrc", "csrc/python", numpy.get_include()],
+            depends=[str(p) for p in Path("csrc").rglob("*.h")],
             extra_compile_args=compile_args,
             extra_link_args=link_args,
         )

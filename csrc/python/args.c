@@ -1,0 +1,325 @@
+/* args.c: converting and checking the arguments and arrays of every entry point. */
+#include "binding.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "board.h"
+#include "bot.h"
+#include "game.h"
+#include "init.h"
+#include "mask_bits.h"
+#include "moves.h"
+#include "observe.h"
+#include "observe_codes.h"
+#include "observe_full.h"
+#include "pool.h"
+#include "rng.h"
+#include "rules.h"
+#include "save.h"
+#include "view.h"
+
+/* Converts an integer argument: an int or any object with __index__ (numpy.int64...),
+ * not a bool, to a long in [lo, hi]. `expected` says what is wanted ("0 (red) or 1
+ * (blue)"); NULL means "an int in [lo, hi]". 0, or -1 with TypeError (not an integer) or
+ * ValueError (out of range, however large) naming `name`. */
+int parse_int_in(PyObject *obj, const char *name, long lo, long hi, const char *expected,
+                        long *out) {
+    int result = -1, overflow = 0;
+    char range[96];
+    PyObject *index = NULL, *text = NULL;
+    if (expected == NULL) {
+        snprintf(range, sizeof(range), "an int in [%ld, %ld]", lo, hi);
+        expected = range;
+    }
+    if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s must be %s, got %s", name, expected, Py_TYPE(obj)->tp_name);
+        goto done;
+    }
+    index = PyNumber_Index(obj);
+    if (index == NULL) goto done;
+    long v = PyLong_AsLongAndOverflow(index, &overflow);
+    if (v == -1 && PyErr_Occurred()) goto done;
+    if (overflow || v < lo || v > hi) {
+        /* str() of a huge int can itself fail (the digit limit): then say so instead. */
+        const char *shown = NULL;
+        text = PyObject_Str(index);
+        if (text != NULL) shown = PyUnicode_AsUTF8(text);
+        if (shown == NULL) {
+            PyErr_Clear();
+            shown = "an int too large to print";
+        }
+        PyErr_Format(PyExc_ValueError, "%s must be %s, got %s", name, expected, shown);
+        goto done;
+    }
+    *out = v;
+    result = 0;
+done:
+    Py_XDECREF(index);
+    Py_XDECREF(text);
+    return result;
+}
+
+/* Reads an int setting of the rules dict, in [lo, hi]. 0 or -1 with an exception. */
+static int dict_get_int(PyObject *dict, const char *key, long lo, long hi, long *out) {
+    char name[64];
+    PyObject *value = PyDict_GetItemString(dict, key); /* borrowed */
+    if (value == NULL) {
+        PyErr_Format(PyExc_KeyError, "rules need the setting '%s'", key);
+        return -1;
+    }
+    snprintf(name, sizeof(name), "rule setting '%s'", key);
+    return parse_int_in(value, name, lo, hi, NULL, out);
+}
+
+/* Fills Rules from a dict {piece_counts: 12 ints, setup_rows, two_square_limit,
+ * max_plies, max_plies_without_attack}. 0, or -1 with an exception. */
+int rules_from_dict(PyObject *dict, Rules *r) {
+    int result = -1;
+    PyObject *seq = NULL;
+    long v;
+    char err[200];
+    if (!PyDict_Check(dict)) {
+        PyErr_Format(PyExc_TypeError, "rules must be a dict, got %s", Py_TYPE(dict)->tp_name);
+        goto done;
+    }
+    rules_default(r);
+    PyObject *counts = PyDict_GetItemString(dict, "piece_counts");
+    if (counts == NULL) {
+        PyErr_SetString(PyExc_KeyError, "rules need the setting 'piece_counts'");
+        goto done;
+    }
+    seq = PySequence_Fast(counts, "piece_counts must be a sequence of 12 ints");
+    if (seq == NULL) goto done;
+    if (PySequence_Fast_GET_SIZE(seq) != PIECE_TYPE_NB) {
+        PyErr_Format(PyExc_ValueError, "piece_counts must have 12 entries (bomb..flag), got %zd",
+                     PySequence_Fast_GET_SIZE(seq));
+        goto done;
+    }
+    for (int t = 0; t < PIECE_TYPE_NB; t++) {
+        char name[32];
+        long c;
+        snprintf(name, sizeof(name), "piece_counts[%d]", t);
+        if (parse_int_in(PySequence_Fast_GET_ITEM(seq, t), name, 0, MAX_PIECES, NULL, &c) < 0)
+            goto done;
+        r->piece_counts[t] = (uint8_t)c;
+    }
+    if (dict_get_int(dict, "setup_rows", 1, 4, &v) < 0) goto done;
+    r->setup_rows = (uint8_t)v;
+    if (dict_get_int(dict, "two_square_limit", 0, 255, &v) < 0) goto done;
+    r->two_square_limit = (uint8_t)v;
+    if (dict_get_int(dict, "max_plies", 0, 65535, &v) < 0) goto done;
+    r->max_plies = (uint16_t)v;
+    if (dict_get_int(dict, "max_plies_without_attack", 0, 65535, &v) < 0) goto done;
+    r->max_plies_without_attack = (uint16_t)v;
+    {
+        static const char *const FLAGS[] = {"aggressor_wins", "silent_defense", "rescue",
+                                            "one_time_bombs", "captain_two_squares", "chasing_rule"};
+        uint8_t *fields[] = {&r->aggressor_wins, &r->silent_defense, &r->rescue,
+                             &r->one_time_bombs, &r->captain_two_squares, &r->chasing_rule};
+        for (size_t k = 0; k < sizeof(FLAGS) / sizeof(FLAGS[0]); k++) {
+            if (dict_get_int(dict, FLAGS[k], 0, 1, &v) < 0) goto done;
+            *fields[k] = (uint8_t)v;
+        }
+    }
+    if (rules_validate(r, err, sizeof(err)) < 0) {
+        PyErr_SetString(PyExc_ValueError, err);
+        goto done;
+    }
+    result = 0;
+done:
+    Py_XDECREF(seq);
+    return result;
+}
+
+int parse_player(PyObject *obj, const char *name, int *out) {
+    long v;
+    if (parse_int_in(obj, name, 0, 1, "0 (red) or 1 (blue)", &v) < 0) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+int parse_square(PyObject *obj, const char *name, int *out) {
+    long v;
+    if (parse_int_in(obj, name, 0, SQ_NB - 1, "a square index in [0, 99]", &v) < 0) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+int parse_seed(PyObject *obj, uint64_t *out) {
+    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "seed must be an int, got %s", Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    /* Any Python int: its value modulo 2^64 (negative seeds included). */
+    unsigned long long v = PyLong_AsUnsignedLongLongMask(obj);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* A bot's name (bot.h) to its kind; a ValueError listing the bots otherwise. */
+int parse_bot(PyObject *obj, int *out) {
+    const char *name = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;
+    if (name == NULL && PyErr_Occurred()) return -1;
+    int kind = name ? bot_kind_from_name(name) : -1;
+    if (kind < 0) {
+        char known[128] = "";
+        for (int k = 0; k < BOT_KIND_NB; k++) {
+            strncat(known, k ? ", '" : "'", sizeof(known) - strlen(known) - 1);
+            strncat(known, bot_name(k), sizeof(known) - strlen(known) - 1);
+            strncat(known, "'", sizeof(known) - strlen(known) - 1);
+        }
+        if (PyUnicode_Check(obj)) {
+            PyErr_Format(PyExc_ValueError, "unknown bot %R; the bots are %s", obj, known);
+        } else {
+            PyErr_Format(PyExc_TypeError, "a bot is named by a str (%s), got %s", known, Py_TYPE(obj)->tp_name);
+        }
+        return -1;
+    }
+    *out = kind;
+    return 0;
+}
+
+static const char *dtype_name(int typenum) {
+    switch (typenum) {
+    case NPY_BOOL: return "bool";
+    case NPY_FLOAT32: return "float32";
+    case NPY_INT8: return "int8";
+    case NPY_UINT8: return "uint8";
+    case NPY_INT32: return "int32";
+    case NPY_INT64: return "int64";
+    default: return "?";
+    }
+}
+
+/* Checks an output array completely: ndarray, dtype, C-contiguous, aligned, writeable,
+ * and exactly `shape`. 0, or -1 with an exception naming `name`. */
+int check_array_shape(PyObject *obj, const char *name, int typenum, int ndim,
+                             const npy_intp *shape) {
+    char want[96] = "(", got[96] = "(";
+    for (int d = 0; d < ndim; d++) {
+        size_t w = strlen(want);
+        snprintf(want + w, sizeof(want) - w, d + 1 < ndim ? "%zd, " : ndim == 1 ? "%zd,)" : "%zd)",
+                 (Py_ssize_t)shape[d]);
+    }
+    if (!PyArray_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a numpy.ndarray of dtype %s and shape %s, got %s",
+                     name, dtype_name(typenum), want, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    PyArrayObject *a = (PyArrayObject *)obj;
+    if (PyArray_TYPE(a) != typenum) {
+        PyErr_Format(PyExc_TypeError, "%s must have dtype %s, got %R", name, dtype_name(typenum),
+                     (PyObject *)PyArray_DESCR(a));
+        return -1;
+    }
+    int same = PyArray_NDIM(a) == ndim;
+    for (int d = 0; same && d < ndim; d++) same = PyArray_DIM(a, d) == shape[d];
+    if (!same) {
+        for (int d = 0; d < PyArray_NDIM(a) && d < 8; d++) {
+            size_t w = strlen(got);
+            snprintf(got + w, sizeof(got) - w, "%zd%s", (Py_ssize_t)PyArray_DIM(a, d),
+                     d + 1 < PyArray_NDIM(a) ? ", " : ")");
+        }
+        if (PyArray_NDIM(a) == 0) strcpy(got, "()");
+        PyErr_Format(PyExc_ValueError, "%s must have shape %s, got %s", name, want, got);
+        return -1;
+    }
+    if (!PyArray_IS_C_CONTIGUOUS(a) || !PyArray_ISALIGNED(a)) {
+        PyErr_Format(PyExc_ValueError, "%s must be C-contiguous, aligned and writeable", name);
+        return -1;
+    }
+    if (!PyArray_ISWRITEABLE(a)) {
+        PyErr_Format(PyExc_ValueError, "%s was made read-only (writeable=False), but it is "
+                     "written in place; copy what you keep instead", name);
+        return -1;
+    }
+    return 0;
+}
+
+/* Shorthand for (n,) and (n, d1) arrays. */
+int check_out_array(PyObject *obj, const char *name, int typenum, npy_intp n, npy_intp d1) {
+    npy_intp shape[2] = {n, d1};
+    return check_array_shape(obj, name, typenum, d1 > 0 ? 2 : 1, shape);
+}
+
+/* The one conversion of history_k, so Game, VecEnv and channel_names raise the same
+ * exception for the same fault (TypeError: not an integer; ValueError: out of range). */
+int parse_history_k(PyObject *obj, long *out) {
+    return parse_int_in(obj, "history_k", 0, HISTORY_NB, NULL, out);
+}
+
+/* Reads the observation settings (history_k from parse_history_k); the caps come from
+ * the rules. codes: the compact observation (uint8 only; beliefs beside it). */
+int obs_spec_parse(long history_k, int probabilities, int as_float, int codes, const Rules *r,
+                          ObsSpec *spec) {
+    if (codes && as_float) {
+        PyErr_SetString(PyExc_ValueError, "observation codes are uint8; expand them to float32 instead");
+        return -1;
+    }
+    /* With codes the beliefs are their own float32 block. */
+    if (probabilities && !as_float && !codes) {
+        PyErr_SetString(PyExc_ValueError, "belief planes need obs_dtype float32");
+        return -1;
+    }
+    spec->history_k = (uint8_t)history_k;
+    spec->probabilities = (uint8_t)(probabilities != 0);
+    spec->as_float = (uint8_t)(as_float != 0);
+    spec->max_plies = r->max_plies;
+    spec->max_plies_without_attack = r->max_plies_without_attack;
+    return 0;
+}
+
+/* Reads an optional setup table: None, or a C-contiguous uint8 array (K, 40) of letters
+ * 'A'..'M' whose rows each hold exactly the rules' pieces. 0, or -1 with an exception. */
+int setup_table_parse(PyObject *obj, const Rules *r, SetupTable *table) {
+    table->letters = NULL;
+    table->n = 0;
+    if (obj == Py_None) return 0;
+    if (!PyArray_Check(obj) || PyArray_TYPE((PyArrayObject *)obj) != NPY_UINT8 ||
+        PyArray_NDIM((PyArrayObject *)obj) != 2 || PyArray_DIM((PyArrayObject *)obj, 1) != MAX_PIECES ||
+        PyArray_DIM((PyArrayObject *)obj, 0) < 1 || PyArray_DIM((PyArrayObject *)obj, 0) > INT32_MAX ||
+        !PyArray_IS_C_CONTIGUOUS((PyArrayObject *)obj) || !PyArray_ISALIGNED((PyArrayObject *)obj)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "setups must be a C-contiguous uint8 array of shape (K, 40), K >= 1");
+        return -1;
+    }
+    const uint8_t *letters = PyArray_DATA((PyArrayObject *)obj);
+    npy_intp k = PyArray_DIM((PyArrayObject *)obj, 0);
+    for (npy_intp row = 0; row < k; row++) {
+        int counts[PIECE_TYPE_NB] = {0};
+        for (int i = 0; i < MAX_PIECES; i++) {
+            uint8_t c = letters[row * MAX_PIECES + i];
+            if (c == 'A') continue;
+            if (c < 'B' || c > 'M') {
+                PyErr_Format(PyExc_ValueError, "setup %zd: letter %d is %d, expected 'A'..'M'",
+                             (Py_ssize_t)row, i, c);
+                return -1;
+            }
+            counts[c - 'B']++;
+        }
+        for (int t = 0; t < PIECE_TYPE_NB; t++) {
+            if (counts[t] != r->piece_counts[t]) {
+                PyErr_Format(PyExc_ValueError,
+                             "setup %zd has %d pieces of type %d, the variant %d", (Py_ssize_t)row,
+                             counts[t], t, r->piece_counts[t]);
+                return -1;
+            }
+        }
+    }
+    table->letters = letters;
+    table->n = (int)k;
+    return 0;
+}
+
+/* An action of any kind, in [0, ACTION_MAX). */
+int parse_action(PyObject *obj, int *out) {
+    long v;
+    char expected[48];
+    snprintf(expected, sizeof(expected), "an int in [0, %d)", ACTION_MAX); /* as step() says it */
+    if (parse_int_in(obj, "action", 0, ACTION_MAX - 1, expected, &v) < 0) return -1;
+    *out = (int)v;
+    return 0;
+}

@@ -1,0 +1,601 @@
+/* batch_type.c: _core.Batch, N games stepped together in C with the GIL released
+ * (stratego.VecEnv wraps it). */
+#include "binding.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "board.h"
+#include "bot.h"
+#include "game.h"
+#include "init.h"
+#include "mask_bits.h"
+#include "moves.h"
+#include "observe.h"
+#include "observe_codes.h"
+#include "observe_full.h"
+#include "pool.h"
+#include "rng.h"
+#include "rules.h"
+#include "save.h"
+#include "view.h"
+
+enum { OUT_MASK, OUT_REWARDS, OUT_REWARD, OUT_TERMINATED, OUT_TRUNCATED, OUT_TO_PLAY, OUT_FINAL_WINNER,
+       OUT_FINAL_REASON, OUT_FINAL_PLIES, OUT_NB };
+enum { OBS_ARRAY_NB = 5 }; /* obs, final_obs, full_obs, belief, final_belief: optional */
+static const char *const OUT_NAMES[OUT_NB] = {"mask", "rewards", "reward", "terminated", "truncated",
+                                              "to_play", "final_winner", "final_reason", "final_plies"};
+static const char *const OBS_ARRAY_NAMES[OBS_ARRAY_NB] = {"obs", "final_obs", "full_obs", "belief", "final_belief"};
+
+/* Life cycle: made by __new__ (batch.states NULL, closed 0: refuses every call), then
+ * __init__ once, then close() (closed 1). */
+typedef struct {
+    PyObject_HEAD
+    Batch batch;
+    PyObject *outputs[OUT_NB]; /* the caller's arrays, kept alive while we write them */
+    PyObject *obs_arrays[OBS_ARRAY_NB];
+    PyObject *setups; /* a private, read-only copy of the setup table the games draw from, or NULL */
+    int num_threads;
+    int busy; /* set while a call runs without the GIL: a second caller gets an error */
+    unsigned long busy_thread; /* the thread inside that call, to tell re-entry from a race */
+    int closed;
+} BatchObject;
+
+static void Batch_release(BatchObject *self) {
+    free(self->batch.states);
+    free(self->batch.sample_rng);
+    free(self->batch.versus);
+    self->batch.states = NULL;
+    self->batch.sample_rng = NULL;
+    self->batch.versus = NULL;
+    for (int k = 0; k < OUT_NB; k++) Py_CLEAR(self->outputs[k]);
+    for (int k = 0; k < OBS_ARRAY_NB; k++) Py_CLEAR(self->obs_arrays[k]);
+    Py_CLEAR(self->setups);
+    self->batch.setups.letters = NULL;
+    self->batch.setups.n = 0;
+    self->closed = 1;
+}
+
+static void Batch_dealloc(BatchObject *self) {
+    Batch_release(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+
+/* The Python layer resolves num_threads 0 (stratego.default_num_threads: affinity, cgroup
+ * quota, OMP_NUM_THREADS); the core takes a count. */
+static int parse_num_threads(PyObject *obj, int *out) {
+    long v;
+    if (parse_int_in(obj, "num_threads", 1, BATCH_MAX_THREADS, "an int in [0, 4096] (0: VecEnv uses stratego.default_num_threads())",
+                     &v) < 0)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* __init__: every argument is converted and checked first (a conversion can run Python
+ * code, even code that calls __init__ again), then the object is filled, once. */
+static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"num_envs", "num_threads", "rules", "mask", "rewards", "reward",
+                             "terminated", "truncated", "to_play", "final_winner", "final_reason",
+                             "final_plies", "obs", "final_obs", "full_obs", "obs_views",
+                             "history_k", "probabilities", "as_float", "write_mask", "setups",
+                             "final_views", "autoreset", "opponent", "learner_mode", "belief", "final_belief",
+                             "obs_codes", "mask_bits", "full_codes", NULL};
+    static const int types[OUT_NB] = {NPY_BOOL, NPY_FLOAT32, NPY_FLOAT32, NPY_BOOL, NPY_BOOL,
+                                      NPY_INT8, NPY_INT8, NPY_UINT8, NPY_INT32};
+    npy_intp widths[OUT_NB] = {0, 2, 0, 0, 0, 0, 0, 0, 0};
+    Py_ssize_t n;
+    PyObject *threads_obj, *rules_obj, *outs[OUT_NB];
+    PyObject *obs[OBS_ARRAY_NB] = {Py_None, Py_None, Py_None, Py_None, Py_None};
+    PyObject *views_obj = NULL, *history_obj = NULL, *setups_obj = Py_None;
+    int probabilities = 0, as_float = 0, write_mask = 1, result = -1;
+    int obs_codes = 0, mask_bits = 0, full_codes = 0;
+    long obs_views = 0, history_k = 4, opponent = -1, learner_mode = LEARNER_RED;
+    PyObject *opponent_obj = NULL, *learner_obj = NULL;
+    PyObject *final_views_obj = NULL, *autoreset_obj = NULL;
+    long final_views = 0, autoreset = AUTORESET_SAME_STEP;
+    SetupTable table;
+    Rules rules;
+    ObsSpec spec;
+    int threads;
+    GameState *states = NULL;
+    uint64_t *sample_rng = NULL;
+    VersusSlot *versus = NULL;
+    PyObject *setups_copy = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "nOOOOOOOOOOO|OOOOOpppOOOOOOOppp", kwlist, &n, &threads_obj,
+                                     &rules_obj, &outs[0], &outs[1], &outs[2], &outs[3],
+                                     &outs[4], &outs[5], &outs[6], &outs[7], &outs[8], &obs[0],
+                                     &obs[1], &obs[2], &views_obj, &history_obj, &probabilities,
+                                     &as_float, &write_mask, &setups_obj, &final_views_obj, &autoreset_obj,
+                                     &opponent_obj, &learner_obj, &obs[3], &obs[4], &obs_codes, &mask_bits,
+                                     &full_codes))
+        goto done;
+    if (opponent_obj != NULL &&
+        parse_int_in(opponent_obj, "opponent", -1, BOT_KIND_NB - 1, "-1 (none) or a bot kind", &opponent) < 0)
+        goto done;
+    if (learner_obj != NULL &&
+        parse_int_in(learner_obj, "learner_mode", 0, LEARNER_MODE_NB - 1, NULL, &learner_mode) < 0)
+        goto done;
+    if (parse_num_threads(threads_obj, &threads) < 0 || rules_from_dict(rules_obj, &rules) < 0)
+        goto done;
+    if (views_obj != NULL && parse_int_in(views_obj, "obs_views", 0, 2, "0, 1 or 2", &obs_views) < 0)
+        goto done;
+    if (history_obj != NULL && parse_history_k(history_obj, &history_k) < 0) goto done;
+    if (final_views_obj != NULL &&
+        parse_int_in(final_views_obj, "final_views", 0, 2, "0 (as obs_views), 1 or 2", &final_views) < 0)
+        goto done;
+    if (autoreset_obj != NULL &&
+        parse_int_in(autoreset_obj, "autoreset", AUTORESET_SAME_STEP, AUTORESET_DISABLED,
+                     "0 (same step), 1 (next step) or 2 (disabled)", &autoreset) < 0)
+        goto done;
+    if (obs_spec_parse(history_k, probabilities, as_float, obs_codes, &rules, &spec) < 0) goto done;
+    /* The games read the setup table for as long as they live: a private copy, so that
+     * no later write to the caller's array (or its base) can change what was checked. */
+    if (setups_obj != Py_None && PyArray_Check(setups_obj) &&
+        PyArray_TYPE((PyArrayObject *)setups_obj) == NPY_UINT8) {
+        setups_copy = PyArray_NewCopy((PyArrayObject *)setups_obj, NPY_CORDER);
+        if (setups_copy == NULL) goto done;
+        setups_obj = setups_copy;
+    }
+    /* Converted: from here on no Python code runs until the object is filled. */
+    if (self->batch.states != NULL || self->closed) {
+        PyErr_SetString(PyExc_RuntimeError, "Batch.__init__ may be called only once");
+        goto done;
+    }
+    if (n < 1 || n > BATCH_MAX_ENVS) {
+        PyErr_Format(PyExc_ValueError, "num_envs must be in [1, %d], got %zd", BATCH_MAX_ENVS, n);
+        goto done;
+    }
+    widths[OUT_MASK] = mask_bits ? MASK_BITS_BYTES(rules_num_actions(&rules)) : rules_num_actions(&rules);
+    if (setup_table_parse(setups_obj, &rules, &table) < 0) goto done;
+    for (int k = 0; k < OUT_NB; k++) {
+        int type = k == OUT_MASK && mask_bits ? NPY_UINT8 : types[k];
+        if (check_out_array(outs[k], OUT_NAMES[k], type, n, widths[k]) < 0) goto done;
+    }
+    if (final_views == 0) final_views = obs_views;
+    if ((final_views > 0) != (obs_views > 0)) {
+        PyErr_Format(PyExc_ValueError, "final_views must be 1 or 2 with observations (0: as "
+                     "obs_views), 0 without; got %ld with obs_views %ld", final_views, obs_views);
+        goto done;
+    }
+    if (obs_views > 0 && obs_codes) {
+        /* (n, L) codes, or (n, 2, L); beliefs (n, [2,] 12, 10, 10) float32; final_obs and
+         * final_belief with final_views views a game */
+        npy_intp shape[3] = {n, 2, (npy_intp)CODES_BYTES(spec.history_k)};
+        npy_intp one_view[2] = {n, shape[2]};
+        npy_intp belief_shape[5] = {n, 2, PIECE_TYPE_NB, BOARD_SIZE, BOARD_SIZE};
+        npy_intp one_belief[4] = {n, PIECE_TYPE_NB, BOARD_SIZE, BOARD_SIZE};
+        if (check_array_shape(obs[0], "obs", NPY_UINT8, obs_views == 2 ? 3 : 2,
+                              obs_views == 2 ? shape : one_view) < 0 ||
+            check_array_shape(obs[1], "final_obs", NPY_UINT8, final_views == 2 ? 3 : 2,
+                              final_views == 2 ? shape : one_view) < 0)
+            goto done;
+        if (probabilities &&
+            (check_array_shape(obs[3], "belief", NPY_FLOAT32, obs_views == 2 ? 5 : 4,
+                               obs_views == 2 ? belief_shape : one_belief) < 0 ||
+             check_array_shape(obs[4], "final_belief", NPY_FLOAT32, final_views == 2 ? 5 : 4,
+                               final_views == 2 ? belief_shape : one_belief) < 0))
+            goto done;
+    } else if (obs_views > 0) {
+        /* (n, C, 10, 10), or (n, 2, C, 10, 10) for both players' views */
+        npy_intp shape[5] = {n, 2, observe_channels(&spec), BOARD_SIZE, BOARD_SIZE};
+        npy_intp one_view[4] = {n, observe_channels(&spec), BOARD_SIZE, BOARD_SIZE};
+        int obs_type = as_float ? NPY_FLOAT32 : NPY_UINT8;
+        if (check_array_shape(obs[0], "obs", obs_type, obs_views == 2 ? 5 : 4,
+                              obs_views == 2 ? shape : one_view) < 0 ||
+            check_array_shape(obs[1], "final_obs", obs_type, final_views == 2 ? 5 : 4,
+                              final_views == 2 ? shape : one_view) < 0)
+            goto done;
+    } else if (obs[0] != Py_None || obs[1] != Py_None) {
+        PyErr_SetString(PyExc_ValueError, "obs and final_obs need obs_views 1 or 2");
+        goto done;
+    }
+    if ((obs[3] != Py_None || obs[4] != Py_None) && !(obs_views > 0 && obs_codes && probabilities)) {
+        PyErr_SetString(PyExc_ValueError, "belief and final_belief go with observation codes and probabilities");
+        goto done;
+    }
+    if (obs[2] != Py_None) {
+        npy_intp shape[4] = {n, FULL_OBS_CHANNELS, BOARD_SIZE, BOARD_SIZE};
+        npy_intp code_shape[2] = {n, SQ_NB};
+        if (full_codes ? check_array_shape(obs[2], "full_obs", NPY_UINT8, 2, code_shape) < 0
+                       : check_array_shape(obs[2], "full_obs", NPY_UINT8, 4, shape) < 0)
+            goto done;
+    }
+    states = malloc((size_t)n * sizeof(GameState));
+    sample_rng = malloc((size_t)n * sizeof(uint64_t));
+    versus = opponent >= 0 ? calloc((size_t)n, sizeof(VersusSlot)) : NULL;
+    if (states == NULL || sample_rng == NULL || (opponent >= 0 && versus == NULL)) {
+        PyErr_Format(PyExc_MemoryError, "cannot allocate %zd games", n);
+        goto done;
+    }
+    self->batch.states = states;
+    self->batch.sample_rng = sample_rng;
+    self->batch.versus = versus;
+    states = NULL;
+    sample_rng = NULL;
+    versus = NULL;
+    self->batch.opponent = (int)opponent;
+    self->batch.learner_mode = (int)learner_mode;
+    self->batch.num_envs = (int)n;
+    self->batch.rules = rules;
+    self->batch.obs_spec = spec;
+    self->batch.obs_views = (int)obs_views;
+    self->batch.obs_codes = obs_codes;
+    self->batch.full_codes = full_codes;
+    self->batch.final_views = (int)final_views;
+    self->batch.autoreset = (int)autoreset;
+    self->batch.write_mask = write_mask;
+    self->batch.mask_bits = mask_bits;
+    self->batch.setups = table;
+    if (setups_obj != Py_None) {
+        Py_INCREF(setups_obj);
+        self->setups = setups_obj;
+    }
+    /* The table is read with the GIL released: nothing may write it again. */
+    if (setups_copy != NULL) PyArray_CLEARFLAGS((PyArrayObject *)setups_copy, NPY_ARRAY_WRITEABLE);
+    for (int k = 0; k < OUT_NB; k++) {
+        Py_INCREF(outs[k]);
+        self->outputs[k] = outs[k];
+    }
+    for (int k = 0; k < OBS_ARRAY_NB; k++) {
+        if (obs[k] == Py_None) continue;
+        Py_INCREF(obs[k]);
+        self->obs_arrays[k] = obs[k];
+    }
+    self->batch.mask = PyArray_DATA((PyArrayObject *)outs[OUT_MASK]);
+    self->batch.rewards = PyArray_DATA((PyArrayObject *)outs[OUT_REWARDS]);
+    self->batch.reward = PyArray_DATA((PyArrayObject *)outs[OUT_REWARD]);
+    self->batch.terminated = PyArray_DATA((PyArrayObject *)outs[OUT_TERMINATED]);
+    self->batch.truncated = PyArray_DATA((PyArrayObject *)outs[OUT_TRUNCATED]);
+    self->batch.to_play = PyArray_DATA((PyArrayObject *)outs[OUT_TO_PLAY]);
+    self->batch.final_winner = PyArray_DATA((PyArrayObject *)outs[OUT_FINAL_WINNER]);
+    self->batch.final_reason = PyArray_DATA((PyArrayObject *)outs[OUT_FINAL_REASON]);
+    self->batch.final_plies = PyArray_DATA((PyArrayObject *)outs[OUT_FINAL_PLIES]);
+    self->batch.obs = self->obs_arrays[0] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[0]) : NULL;
+    self->batch.final_obs = self->obs_arrays[1] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[1]) : NULL;
+    self->batch.full_obs = self->obs_arrays[2] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[2]) : NULL;
+    self->batch.belief = self->obs_arrays[3] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[3]) : NULL;
+    self->batch.final_belief = self->obs_arrays[4] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[4]) : NULL;
+    self->num_threads = threads;
+    /* Games start from seed 0 until reset() is called with another. */
+    batch_reset(&self->batch, 0, threads);
+    result = 0;
+done:
+    free(states);
+    free(sample_rng);
+    free(versus);
+    Py_XDECREF(setups_copy);
+    return result;
+}
+
+/* 0 if the batch may be read now: initialised, open, and not inside a call that released
+ * the GIL (that call is changing the games). -1 with an exception otherwise. Called
+ * after every argument is converted, since a conversion can close or step the batch. */
+static int Batch_check_idle(BatchObject *self) {
+    if (self->closed) {
+        PyErr_SetString(PyExc_RuntimeError, "the environment is closed");
+        return -1;
+    }
+    if (self->batch.states == NULL) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "this Batch was never initialised (make environments with stratego.VecEnv)");
+        return -1;
+    }
+    if (self->busy && self->busy_thread == PyThread_get_thread_ident()) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "re-entrant call: this thread is already inside a call of this "
+                        "environment (step, reset, sample_actions or load_state)");
+        return -1;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "the environment is being used by another thread; step it from one "
+                        "thread at a time");
+        return -1;
+    }
+    return 0;
+}
+
+/* Guards a call that runs without the GIL. 0, or -1 with an exception. */
+static int Batch_enter(BatchObject *self) {
+    if (Batch_check_idle(self) < 0) return -1;
+    self->busy = 1;
+    self->busy_thread = PyThread_get_thread_ident();
+    return 0;
+}
+
+/* 0 if every array the batch writes is still writeable: the caller owns them and may
+ * have set writeable=False since __init__; then nothing is written and -1 is returned
+ * with an exception naming the array. */
+static int Batch_check_outputs(BatchObject *self) {
+    for (int k = 0; k < OUT_NB + OBS_ARRAY_NB; k++) {
+        PyObject *a = k < OUT_NB ? self->outputs[k] : self->obs_arrays[k - OUT_NB];
+        if (a == NULL || PyArray_ISWRITEABLE((PyArrayObject *)a)) continue;
+        PyErr_Format(PyExc_ValueError,
+                     "%s was made read-only (writeable=False), but the environment writes it "
+                     "in place at every reset and step; copy what you keep instead",
+                     k == OUT_MASK ? "action_mask" : k < OUT_NB ? OUT_NAMES[k] : OBS_ARRAY_NAMES[k - OUT_NB]);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *Batch_reset(BatchObject *self, PyObject *seed_obj) {
+    uint64_t seed;
+    if (parse_seed(seed_obj, &seed) < 0) return NULL;
+    if (Batch_check_idle(self) < 0 || Batch_check_outputs(self) < 0) return NULL;
+    self->busy = 1;
+    self->busy_thread = PyThread_get_thread_ident();
+    Py_BEGIN_ALLOW_THREADS
+    batch_reset(&self->batch, seed, self->num_threads);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    Py_RETURN_NONE;
+}
+
+/* reset_some(reset_mask, seed): starts anew the games where reset_mask (bool, shape
+ * (num_envs,)) is True; seed None lets their streams go on, an int seeds them again. */
+static PyObject *Batch_reset_some(BatchObject *self, PyObject *args) {
+    PyObject *mask_obj, *seed_obj;
+    uint64_t seed = 0;
+    if (!PyArg_ParseTuple(args, "OO", &mask_obj, &seed_obj)) return NULL;
+    int reseed = seed_obj != Py_None;
+    if (reseed && parse_seed(seed_obj, &seed) < 0) return NULL;
+    /* Converted: now the state, then the mask (checking it runs no Python code). */
+    if (Batch_check_idle(self) < 0 || Batch_check_outputs(self) < 0) return NULL;
+    if (check_array_shape(mask_obj, "reset_mask", NPY_BOOL, 1,
+                          (npy_intp[1]){self->batch.num_envs}) < 0)
+        return NULL;
+    self->busy = 1;
+    self->busy_thread = PyThread_get_thread_ident();
+    const uint8_t *mask = PyArray_DATA((PyArrayObject *)mask_obj);
+    Py_BEGIN_ALLOW_THREADS
+    batch_reset_some(&self->batch, mask, reseed, seed, self->num_threads);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    Py_RETURN_NONE;
+}
+
+/* step(actions, illegal_mode): actions an integer array of shape (num_envs,). */
+static PyObject *Batch_step(BatchObject *self, PyObject *args) {
+    PyObject *actions_obj, *mode_obj, *result = NULL;
+    PyArrayObject *actions = NULL;
+    long mode;
+    int entered = 0, from_unsigned = 0;
+    if (!PyArg_ParseTuple(args, "OO", &actions_obj, &mode_obj)) goto done;
+    if (parse_int_in(mode_obj, "illegal_mode", ILLEGAL_RAISE, ILLEGAL_LOSES, "0 or 1", &mode) < 0)
+        goto done;
+    if (!PyArray_Check(actions_obj) || !PyArray_ISINTEGER((PyArrayObject *)actions_obj)) {
+        PyErr_Format(PyExc_TypeError, "actions must be a numpy array of integers, got %s",
+                     PyArray_Check(actions_obj) ? "a non-integer array"
+                                                : Py_TYPE(actions_obj)->tp_name);
+        goto done;
+    }
+    from_unsigned = PyArray_ISUNSIGNED((PyArrayObject *)actions_obj);
+    /* Always a private int64 base-class copy (8 bytes a game), made before the batch is
+     * checked: the actions are checked, the GIL is released, then they are played, and
+     * neither the caller nor a subclass hook may change them in between. */
+    actions = (PyArrayObject *)PyArray_FROMANY(actions_obj, NPY_INT64, 0, 0,
+                                               NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST |
+                                                   NPY_ARRAY_ENSURECOPY | NPY_ARRAY_ENSUREARRAY);
+    if (actions == NULL) goto done;
+    /* Converted: now the batch's state, then the values. */
+    if (Batch_check_idle(self) < 0 || Batch_check_outputs(self) < 0) goto done;
+    if (PyArray_NDIM(actions) != 1 || PyArray_DIM(actions, 0) != self->batch.num_envs) {
+        PyErr_Format(PyExc_ValueError, "actions must have shape (%d,), one per game; got ndim %d "
+                     "with %zd entries", self->batch.num_envs, PyArray_NDIM(actions),
+                     (Py_ssize_t)PyArray_SIZE(actions));
+        goto done;
+    }
+    const int64_t *a = PyArray_DATA(actions);
+    int64_t bad = batch_find_out_of_range(&self->batch, a);
+    if (bad >= 0) {
+        /* An unsigned array's values past INT64_MAX wrapped in the cast: show them as given. */
+        if (from_unsigned) {
+            PyErr_Format(PyExc_ValueError, "action %llu of game %lld is out of range [0, %d)",
+                         (unsigned long long)a[bad], (long long)bad, rules_num_actions(&self->batch.rules));
+        } else {
+            PyErr_Format(PyExc_ValueError, "action %lld of game %lld is out of range [0, %d)",
+                         (long long)a[bad], (long long)bad, rules_num_actions(&self->batch.rules));
+        }
+        goto done;
+    }
+    if (Batch_enter(self) < 0) goto done;
+    entered = 1;
+    if (mode == ILLEGAL_RAISE) {
+        int code = 0;
+        Py_BEGIN_ALLOW_THREADS
+        bad = batch_find_illegal(&self->batch, a, &code, self->num_threads);
+        Py_END_ALLOW_THREADS
+        if (bad >= 0) {
+            PyErr_Format(PyExc_ValueError, "illegal action %lld in game %lld: %s",
+                         (long long)a[bad], (long long)bad, moves_illegal_reason(code));
+            goto done;
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS
+    batch_step(&self->batch, a, (int)mode, self->num_threads);
+    Py_END_ALLOW_THREADS
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    if (entered) self->busy = 0;
+    Py_XDECREF(actions);
+    return result;
+}
+
+static PyObject *Batch_sample_actions(BatchObject *self, PyObject *out) {
+    if (Batch_check_idle(self) < 0) return NULL;
+    if (check_out_array(out, "the array of sampled actions", NPY_INT64, self->batch.num_envs, 0) < 0)
+        return NULL;
+    if (Batch_enter(self) < 0) return NULL;
+    int64_t *a = PyArray_DATA((PyArrayObject *)out);
+    Py_BEGIN_ALLOW_THREADS
+    batch_sample_actions(&self->batch, a, self->num_threads);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    Py_RETURN_NONE;
+}
+
+/* bot_actions(name, out): the action bot `name` plays in each game into out. */
+static PyObject *Batch_bot_actions(BatchObject *self, PyObject *args) {
+    PyObject *name_obj, *out;
+    int kind;
+    if (!PyArg_ParseTuple(args, "OO", &name_obj, &out)) return NULL;
+    if (parse_bot(name_obj, &kind) < 0 || Batch_check_idle(self) < 0) return NULL;
+    if (check_out_array(out, "the array of bot actions", NPY_INT64, self->batch.num_envs, 0) < 0)
+        return NULL;
+    if (Batch_enter(self) < 0) return NULL;
+    int64_t *a = PyArray_DATA((PyArrayObject *)out);
+    Py_BEGIN_ALLOW_THREADS
+    batch_bot_actions(&self->batch, kind, a, self->num_threads);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Batch_stats(BatchObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    if (Batch_check_idle(self) < 0) return NULL;
+    const BatchStats *st = &self->batch.stats;
+    return Py_BuildValue("{sLsLsLsLsLsLsK}", "games_finished", (long long)st->games_finished,
+                         "red_wins", (long long)st->red_wins, "blue_wins",
+                         (long long)st->blue_wins, "draws", (long long)st->draws, "cap_draws",
+                         (long long)st->cap_draws, "plies_of_finished",
+                         (long long)st->plies_of_finished, "checksum",
+                         (unsigned long long)st->checksum);
+}
+
+/* save() -> every game, sampler stream and counter as a batch save (save.h). */
+static PyObject *Batch_save(BatchObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    if (Batch_check_idle(self) < 0) return NULL;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)save_batch_bytes(&self->batch));
+    if (out == NULL) return NULL;
+    save_batch_write(&self->batch, (uint8_t *)PyBytes_AS_STRING(out));
+    return out;
+}
+
+/* restore(data): every game, stream and counter from save(), checked completely first
+ * (nothing changes if it is refused); the outputs (mask, observations, player to move)
+ * are written again from the restored games. */
+static PyObject *Batch_restore(BatchObject *self, PyObject *data) {
+    char err[300];
+    int bad;
+    if (!PyBytes_Check(data)) {
+        PyErr_Format(PyExc_TypeError, "saved state must be bytes, got %s", Py_TYPE(data)->tp_name);
+        return NULL;
+    }
+    if (Batch_check_outputs(self) < 0 || Batch_enter(self) < 0) return NULL;
+    /* bytes are immutable and we hold a reference: safe to read without the GIL. */
+    const uint8_t *buf = (const uint8_t *)PyBytes_AS_STRING(data);
+    size_t len = (size_t)PyBytes_GET_SIZE(data);
+    Batch *b = &self->batch;
+    Py_BEGIN_ALLOW_THREADS
+    bad = save_batch_check(b, buf, len, err, sizeof(err)) < 0;
+    if (!bad) {
+        save_batch_read(b, buf);
+        batch_write_outputs(b, self->num_threads);
+    }
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    if (bad) {
+        PyErr_Format(PyExc_ValueError, "cannot load this saved state: %s", err);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* game(i) -> a GameState copy of game i (for inspection and rendering). */
+static PyObject *Batch_game(BatchObject *self, PyObject *index_obj) {
+    /* The index first: its __index__ may close or step this batch. */
+    Py_ssize_t i = PyNumber_AsSsize_t(index_obj, PyExc_IndexError);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    if (Batch_check_idle(self) < 0) return NULL;
+    if (i < 0 || i >= self->batch.num_envs) {
+        PyErr_Format(PyExc_IndexError, "game index %zd out of range [0, %d)", i,
+                     self->batch.num_envs);
+        return NULL;
+    }
+    GameStateObject *g = PyObject_New(GameStateObject, &GameStateType);
+    if (g == NULL) return NULL;
+    g->state = self->batch.states[i];
+    g->rules = self->batch.rules;
+    g->bot_rng = self->batch.sample_rng[i]; /* game i's own stream, as bot_actions() draws on */
+    g->ready = 1;
+    return (PyObject *)g;
+}
+
+static PyObject *Batch_close(BatchObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        self->busy_thread == PyThread_get_thread_ident()
+                            ? "cannot close from inside a call of this environment (re-entrant close)"
+                            : "cannot close while another thread steps");
+        return NULL;
+    }
+    Batch_release(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Batch_get_num_threads(BatchObject *self, void *closure) {
+    STRATEGO_UNUSED(closure);
+    return PyLong_FromLong(self->num_threads);
+}
+
+static int Batch_set_num_threads(BatchObject *self, PyObject *value, void *closure) {
+    STRATEGO_UNUSED(closure);
+    int threads;
+    if (value == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "num_threads cannot be deleted");
+        return -1;
+    }
+    if (parse_num_threads(value, &threads) < 0) return -1;
+    self->num_threads = threads;
+    return 0;
+}
+
+static PyObject *Batch_get_closed(BatchObject *self, void *closure) {
+    STRATEGO_UNUSED(closure);
+    return PyBool_FromLong(self->closed);
+}
+
+static PyGetSetDef Batch_getset[] = {
+    {"num_threads", (getter)Batch_get_num_threads, (setter)Batch_set_num_threads,
+     "Threads (the engine's pool, csrc/pool.h) used by reset, step, sample_actions and bot_actions.", NULL},
+    {"closed", (getter)Batch_get_closed, NULL, "Whether close() was called.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef Batch_methods[] = {
+    {"reset", (PyCFunction)Batch_reset, METH_O, "reset(seed): every game anew."},
+    {"reset_some", (PyCFunction)Batch_reset_some, METH_VARARGS,
+     "reset_some(reset_mask, seed): the games where reset_mask is True anew (seed None: "
+     "their streams go on)."},
+    {"step", (PyCFunction)Batch_step, METH_VARARGS, "step(actions, illegal_mode)."},
+    {"sample_actions", (PyCFunction)Batch_sample_actions, METH_O,
+     "sample_actions(out): a uniformly random legal action per game into out (int64)."},
+    {"bot_actions", (PyCFunction)Batch_bot_actions, METH_VARARGS,
+     "bot_actions(name, out): the action bot `name` plays in each game, into out."},
+    {"stats", (PyCFunction)Batch_stats, METH_NOARGS, "Counters of finished games since reset."},
+    {"game", (PyCFunction)Batch_game, METH_O, "game(i): a GameState copy of game i."},
+    {"save", (PyCFunction)Batch_save, METH_NOARGS, "Every game, random stream and counter as bytes."},
+    {"restore", (PyCFunction)Batch_restore, METH_O, "restore(data): the batch as save() left it."},
+    {"close", (PyCFunction)Batch_close, METH_NOARGS, "Frees the games; a second close is safe."},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject BatchType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "stratego._core.Batch",
+    .tp_basicsize = sizeof(BatchObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "N games stepped together in C (use stratego.VecEnv).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Batch_init,
+    .tp_dealloc = (destructor)Batch_dealloc,
+    .tp_methods = Batch_methods,
+    .tp_getset = Batch_getset,
+};

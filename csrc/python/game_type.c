@@ -1,0 +1,467 @@
+/* game_type.c: _core.GameState, one game (stratego.Game wraps it). */
+#include "binding.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "board.h"
+#include "bot.h"
+#include "game.h"
+#include "init.h"
+#include "mask_bits.h"
+#include "moves.h"
+#include "observe.h"
+#include "observe_codes.h"
+#include "observe_full.h"
+#include "pool.h"
+#include "rng.h"
+#include "rules.h"
+#include "save.h"
+#include "view.h"
+
+/* The bots' stream of a game made from `seed`: stream 1 of game 0, the stream of
+ * game 0 of a batch reset with the same seed (batch_reset), whose setups this game
+ * shares. */
+static uint64_t bot_seed_stream(uint64_t seed) { return rng_seed_stream(seed, 0, 1); }
+
+/* __init__(rules): an empty board under the rules. The rules are read into a local and
+ * stored only once valid, so a refused re-init keeps the old, valid state. */
+static int GameState_init(GameStateObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"rules", NULL};
+    PyObject *rules_obj = NULL;
+    Rules rules;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O", kwlist, &rules_obj)) return -1;
+    if (rules_from_dict(rules_obj, &rules) < 0) return -1;
+    self->rules = rules;
+    board_clear(&self->state);
+    self->bot_rng = bot_seed_stream(0);
+    self->ready = 1;
+    return 0;
+}
+
+/* 0 if the object holds a valid game; -1 with an exception for one made by __new__ alone. */
+static int GameState_check_ready(GameStateObject *self) {
+    if (!self->ready) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "this GameState was never initialised (make games with stratego.Game)");
+        return -1;
+    }
+    return 0;
+}
+
+/* reset(seed, setups=None): a new game, random setups or rows of the setup table. */
+static PyObject *GameState_reset(GameStateObject *self, PyObject *args) {
+    PyObject *seed_obj, *setups_obj = Py_None;
+    uint64_t seed;
+    SetupTable table;
+    if (!PyArg_ParseTuple(args, "O|O", &seed_obj, &setups_obj)) return NULL;
+    if (parse_seed(seed_obj, &seed) < 0 || GameState_check_ready(self) < 0) return NULL;
+    if (setup_table_parse(setups_obj, &self->rules, &table) < 0) return NULL;
+    self->state.rng = rng_seed_stream(seed, 0, 0);
+    self->bot_rng = bot_seed_stream(seed);
+    game_reset(&self->state, &self->rules, &table);
+    Py_RETURN_NONE;
+}
+
+static PyObject *GameState_set_field(GameStateObject *self, PyObject *args) {
+    PyObject *field_obj = NULL, *to_move_obj = NULL;
+    int to_move;
+    char err[200];
+    if (!PyArg_ParseTuple(args, "UO", &field_obj, &to_move_obj)) return NULL;
+    if (parse_player(to_move_obj, "to_move", &to_move) < 0 || GameState_check_ready(self) < 0)
+        return NULL;
+    Py_ssize_t len;
+    if (!PyUnicode_IS_ASCII(field_obj)) {
+        PyErr_Format(PyExc_ValueError, "bad field: a field has 100 ASCII letters (A, _, B-Y), got %zd characters "
+                     "with non-ASCII ones", PyUnicode_GET_LENGTH(field_obj));
+        return NULL;
+    }
+    const char *field = PyUnicode_AsUTF8AndSize(field_obj, &len);
+    if (field == NULL) return NULL;
+    GameState fresh;
+    if (board_from_field(&fresh, field, (size_t)len, err, sizeof(err)) < 0) {
+        PyErr_Format(PyExc_ValueError, "bad field: %s", err);
+        return NULL;
+    }
+    fresh.to_move = (uint8_t)to_move;
+    fresh.rng = self->state.rng;
+    game_judge_start(&fresh, &self->rules);
+    self->state = fresh;
+    Py_RETURN_NONE;
+}
+
+static PyObject *GameState_field(GameStateObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    if (GameState_check_ready(self) < 0) return NULL;
+    char out[SQ_NB];
+    board_to_field(&self->state, out);
+    return PyUnicode_FromStringAndSize(out, SQ_NB);
+}
+
+static PyObject *GameState_legal_actions(GameStateObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    if (GameState_check_ready(self) < 0) return NULL;
+    PyObject *list = NULL, *result = NULL;
+    uint16_t actions[ACTION_MAX];
+    int n = self->state.done ? 0 : moves_list(&self->state, &self->rules, actions);
+    list = PyList_New(n);
+    if (list == NULL) goto done;
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLong(actions[i]);
+        if (v == NULL) goto done;
+        PyList_SET_ITEM(list, i, v);
+    }
+    result = list;
+    list = NULL;
+done:
+    Py_XDECREF(list);
+    return result;
+}
+
+/* action_mask(out): the legal-action mask of the player to move into out, a bool array
+ * of the variant's action count, or a uint8 array of MASK_BITS_BYTES for the packed
+ * mask (all clear once the game is over). The same code as VecEnv's mask, so tests can
+ * hold it against legal_actions(). */
+static PyObject *GameState_action_mask(GameStateObject *self, PyObject *out) {
+    if (GameState_check_ready(self) < 0) return NULL;
+    int n = rules_num_actions(&self->rules);
+    int packed = PyArray_Check(out) && PyArray_TYPE((PyArrayObject *)out) == NPY_UINT8;
+    npy_intp shape[1] = {packed ? MASK_BITS_BYTES(n) : n};
+    if (check_array_shape(out, "out", packed ? NPY_UINT8 : NPY_BOOL, 1, shape) < 0) return NULL;
+    uint8_t *mask = PyArray_DATA((PyArrayObject *)out);
+    if (self->state.done) {
+        memset(mask, 0, (size_t)shape[0]);
+    } else if (packed) {
+        mask_bits_legal(&self->state, &self->rules, mask);
+    } else {
+        moves_legal_mask(&self->state, &self->rules, mask);
+    }
+    Py_RETURN_NONE;
+}
+
+/* The legality code of a move between two squares now (phase and variant included). */
+static int move_code(GameStateObject *self, int from, int to) {
+    int action = action_encode(self->state.to_move, from, to);
+    if (action < 0) return moves_check(&self->state, &self->rules, self->state.to_move, from, to);
+    return moves_check_action(&self->state, &self->rules, action);
+}
+
+/* check_move(from, to) -> None if legal, else the reason as a str. */
+static PyObject *GameState_check_move(GameStateObject *self, PyObject *args) {
+    PyObject *from_obj, *to_obj;
+    int from, to;
+    if (!PyArg_ParseTuple(args, "OO", &from_obj, &to_obj)) return NULL;
+    if (parse_square(from_obj, "from", &from) < 0 || parse_square(to_obj, "to", &to) < 0 ||
+        GameState_check_ready(self) < 0)
+        return NULL;
+    if (self->state.done) return PyUnicode_FromString("the game is over");
+    int code = move_code(self, from, to);
+    if (code == 0) Py_RETURN_NONE;
+    return PyUnicode_FromString(moves_illegal_reason(code));
+}
+
+static PyObject *GameState_check_action(GameStateObject *self, PyObject *action_obj) {
+    int action;
+    if (parse_action(action_obj, &action) < 0 || GameState_check_ready(self) < 0) return NULL;
+    int code = moves_check_action(&self->state, &self->rules, action);
+    if (code == 0) Py_RETURN_NONE;
+    return PyUnicode_FromString(moves_illegal_reason(code));
+}
+
+static PyObject *GameState_play_action(GameStateObject *self, PyObject *action_obj) {
+    int action;
+    if (parse_action(action_obj, &action) < 0 || GameState_check_ready(self) < 0) return NULL;
+    int code = moves_check_action(&self->state, &self->rules, action);
+    if (code != 0) {
+        PyErr_SetString(PyExc_ValueError, moves_illegal_reason(code));
+        return NULL;
+    }
+    game_apply_action(&self->state, &self->rules, action);
+    Py_RETURN_NONE;
+}
+
+static PyObject *GameState_play_move(GameStateObject *self, PyObject *args) {
+    PyObject *from_obj, *to_obj;
+    int from, to;
+    if (!PyArg_ParseTuple(args, "OO", &from_obj, &to_obj)) return NULL;
+    if (parse_square(from_obj, "from", &from) < 0 || parse_square(to_obj, "to", &to) < 0 ||
+        GameState_check_ready(self) < 0)
+        return NULL;
+    if (self->state.done) {
+        PyErr_SetString(PyExc_ValueError, "the game is over");
+        return NULL;
+    }
+    int code = move_code(self, from, to);
+    if (code != 0) {
+        PyErr_SetString(PyExc_ValueError, moves_illegal_reason(code));
+        return NULL;
+    }
+    game_apply_move(&self->state, &self->rules, from, to);
+    Py_RETURN_NONE;
+}
+
+/* status() -> (to_move, done, winner or -1, end reason name, ply, plies_since_attack,
+ * rescue pending, rescues made by red, by blue) */
+static PyObject *GameState_status(GameStateObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    if (GameState_check_ready(self) < 0) return NULL;
+    const GameState *s = &self->state;
+    return Py_BuildValue("(iOisIIOii)", s->to_move, s->done ? Py_True : Py_False,
+                         s->winner == NO_WINNER ? -1 : s->winner, END_REASON_NAMES[s->end_reason],
+                         (unsigned int)s->ply, (unsigned int)s->plies_since_attack,
+                         s->phase == PHASE_RESCUE ? Py_True : Py_False, s->rescues[RED],
+                         s->rescues[BLUE]);
+}
+
+/* captured(player) -> tuple of the types of the player's captured pieces */
+static PyObject *GameState_captured(GameStateObject *self, PyObject *player_obj) {
+    int player;
+    PyObject *list = NULL, *result = NULL;
+    if (parse_player(player_obj, "player", &player) < 0 || GameState_check_ready(self) < 0)
+        return NULL;
+    const GameState *s = &self->state;
+    list = PyList_New(0);
+    if (list == NULL) goto done;
+    for (int id = player * MAX_PIECES; id < player * MAX_PIECES + s->placed[player]; id++) {
+        if (s->piece_sq[id] != SQ_NONE) continue;
+        PyObject *t = PyLong_FromLong(s->piece_type[id]);
+        if (t == NULL || PyList_Append(list, t) < 0) {
+            Py_XDECREF(t);
+            goto done;
+        }
+        Py_DECREF(t);
+    }
+    result = PyList_AsTuple(list);
+done:
+    Py_XDECREF(list);
+    return result;
+}
+
+/* view_cells(player) -> bytes of 2 per square, in absolute square order: the view code
+ * (view.h: empty, lake, own | type, identified opponent | type, unknown opponent) and the
+ * public flags, exactly what the player's observation is made from. */
+static PyObject *GameState_view_cells(GameStateObject *self, PyObject *player_obj) {
+    int player;
+    char out[2 * SQ_NB];
+    PlayerView view;
+    if (parse_player(player_obj, "perspective", &player) < 0 || GameState_check_ready(self) < 0)
+        return NULL;
+    view_build(&self->state, player, &view);
+    for (int sq = 0; sq < SQ_NB; sq++) {
+        out[2 * sq] = (char)view.cell[sq_to_frame(sq, player)];
+        out[2 * sq + 1] = (char)view.flags[sq_to_frame(sq, player)];
+    }
+    return PyBytes_FromStringAndSize(out, sizeof(out));
+}
+
+/* cells() -> bytes of 3 per square: owner (0 red, 1 blue, 2 empty, 3 lake), type, flags.
+ * For display and tests; it shows everything, and the renderer decides what to hide. */
+static PyObject *GameState_cells(GameStateObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    if (GameState_check_ready(self) < 0) return NULL;
+    char out[3 * SQ_NB];
+    const GameState *s = &self->state;
+    for (int sq = 0; sq < SQ_NB; sq++) {
+        uint8_t cell = s->board[sq];
+        if (cell == CELL_EMPTY || cell == CELL_LAKE) {
+            out[3 * sq] = cell == CELL_EMPTY ? 2 : 3;
+            out[3 * sq + 1] = out[3 * sq + 2] = 0;
+        } else {
+            out[3 * sq] = (char)piece_owner(cell - 1);
+            out[3 * sq + 1] = (char)s->piece_type[cell - 1];
+            out[3 * sq + 2] = (char)s->piece_flags[cell - 1];
+        }
+    }
+    return PyBytes_FromStringAndSize(out, sizeof(out));
+}
+
+static PyObject *GameState_perft(GameStateObject *self, PyObject *depth_obj) {
+    long depth;
+    if (parse_int_in(depth_obj, "perft depth", 0, 6, NULL, &depth) < 0 ||
+        GameState_check_ready(self) < 0)
+        return NULL;
+    uint64_t n;
+    /* Copies: another thread may play on this game while the GIL is released. */
+    GameState state = self->state;
+    Rules rules = self->rules;
+    Py_BEGIN_ALLOW_THREADS
+    n = game_perft(&state, &rules, (int)depth);
+    Py_END_ALLOW_THREADS
+    return PyLong_FromUnsignedLongLong(n);
+}
+
+/* observe(player, out, history_k, probabilities, codes=False, belief=None): writes the
+ * player's partial view into out, a (C, 10, 10) uint8 or float32 array (float32 for the
+ * belief planes); with codes, the codes into a (CODES_BYTES,) uint8 array and, with
+ * probabilities, the belief planes into belief, (12, 10, 10) float32. */
+static PyObject *GameState_observe(GameStateObject *self, PyObject *args) {
+    PyObject *player_obj, *out, *history_obj, *belief = Py_None;
+    int player, probabilities, codes = 0;
+    long history_k;
+    ObsSpec spec;
+    if (!PyArg_ParseTuple(args, "OOOp|pO", &player_obj, &out, &history_obj, &probabilities, &codes, &belief))
+        return NULL;
+    if (parse_player(player_obj, "player", &player) < 0 || parse_history_k(history_obj, &history_k) < 0)
+        return NULL;
+    int as_float = !codes && PyArray_Check(out) && PyArray_TYPE((PyArrayObject *)out) == NPY_FLOAT32;
+    if (obs_spec_parse(history_k, probabilities, as_float, codes, &self->rules, &spec) < 0 ||
+        GameState_check_ready(self) < 0)
+        return NULL;
+    if (codes) {
+        npy_intp shape[1] = {(npy_intp)CODES_BYTES(spec.history_k)};
+        npy_intp belief_shape[3] = {PIECE_TYPE_NB, BOARD_SIZE, BOARD_SIZE};
+        if (check_array_shape(out, "out", NPY_UINT8, 1, shape) < 0) return NULL;
+        if (probabilities && check_array_shape(belief, "belief", NPY_FLOAT32, 3, belief_shape) < 0) return NULL;
+    } else {
+        npy_intp shape[3] = {observe_channels(&spec), BOARD_SIZE, BOARD_SIZE};
+        if (check_array_shape(out, "out", as_float ? NPY_FLOAT32 : NPY_UINT8, 3, shape) < 0) return NULL;
+    }
+    PlayerView view;
+    view_build_recent(&self->state, player, spec.history_k, &view);
+    if (!codes) {
+        observe_partial(&view, &spec, PyArray_DATA((PyArrayObject *)out));
+    } else {
+        observe_codes(&view, &spec, PyArray_DATA((PyArrayObject *)out));
+        if (probabilities) observe_belief_planes(&view, PyArray_DATA((PyArrayObject *)belief));
+    }
+    Py_RETURN_NONE;
+}
+
+/* observe_full(player, out, codes=False): the full-information view, (30, 10, 10) uint8,
+ * or with codes its (100,) uint8 square codes. */
+static PyObject *GameState_observe_full(GameStateObject *self, PyObject *args) {
+    PyObject *player_obj, *out;
+    int player, codes = 0;
+    if (!PyArg_ParseTuple(args, "OO|p", &player_obj, &out, &codes)) return NULL;
+    if (parse_player(player_obj, "player", &player) < 0 || GameState_check_ready(self) < 0)
+        return NULL;
+    npy_intp shape[3] = {FULL_OBS_CHANNELS, BOARD_SIZE, BOARD_SIZE};
+    npy_intp code_shape[1] = {SQ_NB};
+    if (codes ? check_array_shape(out, "out", NPY_UINT8, 1, code_shape) < 0
+              : check_array_shape(out, "out", NPY_UINT8, 3, shape) < 0)
+        return NULL;
+    if (codes) observe_full_codes(&self->state, player, PyArray_DATA((PyArrayObject *)out));
+    else observe_full(&self->state, player, PyArray_DATA((PyArrayObject *)out));
+    Py_RETURN_NONE;
+}
+
+static PyObject *GameState_copy(GameStateObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    if (GameState_check_ready(self) < 0) return NULL;
+    GameStateObject *other = PyObject_New(GameStateObject, Py_TYPE(self));
+    if (other == NULL) return NULL;
+    other->state = self->state;
+    other->rules = self->rules;
+    other->bot_rng = self->bot_rng;
+    other->ready = 1;
+    return (PyObject *)other;
+}
+
+/* to_bytes() -> a save of this game (save.h: header naming the format and rules, then
+ * the state and the bot stream). */
+static PyObject *GameState_to_bytes(GameStateObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    if (GameState_check_ready(self) < 0) return NULL;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)save_game_bytes());
+    if (out == NULL) return NULL;
+    save_game_write(&self->state, &self->rules, self->bot_rng, (uint8_t *)PyBytes_AS_STRING(out));
+    return out;
+}
+
+/* from_bytes(data): replaces the state with a game save made under these rules, after
+ * checking it completely (save_game_read); nothing changes if it is refused. */
+static PyObject *GameState_from_bytes(GameStateObject *self, PyObject *data) {
+    char err[300];
+    if (!PyBytes_Check(data)) {
+        PyErr_Format(PyExc_TypeError, "a saved game must be bytes, got %s", Py_TYPE(data)->tp_name);
+        return NULL;
+    }
+    if (GameState_check_ready(self) < 0) return NULL;
+    if (save_game_read(&self->state, &self->bot_rng, &self->rules, (const uint8_t *)PyBytes_AS_STRING(data),
+                       (size_t)PyBytes_GET_SIZE(data), err, sizeof(err)) < 0) {
+        PyErr_Format(PyExc_ValueError, "cannot load this saved game: %s", err);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* bot_action(name) -> the action that bot plays for the player to move (-1 when the
+ * game is over), drawn on the game's bot stream. */
+static PyObject *GameState_bot_action(GameStateObject *self, PyObject *name) {
+    int kind;
+    if (parse_bot(name, &kind) < 0 || GameState_check_ready(self) < 0) return NULL;
+    return PyLong_FromLong(bot_game_action(kind, &self->state, &self->rules, &self->bot_rng));
+}
+
+/* seed_bot(seed): restarts the bot stream as a game made from `seed` has it. */
+static PyObject *GameState_seed_bot(GameStateObject *self, PyObject *seed_obj) {
+    uint64_t seed;
+    if (parse_seed(seed_obj, &seed) < 0 || GameState_check_ready(self) < 0) return NULL;
+    self->bot_rng = bot_seed_stream(seed);
+    Py_RETURN_NONE;
+}
+
+/* bot_stream() -> the bot stream's state; set_bot_stream(state) restores it (pickling). */
+static PyObject *GameState_bot_stream(GameStateObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    if (GameState_check_ready(self) < 0) return NULL;
+    return PyLong_FromUnsignedLongLong(self->bot_rng);
+}
+
+static PyObject *GameState_set_bot_stream(GameStateObject *self, PyObject *state_obj) {
+    uint64_t state;
+    if (parse_seed(state_obj, &state) < 0 || GameState_check_ready(self) < 0) return NULL;
+    self->bot_rng = state;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef GameState_methods[] = {
+    {"to_bytes", (PyCFunction)GameState_to_bytes, METH_NOARGS, "The state as bytes."},
+    {"bot_action", (PyCFunction)GameState_bot_action, METH_O,
+     "bot_action(name): the action bot `name` plays for the player to move, -1 when over."},
+    {"seed_bot", (PyCFunction)GameState_seed_bot, METH_O, "seed_bot(seed): restarts the bot stream."},
+    {"bot_stream", (PyCFunction)GameState_bot_stream, METH_NOARGS, "The bot stream's state."},
+    {"set_bot_stream", (PyCFunction)GameState_set_bot_stream, METH_O, "Restores bot_stream()."},
+    {"from_bytes", (PyCFunction)GameState_from_bytes, METH_O, "Restores a state from to_bytes()."},
+    {"reset", (PyCFunction)GameState_reset, METH_VARARGS,
+     "reset(seed, setups=None): a new game from seed, random setups or rows of setups."},
+    {"set_field", (PyCFunction)GameState_set_field, METH_VARARGS,
+     "set_field(field, to_move): the position of a 100-letter Gravon field."},
+    {"field", (PyCFunction)GameState_field, METH_NOARGS, "The board as 100 Gravon letters."},
+    {"legal_actions", (PyCFunction)GameState_legal_actions, METH_NOARGS,
+     "Legal actions of the player to move (its frame); [] once the game is over."},
+    {"action_mask", (PyCFunction)GameState_action_mask, METH_O,
+     "action_mask(out): the legal-action mask of the player to move into out (bool)."},
+    {"check_move", (PyCFunction)GameState_check_move, METH_VARARGS,
+     "check_move(from, to): None if legal, else why not."},
+    {"play_move", (PyCFunction)GameState_play_move, METH_VARARGS,
+     "play_move(from, to): plays a legal move; ValueError otherwise."},
+    {"status", (PyCFunction)GameState_status, METH_NOARGS,
+     "(to_move, done, winner, end_reason, ply, plies_since_attack, rescue_pending, rescues_red, rescues_blue)"},
+    {"check_action", (PyCFunction)GameState_check_action, METH_O,
+     "check_action(action): None if legal now, else why not."},
+    {"play_action", (PyCFunction)GameState_play_action, METH_O,
+     "play_action(action): plays a legal action of any kind; ValueError otherwise."},
+    {"captured", (PyCFunction)GameState_captured, METH_O, "captured(player): types of its captured pieces."},
+    {"cells", (PyCFunction)GameState_cells, METH_NOARGS, "3 bytes a square: owner, type, flags."},
+    {"view_cells", (PyCFunction)GameState_view_cells, METH_O,
+     "view_cells(player): 2 bytes a square: the player's view code and the public flags."},
+    {"perft", (PyCFunction)GameState_perft, METH_O, "perft(depth): move sequences of depth plies."},
+    {"copy", (PyCFunction)GameState_copy, METH_NOARGS, "An independent copy."},
+    {"observe", (PyCFunction)GameState_observe, METH_VARARGS,
+     "observe(player, out, history_k, probabilities, codes=False, belief=None): the player's partial view into out."},
+    {"observe_full", (PyCFunction)GameState_observe_full, METH_VARARGS,
+     "observe_full(player, out, codes=False): the full-information view into out (30, 10, 10) uint8, or its (100,) codes."},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject GameStateType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "stratego._core.GameState",
+    .tp_basicsize = sizeof(GameStateObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One game's state and rules (use stratego.Game).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)GameState_init,
+    .tp_methods = GameState_methods,
+};

@@ -1,0 +1,244 @@
+/* module.c: the module `stratego._core`: its functions, constants and types. */
+#define BINDING_IMPORTS_NUMPY
+#include "binding.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "board.h"
+#include "bot.h"
+#include "game.h"
+#include "init.h"
+#include "mask_bits.h"
+#include "moves.h"
+#include "observe.h"
+#include "observe_codes.h"
+#include "observe_full.h"
+#include "pool.h"
+#include "rng.h"
+#include "rules.h"
+#include "save.h"
+#include "view.h"
+
+const char *const END_REASON_NAMES[END_REASON_NB] = {
+    "", "flag_captured", "no_movable_pieces", "no_legal_move", "neither_can_move",
+    "max_plies", "max_plies_without_attack", "illegal_action",
+};
+
+static PyObject *core_action_encode(PyObject *mod, PyObject *args) {
+    STRATEGO_UNUSED(mod);
+    PyObject *p_obj, *f_obj, *t_obj;
+    int player, from, to;
+    if (!PyArg_ParseTuple(args, "OOO", &p_obj, &f_obj, &t_obj)) return NULL;
+    if (parse_player(p_obj, "player", &player) < 0 || parse_square(f_obj, "from", &from) < 0 ||
+        parse_square(t_obj, "to", &to) < 0)
+        return NULL;
+    return PyLong_FromLong(action_encode(player, from, to));
+}
+
+static PyObject *core_action_encode_rescue(PyObject *mod, PyObject *args) {
+    STRATEGO_UNUSED(mod);
+    PyObject *p_obj, *t_obj, *sq_obj;
+    int player, sq;
+    if (!PyArg_ParseTuple(args, "OOO", &p_obj, &t_obj, &sq_obj)) return NULL;
+    if (parse_player(p_obj, "player", &player) < 0 || parse_square(sq_obj, "square", &sq) < 0) return NULL;
+    long type;
+    if (parse_int_in(t_obj, "piece type", 0, PIECE_TYPE_NB - 1, NULL, &type) < 0) return NULL;
+    return PyLong_FromLong(action_encode_rescue(player, (int)type, sq));
+}
+
+/* action_decode(player, action) -> ("move", from, to) | ("rescue", type, square) |
+ * ("decline", 0, 0), absolute squares. */
+static PyObject *core_action_decode(PyObject *mod, PyObject *args) {
+    STRATEGO_UNUSED(mod);
+    static const char *const KINDS[] = {"move", "rescue", "decline"};
+    PyObject *p_obj, *a_obj;
+    int player, action, a, b;
+    if (!PyArg_ParseTuple(args, "OO", &p_obj, &a_obj)) return NULL;
+    if (parse_player(p_obj, "player", &player) < 0 || parse_action(a_obj, &action) < 0) return NULL;
+    ActionKind kind = action_decode(player, action, &a, &b);
+    return Py_BuildValue("(sii)", KINDS[kind], a, b);
+}
+
+/* num_actions(rules) -> size of the variant's action space */
+static PyObject *core_num_actions(PyObject *mod, PyObject *rules_obj) {
+    STRATEGO_UNUSED(mod);
+    Rules rules;
+    if (rules_from_dict(rules_obj, &rules) < 0) return NULL;
+    return PyLong_FromLong(rules_num_actions(&rules));
+}
+
+/* Channel names, one row of NAME_LEN bytes each; at most NAMES_MAX of them. */
+enum { NAME_LEN = 64, NAMES_MAX = OBS_HISTORY + 3 * HISTORY_NB + 3 * PIECE_TYPE_NB + 2 };
+_Static_assert((int)FULL_OBS_CHANNELS <= (int)NAMES_MAX, "the full view's names fit");
+
+/* A tuple of the first n names. */
+static PyObject *names_tuple(char (*names)[NAME_LEN], int n) {
+    PyObject *tuple = PyTuple_New(n);
+    if (tuple == NULL) return NULL;
+    for (int c = 0; c < n; c++) {
+        PyObject *name = PyUnicode_FromString(names[c]);
+        if (name == NULL) {
+            Py_DECREF(tuple);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tuple, c, name);
+    }
+    return tuple;
+}
+
+/* channel_names(history_k, probabilities) -> tuple of the partial view's channel names */
+static PyObject *core_channel_names(PyObject *mod, PyObject *args) {
+    STRATEGO_UNUSED(mod);
+    PyObject *history_obj;
+    int probabilities;
+    long history_k;
+    ObsSpec spec;
+    Rules rules;
+    char names[NAMES_MAX][NAME_LEN];
+    if (!PyArg_ParseTuple(args, "Op", &history_obj, &probabilities)) return NULL;
+    if (parse_history_k(history_obj, &history_k) < 0) return NULL;
+    rules_default(&rules);
+    if (obs_spec_parse(history_k, probabilities, 1, 0, &rules, &spec) < 0) return NULL;
+    int c_nb = observe_channels(&spec);
+    for (int c = 0; c < c_nb; c++) observe_channel_name(&spec, c, names[c], NAME_LEN);
+    return names_tuple(names, c_nb);
+}
+
+/* full_channel_names() -> names of the full-information view's channels */
+static PyObject *core_full_channel_names(PyObject *mod, PyObject *unused) {
+    STRATEGO_UNUSED(mod);
+    STRATEGO_UNUSED(unused);
+    char names[NAMES_MAX][NAME_LEN];
+    for (int c = 0; c < FULL_OBS_CHANNELS; c++) observe_full_channel_name(c, names[c], NAME_LEN);
+    return names_tuple(names, FULL_OBS_CHANNELS);
+}
+
+/* A copy of a C code table (rows x cols bytes) as a read-only (rows, cols) uint8 array. */
+static PyObject *table_array(const uint8_t *table, npy_intp rows, npy_intp cols) {
+    npy_intp dims[2] = {rows, cols};
+    PyObject *arr = PyArray_SimpleNew(2, dims, NPY_UINT8);
+    if (arr == NULL) return NULL;
+    memcpy(PyArray_DATA((PyArrayObject *)arr), table, (size_t)(rows * cols));
+    PyArray_CLEARFLAGS((PyArrayObject *)arr, NPY_ARRAY_WRITEABLE);
+    return arr;
+}
+
+/* codes_table() -> (CODE_NB, board channels) uint8: the planes of each square code. */
+static PyObject *core_codes_table(PyObject *mod, PyObject *unused) {
+    STRATEGO_UNUSED(mod);
+    STRATEGO_UNUSED(unused);
+    return table_array(observe_codes_table(), CODE_NB, OBS_HISTORY);
+}
+
+/* full_codes_table() -> (FULL_CODE_NB, 30) uint8: the full view's planes of each code. */
+static PyObject *core_full_codes_table(PyObject *mod, PyObject *unused) {
+    STRATEGO_UNUSED(mod);
+    STRATEGO_UNUSED(unused);
+    return table_array(observe_full_codes_table(), FULL_CODE_NB, FULL_OBS_CHANNELS);
+}
+
+static PyObject *core_pool_workers(PyObject *mod, PyObject *unused) {
+    STRATEGO_UNUSED(mod);
+    STRATEGO_UNUSED(unused);
+    return PyLong_FromLong(pool_workers());
+}
+
+static PyMethodDef core_methods[] = {
+    {"full_channel_names", core_full_channel_names, METH_NOARGS,
+     "full_channel_names() -> names of the full-information view's channels."},
+    {"channel_names", core_channel_names, METH_VARARGS,
+     "channel_names(history_k, probabilities) -> names of the observation channels."},
+    {"action_encode", core_action_encode, METH_VARARGS,
+     "action_encode(player, from, to) -> action, or -1 if not on a common line."},
+    {"action_decode", core_action_decode, METH_VARARGS,
+     "action_decode(player, action) -> (kind, a, b): ('move', from, to), ('rescue', type, square), ('decline', 0, 0)."},
+    {"action_encode_rescue", core_action_encode_rescue, METH_VARARGS,
+     "action_encode_rescue(player, type, square) -> action, or -1 if the square is not in the player's half."},
+    {"num_actions", core_num_actions, METH_O, "num_actions(rules) -> size of the variant's action space."},
+    {"codes_table", core_codes_table, METH_NOARGS,
+     "codes_table() -> (CODE_NB, board channels) uint8: the board planes of each square code."},
+    {"full_codes_table", core_full_codes_table, METH_NOARGS,
+     "full_codes_table() -> (FULL_CODE_NB, 30) uint8: the full view's planes of each square code."},
+    {"pool_workers", core_pool_workers, METH_NOARGS,
+     "pool_workers() -> worker threads started in this process (0 in a fresh fork()ed child)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static int core_exec(PyObject *m) {
+    PyObject *names = NULL;
+    int result = -1;
+    if (PyArray_ImportNumPyAPI() < 0) goto done;
+    stratego_init();
+    if (PyType_Ready(&GameStateType) < 0 || PyType_Ready(&BatchType) < 0) goto done;
+    if (PyModule_AddType(m, &GameStateType) < 0 || PyModule_AddType(m, &BatchType) < 0) goto done;
+    names = PyTuple_New(END_REASON_NB);
+    if (names == NULL) goto done;
+    for (int k = 0; k < END_REASON_NB; k++) {
+        PyObject *s = PyUnicode_FromString(k == 0 ? "none" : END_REASON_NAMES[k]);
+        if (s == NULL) goto done;
+        PyTuple_SET_ITEM(names, k, s);
+    }
+    if (PyModule_AddObjectRef(m, "END_REASONS", names) < 0) goto done;
+    Py_CLEAR(names);
+    names = PyTuple_New(BOT_KIND_NB);
+    if (names == NULL) goto done;
+    for (int k = 0; k < BOT_KIND_NB; k++) {
+        PyObject *s = PyUnicode_FromString(bot_name(k));
+        if (s == NULL) goto done;
+        PyTuple_SET_ITEM(names, k, s);
+    }
+    if (PyModule_AddObjectRef(m, "BOT_NAMES", names) < 0) goto done;
+    if (PyModule_AddIntConstant(m, "LINE_ACTION_NB", LINE_ACTION_NB) < 0 ||
+        PyModule_AddIntConstant(m, "ACTION_MAX", ACTION_MAX) < 0 ||
+        PyModule_AddIntConstant(m, "DIAG_ACTION_BASE", DIAG_ACTION_BASE) < 0 ||
+        PyModule_AddIntConstant(m, "RESCUE_ACTION_BASE", RESCUE_ACTION_BASE) < 0 ||
+        PyModule_AddIntConstant(m, "RESCUE_DECLINE", RESCUE_DECLINE) < 0 ||
+        PyModule_AddIntConstant(m, "SQ_NB", SQ_NB) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_ENVS", BATCH_MAX_ENVS) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_THREADS", BATCH_MAX_THREADS) < 0 ||
+        PyModule_AddIntConstant(m, "SAVE_VERSION", SAVE_VERSION) < 0 ||
+        PyModule_AddIntConstant(m, "SAVE_HEADER_BYTES", (long)sizeof(SaveHeader)) < 0 ||
+        PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(GameState)) < 0 ||
+        PyModule_AddIntConstant(m, "OBSERVATION_VERSION", OBSERVATION_VERSION) < 0 ||
+        PyModule_AddIntConstant(m, "FULL_OBS_CHANNELS", FULL_OBS_CHANNELS) < 0 ||
+        PyModule_AddIntConstant(m, "CODE_NB", CODE_NB) < 0 ||
+        PyModule_AddIntConstant(m, "FULL_CODE_NB", FULL_CODE_NB) < 0 ||
+        PyModule_AddIntConstant(m, "CODES_COUNTS", CODES_COUNTS) < 0 ||
+        PyModule_AddIntConstant(m, "CODES_PROGRESS", CODES_PROGRESS) < 0 ||
+        PyModule_AddIntConstant(m, "CODES_HISTORY", CODES_HISTORY) < 0 ||
+        PyModule_AddIntConstant(m, "CODES_NO_MOVE", CODES_NO_MOVE) < 0 ||
+        PyModule_AddIntConstant(m, "OBS_BOARD_CHANNELS", OBS_HISTORY) < 0 ||
+        PyModule_AddIntConstant(m, "HISTORY_NB", HISTORY_NB) < 0 ||
+        PyModule_AddIntConstant(m, "VIEW_OWN", VIEW_OWN) < 0 ||
+        PyModule_AddIntConstant(m, "VIEW_OPP_KNOWN", VIEW_OPP_KNOWN) < 0 ||
+        PyModule_AddIntConstant(m, "VIEW_OPP_UNKNOWN", VIEW_OPP_UNKNOWN) < 0 ||
+        PyModule_AddIntConstant(m, "VIEW_LAKE", VIEW_LAKE) < 0 ||
+        PyModule_AddIntConstant(m, "ILLEGAL_RAISE", ILLEGAL_RAISE) < 0 ||
+        PyModule_AddIntConstant(m, "ILLEGAL_LOSES", ILLEGAL_LOSES) < 0 ||
+        PyModule_AddIntConstant(m, "AUTORESET_SAME_STEP", AUTORESET_SAME_STEP) < 0 ||
+        PyModule_AddIntConstant(m, "AUTORESET_NEXT_STEP", AUTORESET_NEXT_STEP) < 0 ||
+        PyModule_AddIntConstant(m, "AUTORESET_DISABLED", AUTORESET_DISABLED) < 0)
+        goto done;
+    result = 0;
+done:
+    Py_XDECREF(names);
+    return result;
+}
+
+static PyModuleDef_Slot core_slots[] = {
+    {Py_mod_exec, core_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "stratego._core",
+    .m_doc = "C core of the stratego package: rules, batch stepping.",
+    .m_size = 0,
+    .m_methods = core_methods,
+    .m_slots = core_slots,
+};
+
+PyMODINIT_FUNC PyInit__core(void) { return PyModuleDef_Init(&core_module); }
