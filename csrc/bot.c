@@ -254,7 +254,6 @@ static inline int may_move(uint8_t cell) {
     return (cell & VIEW_OPP_UNKNOWN) || ((cell & VIEW_OPP_KNOWN) && piece_type_is_movable(cell_type(cell)));
 }
 
-static const int STEP_ROW[DIR_NB] = {1, -1, 0, 0}, STEP_COL[DIR_NB] = {0, 0, -1, 1};
 
 /* The Flag's guard: threats, blocking squares and the squares next to it. */
 static void eval_flag(Eval *e, int flag) {
@@ -263,7 +262,7 @@ static void eval_flag(Eval *e, int flag) {
     for (int d = 0; d < DIR_NB; d++) {
         Bits open_line = 0;
         for (int k = 1;; k++) {
-            int row = fr + k * STEP_ROW[d], col = fc + k * STEP_COL[d];
+            int row = fr + k * DIR_ROW[d], col = fc + k * DIR_COL[d];
             if (row < 0 || row >= BOARD_SIZE || col < 0 || col >= BOARD_SIZE) break;
             int sq = row * BOARD_SIZE + col;
             uint8_t cell = v->cell[sq];
@@ -302,7 +301,7 @@ static float flag_exposure(const Eval *e, int from, int to, uint8_t to_cell) {
         int fr = e->flag_sq[f] / BOARD_SIZE, fc = e->flag_sq[f] % BOARD_SIZE;
         for (int d = 0; d < DIR_NB; d++) {
             for (int k = 1;; k++) {
-                int row = fr + k * STEP_ROW[d], col = fc + k * STEP_COL[d];
+                int row = fr + k * DIR_ROW[d], col = fc + k * DIR_COL[d];
                 if (row < 0 || row >= BOARD_SIZE || col < 0 || col >= BOARD_SIZE) break;
                 int sq = row * BOARD_SIZE + col;
                 uint8_t cell = sq == from ? VIEW_EMPTY : sq == to ? to_cell : e->v->cell[sq];
@@ -321,7 +320,7 @@ static Bits flag_rays(const PlayerView *v, int sq) {
     int fr = sq / BOARD_SIZE, fc = sq % BOARD_SIZE;
     for (int d = 0; d < DIR_NB; d++) {
         for (int k = 1;; k++) {
-            int row = fr + k * STEP_ROW[d], col = fc + k * STEP_COL[d];
+            int row = fr + k * DIR_ROW[d], col = fc + k * DIR_COL[d];
             if (row < 0 || row >= BOARD_SIZE || col < 0 || col >= BOARD_SIZE) break;
             int s = row * BOARD_SIZE + col;
             if (v->cell[s] == VIEW_LAKE) break;
@@ -413,7 +412,7 @@ static float eval_danger(Eval *e, int sq, int a) {
     int row = sq / BOARD_SIZE, col = sq % BOARD_SIZE;
     float worst = 0.0f;
     for (int d = 0; d < DIR_NB; d++) {
-        int nr = row + STEP_ROW[d], nc = col + STEP_COL[d];
+        int nr = row + DIR_ROW[d], nc = col + DIR_COL[d];
         if (nr < 0 || nr >= BOARD_SIZE || nc < 0 || nc >= BOARD_SIZE) continue;
         int n = nr * BOARD_SIZE + nc;
         uint8_t cell = v->cell[n];

@@ -5,11 +5,10 @@
 /* Bit i set for each piece of the opponent of `player` (ids first + i) that stands next
  * to `sq` and is in `among` (all ones: any such piece). */
 static uint64_t chase_neighbours(const GameState *s, int player, int sq, uint64_t among) {
-    static const int DROW[4] = {1, -1, 0, 0}, DCOL[4] = {0, 0, -1, 1};
     uint64_t found = 0;
     int opponent_first = (1 - player) * MAX_PIECES;
     for (int d = 0; d < 4; d++) {
-        int row = sq_row(sq) + DROW[d], col = sq_col(sq) + DCOL[d];
+        int row = sq_row(sq) + DIR_ROW[d], col = sq_col(sq) + DIR_COL[d];
         if (row < 0 || row >= BOARD_SIZE || col < 0 || col >= BOARD_SIZE) continue;
         uint8_t cell = s->board[row * BOARD_SIZE + col];
         if (cell == CELL_EMPTY || cell == CELL_LAKE || piece_owner(cell - 1) == player) continue;

@@ -23,15 +23,13 @@ static int tables_ready;
 static void fast_tables_init(void);
 
 void moves_init(void) {
-    static const int DROW[DIR_NB] = {1, -1, 0, 0};
-    static const int DCOL[DIR_NB] = {0, 0, -1, 1};
     if (tables_ready) return;
     for (int sq = 0; sq < SQ_NB; sq++) {
         for (int d = 0; d < DIR_NB; d++) {
             int n = 0, row = sq_row(sq), col = sq_col(sq);
             for (;;) {
-                row += DROW[d];
-                col += DCOL[d];
+                row += DIR_ROW[d];
+                col += DIR_COL[d];
                 if (row < 0 || row >= BOARD_SIZE || col < 0 || col >= BOARD_SIZE) break;
                 int t = row * BOARD_SIZE + col;
                 if (sq_is_lake(t)) break;
@@ -255,8 +253,6 @@ static uint16_t step_action[PLAYER_NB][DIR_NB][SQ_NB]; /* the one-square move go
 static uint8_t spread8[256][8];                  /* byte i = bit i of the index */
 
 static void fast_tables_init(void) {
-    static const int DROW[DIR_NB] = {1, -1, 0, 0};
-    static const int DCOL[DIR_NB] = {0, 0, -1, 1};
     lake_bits = col_a_bits = col_k_bits = 0;
     for (int sq = 0; sq < SQ_NB; sq++) {
         if (sq_is_lake(sq)) lake_bits |= bit_of(sq);
@@ -267,14 +263,14 @@ static void fast_tables_init(void) {
     for (int sq = 0; sq < SQ_NB; sq++) {
         for (int d = 0; d < DIR_NB; d++) {
             Bits ray = 0;
-            int n = 0, row = sq_row(sq) + DROW[d], col = sq_col(sq) + DCOL[d];
-            for (; row >= 0 && row < BOARD_SIZE && col >= 0 && col < BOARD_SIZE; row += DROW[d], col += DCOL[d]) {
+            int n = 0, row = sq_row(sq) + DIR_ROW[d], col = sq_col(sq) + DIR_COL[d];
+            for (; row >= 0 && row < BOARD_SIZE && col >= 0 && col < BOARD_SIZE; row += DIR_ROW[d], col += DIR_COL[d]) {
                 ray |= bit_of(row * BOARD_SIZE + col);
                 n++;
             }
             ray_bits[sq][d] = bits_store(ray);
             edge_len[sq][d] = (uint8_t)n;
-            int from_row = sq_row(sq) - DROW[d], from_col = sq_col(sq) - DCOL[d];
+            int from_row = sq_row(sq) - DIR_ROW[d], from_col = sq_col(sq) - DIR_COL[d];
             if (from_row >= 0 && from_row < BOARD_SIZE && from_col >= 0 && from_col < BOARD_SIZE) {
                 for (int p = 0; p < PLAYER_NB; p++)
                     step_action[p][d][sq] = (uint16_t)action_encode(p, from_row * BOARD_SIZE + from_col, sq);

@@ -55,6 +55,9 @@ enum {
 
 /* Directions: up (towards blue's back row), down, left, right. */
 enum { DIR_UP = 0, DIR_DOWN = 1, DIR_LEFT = 2, DIR_RIGHT = 3, DIR_NB = 4 };
+/* The step of each direction, in rows (up = towards blue's back row) and columns. */
+static const int DIR_ROW[DIR_NB] = {1, -1, 0, 0};
+static const int DIR_COL[DIR_NB] = {0, 0, -1, 1};
 
 /* Actions: one flat discrete space in the acting player's frame (the board turned 180
  * degrees for blue). Fixed offsets, whatever the variant; a variant uses a prefix:

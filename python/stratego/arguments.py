@@ -1,4 +1,5 @@
-"""Numeric command-line options: argparse types that refuse what the option cannot mean.
+"""Checks of arguments: a keyword that names one of a set of choices (check_one_of), and
+argparse types for numeric command-line options that refuse what the option cannot mean.
 
 float("nan"), float("inf") and "1e999" all parse as floats, and a NaN passes every
 comparison test by failing it (`nan <= 0` is False), so a time limit of NaN would never
@@ -13,6 +14,13 @@ import math
 from typing import Callable
 
 from ._core import MAX_ENVS, MAX_THREADS  # a Batch's limits (num_threads 0: VecEnv resolves it, stratego.default_num_threads)
+
+
+def check_one_of(name: str, value, choices) -> None:
+    """ValueError naming `name`, the choices (in their own order) and the value, unless
+    `value` is one of `choices` (a dict's keys, a tuple...)."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {list(choices)}, got {value!r}")
 
 
 def int_in(lo: int, hi: int) -> Callable[[str], int]:

@@ -17,6 +17,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from .arguments import check_one_of
 from .game import Game
 from .opponent import Opponent
 from .variants import RULE_SETTINGS, Variant, load_variant
@@ -78,16 +79,12 @@ class StrategoEnv(gym.Env):
         mask_format: str = "bool",
         **settings: Any,
     ):
-        if learner_color not in LEARNER_COLORS:
-            raise ValueError(f"learner_color must be one of {list(LEARNER_COLORS)}, got {learner_color!r}")
-        if obs_dtype not in OBS_DTYPES:
-            raise ValueError(f"obs_dtype must be one of {sorted(OBS_DTYPES)}, got {obs_dtype!r}")
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action must be one of {list(ILLEGAL_ACTION_MODES)}, got {illegal_action!r}")
+        check_one_of("learner_color", learner_color, LEARNER_COLORS)
+        check_one_of("obs_dtype", obs_dtype, OBS_DTYPES)
+        check_one_of("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
-        if mask_format not in MASK_FORMATS:
-            raise ValueError(f"mask_format must be one of {list(MASK_FORMATS)}, got {mask_format!r}")
+        check_one_of("mask_format", mask_format, MASK_FORMATS)
         self.mask_format = mask_format
         rules = {k: v for k, v in settings.items() if k in RULE_SETTINGS}
         self.variant = load_variant(variant, **rules)

@@ -114,8 +114,7 @@ class raw_env(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = AGENTS.index(agent)
-        mask = self.observation_spaces[agent]["action_mask"]
-        mask = np.zeros(mask.shape, dtype=self._mask_dtype)
+        mask = np.zeros(self.observation_spaces[agent]["action_mask"].shape, dtype=self._mask_dtype)
         if not self._game.done and self._game.to_move == player:
             mask[:] = self._game.action_mask(self.mask_format)
         observation = self._game.observation(player, history_k=self.history_k, obs_format=self.obs_format)

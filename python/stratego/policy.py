@@ -23,6 +23,7 @@ from typing import Any, Callable, Protocol, runtime_checkable
 
 import numpy as np
 
+from .arguments import check_one_of
 from . import _core
 from .observation import OBSERVATION_VERSION, channel_names
 
@@ -45,8 +46,7 @@ class ObservationSettings:
             raise ValueError(f"history_k must be an int in [0, {_core.HISTORY_NB}], got {k!r}")
         if not isinstance(self.belief, (bool, np.bool_)):
             raise TypeError(f"belief must be a bool, got {type(self.belief).__name__}")
-        if self.obs_dtype not in OBS_DTYPES:
-            raise ValueError(f"obs_dtype must be one of {list(OBS_DTYPES)}, got {self.obs_dtype!r}")
+        check_one_of("obs_dtype", self.obs_dtype, OBS_DTYPES)
         if self.belief and self.obs_dtype != "float32":
             raise ValueError("belief planes are probabilities: they need obs_dtype='float32'")
         if isinstance(self.version, bool) or not isinstance(self.version, (int, np.integer)):

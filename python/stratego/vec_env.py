@@ -12,6 +12,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv as GymVectorEnv
 
+from .arguments import check_one_of
 from . import _core
 from .compact import codes_bytes, mask_bytes
 from .observation import FULL_OBSERVATION_CHANNELS, OBSERVATION_VERSION, channel_names
@@ -149,22 +150,17 @@ class VecEnv(GymVectorEnv):
         num_envs = operator.index(num_envs)
         if not 1 <= num_envs <= MAX_ENVS:
             raise ValueError(f"num_envs must be in [1, {MAX_ENVS}], got {num_envs}")
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action must be one of {sorted(ILLEGAL_ACTION_MODES)}, got {illegal_action!r}")
-        if obs_dtype not in OBS_DTYPES:
-            raise ValueError(f"obs_dtype must be one of {sorted(OBS_DTYPES)}, got {obs_dtype!r}")
-        if views not in VIEWS:
-            raise ValueError(f"views must be one of {sorted(VIEWS)}, got {views!r}")
+        check_one_of("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+        check_one_of("obs_dtype", obs_dtype, OBS_DTYPES)
+        check_one_of("views", views, VIEWS)
         autoreset_mode = _autoreset_mode(autoreset_mode)
         final_views = views if final_views is None else final_views
         if final_views not in VIEWS:
             raise ValueError(f"final_views must be one of {sorted(VIEWS)} or None (as views), got {final_views!r}")
         # history_k and belief are checked once, in C (channel_names and _core.Batch), so
         # Game and VecEnv raise the same exception for the same fault.
-        if obs_format not in OBS_FORMATS:
-            raise ValueError(f"obs_format must be one of {list(OBS_FORMATS)}, got {obs_format!r}")
-        if mask_format not in MASK_FORMATS:
-            raise ValueError(f"mask_format must be one of {list(MASK_FORMATS)}, got {mask_format!r}")
+        check_one_of("obs_format", obs_format, OBS_FORMATS)
+        check_one_of("mask_format", mask_format, MASK_FORMATS)
         codes = obs_format == "codes"
         if codes and obs_dtype != "uint8":
             raise ValueError("obs_format='codes' is uint8; expand_observation(codes, dtype='float32') gives float planes")
@@ -174,8 +170,7 @@ class VecEnv(GymVectorEnv):
         if opponent is not None and opponent not in _core.BOT_NAMES:
             raise ValueError(f"opponent must be None (two players) or one of the bots {list(_core.BOT_NAMES)}, "
                              f"got {opponent!r}")
-        if learner_color not in LEARNER_COLORS:
-            raise ValueError(f"learner_color must be one of {list(LEARNER_COLORS)}, got {learner_color!r}")
+        check_one_of("learner_color", learner_color, LEARNER_COLORS)
         self.opponent, self.learner_color = opponent, learner_color
         self.setup = setup
         setups = human_setups(self.variant) if setup == "human" else None
@@ -223,6 +218,7 @@ class VecEnv(GymVectorEnv):
             self.final_obs = np.zeros((n, *final_shape), dtype=dtype) if observations else None
             self.acted = np.full(n, -1, dtype=np.int8)
             self._over = np.zeros(n, dtype=np.bool_)
+            self._acting = np.zeros(n, dtype=np.int8)
             self._reset_mask = np.zeros(n, dtype=np.bool_)
             with_belief = observations and codes and belief
             self.belief_obs = np.zeros((n, *belief_shape), np.float32) if with_belief else None
@@ -319,7 +315,9 @@ class VecEnv(GymVectorEnv):
         # Who acts: the player to move, except in games over since an earlier step
         # (NEXT_STEP, DISABLED), whose actions are ignored. Written after the step, so a
         # refused step leaves it as it was.
-        acting = np.where(self._over, np.int8(-1), self.to_play)
+        acting = self._acting  # a buffer of its own: no allocation per step
+        np.copyto(acting, self.to_play)
+        np.copyto(acting, -1, where=self._over)
         self._batch.step(actions, self._mode)
         self._set_acted(acting)
         if self.autoreset_mode == AutoresetMode.NEXT_STEP:
