@@ -47,9 +47,9 @@ CONFIGS = {  # name -> VecEnv keywords
     "step+bits+codes": dict(obs_format="codes", mask_format="bits"),  # the compact formats
 }
 COMPACT = "step+bits+codes"
-# The peer simulator stratego_env (Python + Numba), measured at 39,000 steps/s on one core
-# of the development machine (issue 12); not run by the suite, which does not install it.
-PEER_STEPS_PER_S = 39_000
+# The peer simulator stratego_env (Python + Numba), quoted at 39,000 steps/s on one core of
+# the development machine in issue 12: the figure used unless --peer-python measures it.
+PEER_QUOTED_STEPS_PER_S = 39_000
 DEFAULT = "step+mask+obs"
 FULL_ENVS = [256, 1024, 4096, 16384, 65536]
 QUICK_ENVS = [256, 4096]
@@ -309,12 +309,30 @@ def run(args) -> dict:
     if DEFAULT in configs and COMPACT in configs and "step" in configs:
         result["interleaved"] = interleaved_best(args.headline_envs if args.headline_envs in envs else envs[0],
                                                  args.seed, 10 if args.quick else 40)
+    result["peer"] = measure_peer(args.peer_python, 5000 if args.quick else 20000)
     result["machine"]["loadavg_end"] = os.getloadavg()
     result["checksums"] = check_checksums(result["points"])
     result["physical_ratios"] = physical_ratios(result)
     result["scaling"] = scaling(result["points"])
     result["targets"] = targets(result, args.headline_envs)
     return result
+
+
+def measure_peer(python: Path | None, steps: int) -> dict:
+    """The peer's steps/s on one core: measured by benchmarks/peer.py under the peer's own
+    interpreter (it needs NumPy < 2, so it cannot share ours), else the figure quoted in
+    issue 12."""
+    if python is None:
+        return {"steps_per_s": PEER_QUOTED_STEPS_PER_S, "measured": False, "source": "quoted in issue 12"}
+    env = dict(os.environ, NUMBA_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    cmd = [str(python), str(HERE / "peer.py"), "--json", "--steps", str(steps)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        raise SystemExit(f"--peer-python: {' '.join(cmd)} failed (exit {proc.returncode}):\n{proc.stderr[-2000:]}")
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    print(f"stratego_env, 1 core: env.step {got['env']:,.0f} steps/s, Numba core {got['core']:,.0f} steps/s", flush=True)
+    return {"steps_per_s": got["best"], "measured": True, "env": got["env"], "core": got["core"],
+            "source": "measured in this run (the faster of env.step and the Numba core)"}
 
 
 # -- derived figures -----------------------------------------------------------------
@@ -413,6 +431,7 @@ def targets(result, headline: int) -> list[dict]:
     if ratio:
         add("default planes writing / memcpy of the same bytes", ratio["write_over_memcpy"], "<= 1.1",
             ratio["write_over_memcpy"] <= 1.1, f"num_envs={n}, 1 thread")
+    peer = result.get("peer") or {"steps_per_s": PEER_QUOTED_STEPS_PER_S, "source": "quoted in issue 12"}
     inter = result.get("interleaved")
     if inter:
         r = inter["compact_over_default"]
@@ -422,15 +441,15 @@ def targets(result, headline: int) -> list[dict]:
         add("default planes writing / memcpy, fastest alternating steps", r, "<= 1.1", r <= 1.1,
             f"num_envs={inter['num_envs']}, 1 thread")
         for name in (DEFAULT, COMPACT):
-            r = inter["steps_per_s"][name] / PEER_STEPS_PER_S
-            add(f"vs stratego_env ({PEER_STEPS_PER_S:,} steps/s), {name}, fastest alternating steps", r,
-                ">= 100 (compact)", r >= 100 if name == COMPACT else None, "the peer's figure from issue 12")
+            r = inter["steps_per_s"][name] / peer["steps_per_s"]
+            add(f"vs stratego_env ({peer['steps_per_s']:,.0f} steps/s), {name}, fastest alternating steps", r,
+                ">= 100 (compact)", r >= 100 if name == COMPACT else None, f"the peer's figure {peer['source']}")
     for name in (DEFAULT, COMPACT):
         p = _point(pts, name, n, 1)
         if p:
-            r = p["steps_per_s"] / PEER_STEPS_PER_S
-            add(f"vs stratego_env (Numba, {PEER_STEPS_PER_S:,} steps/s), {name}, 1 thread", r,
-                ">= 100 (compact)", r >= 100 if name == COMPACT else None, "the peer's figure from issue 12")
+            r = p["steps_per_s"] / peer["steps_per_s"]
+            add(f"vs stratego_env (Numba, {peer['steps_per_s']:,.0f} steps/s), {name}, 1 thread", r,
+                ">= 100 (compact)", r >= 100 if name == COMPACT else None, f"the peer's figure {peer['source']}")
     same = all(c["identical"] for c in result["checksums"].values())
     add("checksum identical across threads and configs", same, "true", same)
     v = result.get("versus")
@@ -700,6 +719,9 @@ def main(argv=None) -> int:
                     help="measure N threads vs 1 with other work on every core (see --kinds) instead of the grid")
     ap.add_argument("--kinds", type=lambda s: s.split(","), help=f"contention kinds, subset of {','.join(CONTENTION_KINDS)}")
     ap.add_argument("--repeats", type=int, default=3, help="contention: alternating runs per thread count")
+    ap.add_argument("--peer-python", type=Path,
+                    help="the Python of a venv where stratego_env is installed: measure the peer in this run "
+                         "(benchmarks/peer.py) instead of quoting issue 12's figure")
     args = ap.parse_args(argv)
     if args.threads not in ("all", "pow2"):
         try:
