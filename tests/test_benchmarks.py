@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -79,3 +81,33 @@ def test_progress_rate_counts_the_time_of_the_steps_it_reports(monkeypatch):
     bench.run_bench(num_envs=8, batch_steps=3, progress=True)
     # start at 0; step k ends at 2k (one read before it, one after)
     assert shown[:3] == [8 * 1 / 2, 8 * 2 / 4, 8 * 3 / 6]
+
+
+def _suite_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_suite", ROOT / "benchmarks" / "suite.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_peer_figure_quoted_without_peer_python():
+    suite = _suite_module()
+    peer = suite.measure_peer(None, 10)
+    assert peer == {"steps_per_s": suite.PEER_QUOTED_STEPS_PER_S, "measured": False, "source": "quoted in issue 12"}
+
+
+def test_peer_python_without_the_peer_fails_clearly(tmp_path):
+    # This interpreter has no stratego_env: the suite must stop and say which command failed.
+    suite = _suite_module()
+    try:
+        import stratego_env  # noqa: F401
+    except ImportError:
+        pass
+    else:  # only where the peer is installed beside the package
+        pytest.skip("stratego_env is importable here")
+    with pytest.raises(SystemExit) as exc:
+        suite.measure_peer(Path(sys.executable), 10)
+    message = str(exc.value)
+    assert "--peer-python" in message and "peer.py" in message and "stratego_env" in message
