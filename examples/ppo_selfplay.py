@@ -1,0 +1,411 @@
+"""Self-play PPO on the CPU: an agent that learns to beat the bots, in one file.
+
+    pip install torch==2.13.0 && pip install -e '.[train]'
+    python examples/ppo_selfplay.py --minutes 15 --seed 1 --out runs/ppo
+
+Two phases share one wall-time budget (`--minutes`), data generation included:
+1. Warm start by imitation of the C heuristic bot (`--imitation-minutes`): the bot plays
+   both sides (with some random moves, so the positions vary) and the network learns its
+   move (cross-entropy on the masked logits) and the game's result (the value head).
+   The labels cost microseconds: they come from `VecEnv.bot_actions("heuristic")`.
+2. PPO (clipped objective, GAE) on a two-player `VecEnv`. In each game slot the learner
+   takes one colour, and the other is, drawn again for every game: the learner itself
+   (self-play: both players' moves are training data), a snapshot from a pool of past
+   versions of the network, the heuristic bot or the random bot. Per-player returns and
+   advantages come from `stratego.selfplay.per_player_gae`, which follows each player's
+   own chain of moves; only the learner's moves enter the loss.
+
+Every `--eval-minutes` the agent plays the arena (`stratego.arena.run_arena`: the first
+game of each slot, both colours) against `random` and `heuristic` on seeds that training
+never uses; that time counts in the budget. It writes, under `--out`:
+    log.csv        one row per update and per evaluation
+    policy.pt      the latest checkpoint, in the saved-policy format (stratego.policy_file)
+    curve.png      score against random and heuristic over wall time
+    summary.json   the final evaluation (after the budget, not counted in it), throughput
+                   and where the time went
+See docs/training.md for the figures this example reached and how to reproduce them.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import csv
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from tqdm import tqdm
+
+import stratego
+from stratego.arena import run_arena
+from stratego.nets import ConvPolicyNet
+from stratego.policy_file import save_policy
+from stratego.selfplay import per_player_gae
+from stratego.torch_policy import TorchPolicy, masked_logits
+from stratego.variants import load_variant
+
+# Evaluation seeds live far from the training seeds (seed * 1000 + small offsets), so no
+# evaluation game is ever a training game.
+EVAL_SEED_BASE = 10**9
+# Who plays the learner's opponent in a PPO game slot.
+SELF, SNAPSHOT, HEURISTIC, RANDOM = 0, 1, 2, 3
+OPPONENT_NAMES = ("self", "snapshot", "heuristic", "random")
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--seed", type=int, default=1, help="training seed (evaluation uses other seeds)")
+    p.add_argument("--device", default="cpu", help="torch device: cpu, cuda, cuda:1 ...")
+    p.add_argument("--minutes", type=float, default=15.0, help="wall-time budget of training, evaluations included")
+    p.add_argument("--imitation-minutes", type=float, default=6.0, help="share of the budget for the warm start")
+    p.add_argument("--out", type=Path, default=Path("runs/ppo"), help="folder for the log, checkpoint and plot")
+    p.add_argument("--variant", default="classic")
+    p.add_argument("--num-envs", type=int, default=256, help="game slots stepped together")
+    p.add_argument("--rollout-steps", type=int, default=32, help="steps per slot between updates")
+    p.add_argument("--history-k", type=int, default=2, help="past plies in the observation")
+    p.add_argument("--channels", type=int, default=32, help="width of the network")
+    p.add_argument("--blocks", type=int, default=3, help="residual blocks of the network")
+    p.add_argument("--lr", type=float, default=1e-3, help="learning rate of the imitation phase")
+    p.add_argument("--ppo-lr", type=float, default=2.5e-4, help="learning rate of the PPO phase")
+    p.add_argument("--epochs", type=int, default=2, help="passes over each rollout")
+    p.add_argument("--minibatch", type=int, default=1024)
+    p.add_argument("--explore", type=float, default=0.1, help="imitation: chance of a random move instead of the bot's")
+    p.add_argument("--gamma", type=float, default=0.995)
+    p.add_argument("--gae-lambda", type=float, default=0.95)
+    p.add_argument("--clip", type=float, default=0.2)
+    p.add_argument("--entropy", type=float, default=0.003, help="entropy bonus")
+    p.add_argument("--value-coef", type=float, default=0.5)
+    p.add_argument("--opponents", default="0.4,0.2,0.2,0.2",
+                   help="chances of self, snapshot, heuristic, random as the learner's opponent")
+    p.add_argument("--snapshot-every", type=int, default=10, help="updates between snapshots added to the pool")
+    p.add_argument("--pool-size", type=int, default=8, help="snapshots kept")
+    p.add_argument("--eval-minutes", type=float, default=2.5, help="wall time between evaluations")
+    p.add_argument("--eval-games", type=int, default=100, help="evaluation games per opponent and colour")
+    p.add_argument("--final-eval-games", type=int, default=500,
+                   help="final evaluation games per opponent and colour (random and human setups)")
+    p.add_argument("--torch-threads", type=int, default=0, help="torch threads (0: the cores this process may use)")
+    p.add_argument("--no-progress", action="store_true")
+    args = p.parse_args(argv)
+    positive = {"minutes": args.minutes, "num-envs": args.num_envs, "rollout-steps": args.rollout_steps,
+                "channels": args.channels, "epochs": args.epochs, "minibatch": args.minibatch,
+                "eval-minutes": args.eval_minutes, "eval-games": args.eval_games,
+                "final-eval-games": args.final_eval_games, "snapshot-every": args.snapshot_every,
+                "pool-size": args.pool_size}
+    for name, value in positive.items():
+        if not value > 0:
+            p.error(f"--{name} must be > 0, got {value}")
+    if not 0 <= args.imitation_minutes <= args.minutes:
+        p.error(f"--imitation-minutes must be in [0, --minutes={args.minutes}], got {args.imitation_minutes}")
+    if args.blocks < 0 or args.torch_threads < 0:
+        p.error("--blocks and --torch-threads must be >= 0")
+    try:
+        mix = np.array([float(x) for x in args.opponents.split(",")])
+    except ValueError:
+        p.error(f"--opponents must be 4 numbers separated by commas, got {args.opponents!r}")
+    if mix.shape != (4,) or (mix < 0).any() or mix.sum() <= 0:
+        p.error(f"--opponents must be 4 non-negative numbers (self, snapshot, heuristic, random) with a "
+                f"positive sum, got {args.opponents!r}")
+    args.opponent_mix = mix / mix.sum()
+    return args
+
+
+class Clock:
+    """Wall time by activity, so the summary can say where the time went."""
+
+    def __init__(self):
+        self.start = time.perf_counter()
+        self.spent: dict[str, float] = {}
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def track(self, name: str):
+        clock = self
+
+        class _Span:
+            def __enter__(self):
+                self.t = time.perf_counter()
+
+            def __exit__(self, *exc):
+                clock.spent[name] = clock.spent.get(name, 0.0) + time.perf_counter() - self.t
+
+        return _Span()
+
+
+def evaluate(net, args, games: int, seed: int, setup: str = "random") -> dict:
+    """Scores (wins + draws / 2) of the greedy agent against each bot, both colours."""
+    net.eval()
+    agent = TorchPolicy(net, device=args.device)
+    result = run_arena([("agent", agent), "random", "heuristic"], games=games, variant=args.variant, seed=seed,
+                       setup=setup, num_threads=1)
+    return {f"{setup}_{bot}": result.score("agent", bot) for bot in ("random", "heuristic")} | {
+        f"{setup}_{bot}_games": sum(result.record("agent", bot)) for bot in ("random", "heuristic")}
+
+
+def forward(net, obs: np.ndarray, mask: np.ndarray, device) -> tuple[torch.Tensor, torch.Tensor]:
+    logits, value = net(torch.from_numpy(obs).to(device))
+    return masked_logits(logits, torch.from_numpy(mask).to(device)), value
+
+
+def imitation(net, args, clock: Clock, log, until: float, progress) -> int:
+    """Phase 1: learn the heuristic bot's moves and the games' results. Returns plies played."""
+    opt = torch.optim.Adam(net.parameters(), lr=args.lr)
+    env = stratego.VecEnv(args.num_envs, args.variant, seed=args.seed * 1000, history_k=args.history_k, num_threads=1)
+    rng = np.random.default_rng(args.seed * 1000 + 1)
+    obs, info = env.reset(seed=args.seed * 1000)
+    t_steps, n = args.rollout_steps * 4, args.num_envs
+    buf_obs = np.zeros((t_steps, *obs.shape), obs.dtype)
+    buf_mask = np.zeros((t_steps, *info["action_mask"].shape), np.bool_)
+    buf_act = np.zeros((t_steps, n), np.int64)
+    players = np.zeros((t_steps, n), np.int64)
+    rewards = np.zeros((t_steps, n, 2), np.float32)
+    dones = np.zeros((t_steps, n), np.bool_)
+    plies = updates = 0
+    while clock.elapsed() < until:
+        with clock.track("simulator"):
+            for t in range(t_steps):
+                buf_obs[t], buf_mask[t] = obs, info["action_mask"]
+                teacher = env.bot_actions("heuristic").copy()
+                random_moves = env.sample_actions().copy()
+                buf_act[t] = teacher
+                actions = np.where(rng.random(n) < args.explore, random_moves, teacher)
+                obs, _, terminated, truncated, info = env.step(actions)
+                players[t], rewards[t], dones[t] = info["acted"], info["rewards"], terminated | truncated
+            plies += t_steps * n
+        with clock.track("bookkeeping"):
+            # Monte-Carlo results: gamma = lambda = 1 with zero values gives each move's
+            # final result for its player (0 where the game goes on past the buffer).
+            zeros = np.zeros((t_steps, n), np.float32)
+            _, returns = per_player_gae(rewards, zeros, players, dones, np.zeros(n), env.to_play,
+                                        gamma=1.0, gae_lambda=1.0)
+            flat_obs, flat_mask = buf_obs.reshape(-1, *obs.shape[1:]), buf_mask.reshape(t_steps * n, -1)
+            flat_act, flat_ret = buf_act.reshape(-1), returns.reshape(-1)
+        net.train()
+        for _ in range(args.epochs):
+            order = np.random.default_rng(args.seed + updates).permutation(len(flat_act))
+            for start in range(0, len(order), args.minibatch):
+                idx = order[start:start + args.minibatch]
+                with clock.track("update forward"):
+                    logits, value = forward(net, flat_obs[idx], flat_mask[idx], args.device)
+                    target = torch.from_numpy(flat_act[idx]).to(args.device)
+                    policy_loss = F.cross_entropy(logits, target)
+                    value_loss = F.mse_loss(value, torch.from_numpy(flat_ret[idx]).to(args.device))
+                    loss = policy_loss + args.value_coef * value_loss
+                with clock.track("backward"):
+                    opt.zero_grad()
+                    loss.backward()
+                    opt.step()
+        updates += 1
+        accuracy = float((logits.argmax(1) == target).float().mean())
+        log({"phase": "imitation", "plies": plies, "updates": updates, "policy_loss": policy_loss.item(),
+             "value_loss": value_loss.item(), "imitation_accuracy": accuracy})
+        progress()
+    return plies
+
+
+def ppo(net, args, clock: Clock, log, until: float, progress, evaluate_now, plies: int) -> int:
+    """Phase 2: PPO against itself, its past snapshots and the bots. Returns plies played."""
+    opt = torch.optim.Adam(net.parameters(), lr=args.ppo_lr)
+    n, t_steps = args.num_envs, args.rollout_steps
+    env = stratego.VecEnv(n, args.variant, seed=args.seed * 1000 + 2, history_k=args.history_k, num_threads=1)
+    rng = np.random.default_rng(args.seed * 1000 + 3)
+    obs, info = env.reset(seed=args.seed * 1000 + 2)
+    slots = np.arange(n)
+    # controller[i, c]: who moves colour c in slot i (SELF is the learner).
+    controller = np.zeros((n, 2), np.int64)
+
+    def draw_opponents(rows):
+        controller[rows] = SELF
+        learner_colour = rng.integers(0, 2, len(rows))
+        controller[rows, 1 - learner_colour] = rng.choice(4, size=len(rows), p=args.opponent_mix)
+
+    draw_opponents(slots)
+    pool = [copy.deepcopy(net.state_dict())]
+    opponent_net = copy.deepcopy(net).eval()
+    buf_obs = np.zeros((t_steps, *obs.shape), obs.dtype)
+    buf_mask = np.zeros((t_steps, *info["action_mask"].shape), np.bool_)
+    buf_act = np.zeros((t_steps, n), np.int64)
+    buf_logp = np.zeros((t_steps, n), np.float32)
+    values = np.zeros((t_steps, n), np.float32)
+    learner = np.zeros((t_steps, n), np.bool_)
+    players = np.zeros((t_steps, n), np.int64)
+    rewards = np.zeros((t_steps, n, 2), np.float32)
+    dones = np.zeros((t_steps, n), np.bool_)
+    updates = 0
+    while clock.elapsed() < until:
+        opponent_net.load_state_dict(pool[rng.integers(len(pool))])
+        net.eval()
+        for t in range(t_steps):
+            mover = controller[slots, env.to_play]
+            mask = info["action_mask"]
+            actions = np.zeros(n, np.int64)
+            with clock.track("inference"), torch.inference_mode():
+                logits, value = forward(net, obs, mask, args.device)
+                dist = torch.distributions.Categorical(logits=logits)
+                sampled = dist.sample()
+                actions[:] = sampled.cpu().numpy()
+                buf_logp[t] = dist.log_prob(sampled).cpu().numpy()
+                values[t] = value.cpu().numpy()
+                rows = np.flatnonzero(mover == SNAPSHOT)
+                if rows.size:
+                    snap_logits, _ = forward(opponent_net, obs[rows], mask[rows], args.device)
+                    actions[rows] = torch.distributions.Categorical(logits=snap_logits).sample().cpu().numpy()
+            with clock.track("simulator"):
+                for kind, name in ((HEURISTIC, "heuristic"), (RANDOM, "random")):
+                    rows = np.flatnonzero(mover == kind)
+                    if rows.size:
+                        actions[rows] = env.bot_actions(name)[rows]
+                buf_obs[t], buf_mask[t], buf_act[t], learner[t] = obs, mask, actions, mover == SELF
+                obs, _, terminated, truncated, info = env.step(actions)
+                players[t], rewards[t], dones[t] = info["acted"], info["rewards"], terminated | truncated
+                finished = np.flatnonzero(dones[t])
+                if finished.size:
+                    draw_opponents(finished)
+        plies += t_steps * n
+        with clock.track("inference"), torch.inference_mode():
+            _, next_value = forward(net, obs, info["action_mask"], args.device)
+        with clock.track("bookkeeping"):
+            advantages, returns = per_player_gae(rewards, values, players, dones, next_value.cpu().numpy(),
+                                                 env.to_play, gamma=args.gamma, gae_lambda=args.gae_lambda)
+            keep = np.flatnonzero(learner.reshape(-1) & (players.reshape(-1) >= 0))
+            flat_obs = buf_obs.reshape(-1, *obs.shape[1:])
+            flat_mask = buf_mask.reshape(t_steps * n, -1)
+            flat = {"act": buf_act.reshape(-1), "logp": buf_logp.reshape(-1), "adv": advantages.reshape(-1),
+                    "ret": returns.reshape(-1)}
+        net.train()
+        for _ in range(args.epochs):
+            order = rng.permutation(keep)
+            for start in range(0, len(order), args.minibatch):
+                idx = order[start:start + args.minibatch]
+                with clock.track("update forward"):
+                    logits, value = forward(net, flat_obs[idx], flat_mask[idx], args.device)
+                    dist = torch.distributions.Categorical(logits=logits)
+                    act = torch.from_numpy(flat["act"][idx]).to(args.device)
+                    adv = torch.from_numpy(flat["adv"][idx]).to(args.device)
+                    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+                    ratio = torch.exp(dist.log_prob(act) - torch.from_numpy(flat["logp"][idx]).to(args.device))
+                    policy_loss = -torch.min(ratio * adv, ratio.clamp(1 - args.clip, 1 + args.clip) * adv).mean()
+                    value_loss = F.mse_loss(value, torch.from_numpy(flat["ret"][idx]).to(args.device))
+                    entropy = dist.entropy().mean()
+                    loss = policy_loss + args.value_coef * value_loss - args.entropy * entropy
+                with clock.track("backward"):
+                    opt.zero_grad()
+                    loss.backward()
+                    torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+                    opt.step()
+        updates += 1
+        if updates % args.snapshot_every == 0:
+            pool = (pool + [copy.deepcopy(net.state_dict())])[-args.pool_size:]
+        log({"phase": "ppo", "plies": plies, "updates": updates, "policy_loss": policy_loss.item(),
+             "value_loss": value_loss.item(), "entropy": entropy.item(), "learner_moves": len(keep)})
+        progress()
+        evaluate_now()
+    return plies
+
+
+def plot(rows: list[dict], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    evals = [r for r in rows if r.get("random_random") is not None]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for key, label in (("random_random", "vs random"), ("random_heuristic", "vs heuristic")):
+        ax.plot([r["wall_s"] / 60 for r in evals], [r[key] for r in evals], marker="o", label=label)
+    ax.axhline(0.95, color="grey", lw=0.8, ls="--")
+    ax.axhline(0.5, color="grey", lw=0.8, ls=":")
+    ax.set_xlabel("wall time (minutes)")
+    ax.set_ylabel("score (wins + draws / 2)")
+    ax.set_ylim(0, 1)
+    ax.set_title("examples/ppo_selfplay.py: score of the greedy agent, classic, random setups")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def main(argv=None) -> dict:
+    args = parse_args(argv)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.torch_threads or len(os.sched_getaffinity(0)))
+    args.out.mkdir(parents=True, exist_ok=True)
+    net = ConvPolicyNet(num_actions=load_variant(args.variant).num_actions, history_k=args.history_k, channels=args.channels,
+                        blocks=args.blocks).to(args.device)
+    clock = Clock()
+    budget = args.minutes * 60
+    fields = ["wall_s", "phase", "plies", "updates", "policy_loss", "value_loss", "entropy", "imitation_accuracy",
+              "learner_moves", "random_random", "random_heuristic", "random_random_games", "random_heuristic_games"]
+    rows: list[dict] = []
+    log_file = open(args.out / "log.csv", "w", newline="")
+    writer = csv.DictWriter(log_file, fieldnames=fields, extrasaction="ignore")
+    writer.writeheader()
+
+    def log(row: dict) -> None:
+        row = {"wall_s": round(clock.elapsed(), 2), **row}
+        rows.append(row)
+        writer.writerow(row)
+        log_file.flush()
+
+    bar = tqdm(total=round(budget), unit="s", disable=args.no_progress, desc="training")
+
+    def progress() -> None:
+        bar.update(max(0, min(round(clock.elapsed()), round(budget)) - bar.n))
+        last = next((r for r in reversed(rows) if r.get("random_random") is not None), None)
+        if last:
+            bar.set_postfix(vs_random=f"{last['random_random']:.3f}", vs_heuristic=f"{last['random_heuristic']:.3f}")
+
+    evaluations = 0
+    next_eval = [args.eval_minutes * 60]
+
+    def evaluate_now(force: bool = False) -> None:
+        nonlocal evaluations
+        if not force and clock.elapsed() < next_eval[0]:
+            return
+        with clock.track("evaluation"):
+            scores = evaluate(net, args, args.eval_games, EVAL_SEED_BASE + args.seed * 1000 + evaluations)
+            save_policy(args.out / "policy.pt", net, args.variant,
+                        metadata={"example": "ppo_selfplay", "seed": args.seed, "wall_s": clock.elapsed()})
+        evaluations += 1
+        next_eval[0] = clock.elapsed() + args.eval_minutes * 60
+        log({"phase": "evaluation", **scores})
+        progress()
+
+    plies = imitation(net, args, clock, log, args.imitation_minutes * 60, progress)
+    evaluate_now(force=True)
+    plies = ppo(net, args, clock, log, budget, progress, evaluate_now, plies)
+    wall = clock.elapsed()
+    evaluate_now(force=True)
+    bar.close()
+    log_file.close()
+    plot(rows, args.out / "curve.png")
+
+    # The final evaluation: outside the budget, seeds of their own, both setups.
+    final = {}
+    for setup in ("random", "human"):
+        final |= evaluate(net, args, args.final_eval_games, EVAL_SEED_BASE + 999_999 + args.seed, setup)
+    spent = dict(clock.spent)
+    train_time = sum(v for k, v in spent.items() if k != "evaluation")
+    summary = {
+        "args": {k: (str(v) if isinstance(v, Path) else v.tolist() if isinstance(v, np.ndarray) else v)
+                 for k, v in vars(args).items()},
+        "wall_s": wall, "plies": plies, "plies_per_s": plies / max(train_time, 1e-9),
+        "time_share": {k: v / wall for k, v in sorted(spent.items())},
+        "final": final,
+        "evaluations": [r for r in rows if r["phase"] == "evaluation"],
+    }
+    (args.out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    print(f"trained {wall / 60:.1f} min, {plies:,} plies ({summary['plies_per_s']:,.0f} plies/s outside evaluation)")
+    print("time: " + ", ".join(f"{k} {v:.0%}" for k, v in summary["time_share"].items()))
+    print("final: " + ", ".join(f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {v}" for k, v in final.items()))
+    print(f"wrote {args.out}/log.csv, policy.pt, curve.png, summary.json")
+    return summary
+
+
+if __name__ == "__main__":
+    main()
