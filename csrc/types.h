@@ -33,6 +33,10 @@ typedef enum {
     PIECE_TYPE_NB = 12
 } PieceType;
 
+/* Their names, index = PieceType ("bomb" .. "flag"): observation channels, variant files'
+ * [pieces] tables, _core.PIECE_NAMES. Defined in rules.c. */
+extern const char *const PIECE_TYPE_NAMES[PIECE_TYPE_NB];
+
 /* At most 40 pieces a side: the setup zone is four rows of ten. Piece ids 0..39 are
  * red's, 40..79 blue's, so the owner is id / MAX_PIECES. */
 enum { MAX_PIECES = 40, PIECE_ID_NB = 2 * MAX_PIECES };

@@ -145,6 +145,46 @@ static PyObject *core_pool_workers(PyObject *mod, PyObject *unused) {
     return PyLong_FromLong(pool_workers());
 }
 
+/* RULE_SETTINGS: a tuple of (name, C type, min, max, default, doc), one per setting of
+ * rules.h in its order; stratego.variants reads it instead of a table of its own. */
+static PyObject *rule_settings_tuple(void) {
+    PyObject *all = PyTuple_New(RULE_SETTING_NB);
+    if (all == NULL) return NULL;
+    for (int k = 0; k < RULE_SETTING_NB; k++) {
+        const RuleSetting *rs = &RULE_SETTING_TABLE[k];
+        PyObject *row = Py_BuildValue("(ssllls)", rs->name, rs->type, rs->min, rs->max, rs->def, rs->doc);
+        if (row == NULL) {
+            Py_DECREF(all);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(all, k, row);
+    }
+    return all;
+}
+
+/* A tuple of n C strings. */
+static PyObject *strings_tuple(const char *const *strings, int n) {
+    PyObject *tuple = PyTuple_New(n);
+    if (tuple == NULL) return NULL;
+    for (int k = 0; k < n; k++) {
+        PyObject *s = PyUnicode_FromString(strings[k]);
+        if (s == NULL) {
+            Py_DECREF(tuple);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tuple, k, s);
+    }
+    return tuple;
+}
+
+/* Adds a new reference `value` (NULL: an error is set) as `name`. 0 or -1. */
+static int add_new(PyObject *m, const char *name, PyObject *value) {
+    if (value == NULL) return -1;
+    int result = PyModule_AddObjectRef(m, name, value);
+    Py_DECREF(value);
+    return result;
+}
+
 static PyMethodDef core_methods[] = {
     {"full_channel_names", core_full_channel_names, METH_NOARGS,
      "full_channel_names() -> names of the full-information view's channels."},
@@ -190,12 +230,16 @@ static int core_exec(PyObject *m) {
         PyTuple_SET_ITEM(names, k, s);
     }
     if (PyModule_AddObjectRef(m, "BOT_NAMES", names) < 0) goto done;
+    if (add_new(m, "RULE_SETTINGS", rule_settings_tuple()) < 0 ||
+        add_new(m, "PIECE_NAMES", strings_tuple(PIECE_TYPE_NAMES, PIECE_TYPE_NB)) < 0)
+        goto done;
     if (PyModule_AddIntConstant(m, "LINE_ACTION_NB", LINE_ACTION_NB) < 0 ||
         PyModule_AddIntConstant(m, "ACTION_MAX", ACTION_MAX) < 0 ||
         PyModule_AddIntConstant(m, "DIAG_ACTION_BASE", DIAG_ACTION_BASE) < 0 ||
         PyModule_AddIntConstant(m, "RESCUE_ACTION_BASE", RESCUE_ACTION_BASE) < 0 ||
         PyModule_AddIntConstant(m, "RESCUE_DECLINE", RESCUE_DECLINE) < 0 ||
         PyModule_AddIntConstant(m, "SQ_NB", SQ_NB) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_PIECES", MAX_PIECES) < 0 ||
         PyModule_AddIntConstant(m, "MAX_ENVS", BATCH_MAX_ENVS) < 0 ||
         PyModule_AddIntConstant(m, "MAX_THREADS", BATCH_MAX_THREADS) < 0 ||
         PyModule_AddIntConstant(m, "SAVE_VERSION", SAVE_VERSION) < 0 ||
