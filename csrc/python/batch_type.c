@@ -439,6 +439,18 @@ static PyObject *Batch_sample_actions(BatchObject *self, PyObject *out) {
     Py_RETURN_NONE;
 }
 
+/* games_over(out): out[i] = whether game i has ended and not started again (game_is_over:
+ * NEXT_STEP until the next step, DISABLED until a reset; never under SAME_STEP), into a
+ * bool array (N,), so Python reads the engine's answer instead of re-deriving it. */
+static PyObject *Batch_games_over(BatchObject *self, PyObject *out) {
+    if (Batch_check_idle(self) < 0) return NULL;
+    if (check_out_array(out, "the array of finished games", NPY_BOOL, self->batch.num_envs, 0) < 0)
+        return NULL;
+    uint8_t *over = PyArray_DATA((PyArrayObject *)out);
+    for (int i = 0; i < self->batch.num_envs; i++) over[i] = (uint8_t)game_is_over(&self->batch.states[i]);
+    Py_RETURN_NONE;
+}
+
 /* bot_actions(name, out): the action bot `name` plays in each game into out. */
 static PyObject *Batch_bot_actions(BatchObject *self, PyObject *args) {
     PyObject *name_obj, *out;
@@ -580,6 +592,8 @@ static PyMethodDef Batch_methods[] = {
      "sample_actions(out): a uniformly random legal action per game into out (int64)."},
     {"bot_actions", (PyCFunction)Batch_bot_actions, METH_VARARGS,
      "bot_actions(name, out): the action bot `name` plays in each game, into out."},
+    {"games_over", (PyCFunction)Batch_games_over, METH_O,
+     "games_over(out): whether each game has ended and waits (NEXT_STEP, DISABLED), into a bool array."},
     {"stats", (PyCFunction)Batch_stats, METH_NOARGS, "Counters of finished games since reset."},
     {"game", (PyCFunction)Batch_game, METH_O, "game(i): a GameState copy of game i."},
     {"save", (PyCFunction)Batch_save, METH_NOARGS, "Every game, random stream and counter as bytes."},

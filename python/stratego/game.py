@@ -163,6 +163,11 @@ class Game:
             raise ValueError(f"illegal move {label}: {reason}")
         self._state.play_action(action)
 
+    def _forfeit(self) -> None:
+        """The player to move loses by an illegal action (end reason "illegal_action"),
+        decided in C as a batch's illegal_action="lose" decides it: for StrategoEnv."""
+        self._state.forfeit()
+
     def bot_move(self, name: str = "heuristic") -> int:
         """The action bot `name` ("random" or "heuristic", see stratego.BOTS) plays for
         the player to move, in its frame; the move is not played (`play` it). -1 once

@@ -286,7 +286,7 @@ class VecEnv(GymVectorEnv):
         seed = resolve_seed(seed)
         self._batch.reset(seed)
         self._np_random_seed = seed
-        self._over[:] = False
+        self._batch.games_over(self._over)
         self._set_acted(np.full(self.num_envs, -1, dtype=np.int8))
         return self._observation(), self._info(finished=False)
 
@@ -300,7 +300,7 @@ class VecEnv(GymVectorEnv):
         # A private copy: C reads it with the GIL released.
         np.copyto(self._reset_mask, reset_mask)
         self._batch.reset_some(self._reset_mask, seed)
-        self._over[self._reset_mask] = False
+        self._batch.games_over(self._over)
         self._set_acted(np.where(self._reset_mask, np.int8(-1), self.acted))
         return self._observation(), self._info(finished=False)
 
@@ -313,17 +313,14 @@ class VecEnv(GymVectorEnv):
             raise TypeError("actions must be a plain numpy array, got a masked array: every game "
                             "needs an action (fill the masked entries first, e.g. .filled(a))")
         # Who acts: the player to move, except in games over since an earlier step
-        # (NEXT_STEP, DISABLED), whose actions are ignored. Written after the step, so a
-        # refused step leaves it as it was.
+        # (NEXT_STEP, DISABLED; the engine's games_over), whose actions are ignored.
+        # Written after the step, so a refused step leaves it as it was.
         acting = self._acting  # a buffer of its own: no allocation per step
         np.copyto(acting, self.to_play)
         np.copyto(acting, -1, where=self._over)
         self._batch.step(actions, self._mode)
         self._set_acted(acting)
-        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
-            np.copyto(self._over, self.terminated)
-        elif self.autoreset_mode == AutoresetMode.DISABLED:
-            self._over |= self.terminated
+        self._batch.games_over(self._over)
         return self._observation(), self.reward, self.terminated, self.truncated, self._info(finished=True)
 
     @property
@@ -388,12 +385,8 @@ class VecEnv(GymVectorEnv):
         made under other rules, piece set, setups or num_envs, raises ValueError naming
         the difference and changes nothing. Returns (obs, info) for the restored games."""
         self._batch.restore(data)
-        # Finished games (NEXT_STEP, DISABLED) are saved as they are: a game that goes on
-        # always has a legal action, so the written mask (bool or packed) tells them apart.
-        if self.action_mask is not None:
-            np.logical_not(self.action_mask.any(axis=1), out=self._over)
-        else:
-            self._over[:] = [self._batch.game(i).status()[1] for i in range(self.num_envs)]
+        # Finished games (NEXT_STEP, DISABLED) are saved as they are.
+        self._batch.games_over(self._over)
         self._set_acted(np.full(self.num_envs, -1, dtype=np.int8))
         return self._observation(), self._info(finished=False)
 
