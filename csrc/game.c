@@ -18,6 +18,17 @@ void game_end(GameState *s, int winner, EndReason reason) {
     s->end_reason = (uint8_t)reason;
 }
 
+const char *const END_REASON_NAMES[END_REASON_NB] = {
+    [END_NONE] = "none",
+    [END_FLAG_CAPTURED] = "flag_captured",
+    [END_NO_MOVABLE_PIECES] = "no_movable_pieces",
+    [END_NO_LEGAL_MOVE] = "no_legal_move",
+    [END_NEITHER_CAN_MOVE] = "neither_can_move",
+    [END_MAX_PLIES] = "max_plies",
+    [END_MAX_PLIES_WITHOUT_ATTACK] = "max_plies_without_attack",
+    [END_ILLEGAL_ACTION] = "illegal_action",
+};
+
 void game_forfeit(GameState *s) { game_end(s, 1 - s->to_move, END_ILLEGAL_ACTION); }
 
 int game_legal_actions(const GameState *s, const Rules *r, uint16_t *actions) {

@@ -58,6 +58,10 @@ void game_apply_rescue(GameState *s, const Rules *r, int type, int sq);
 /* Plays any legal action of the player to move (check with moves_check_action). */
 void game_apply_action(GameState *s, const Rules *r, int action);
 
+/* Names of the end reasons, index = EndReason ("none" for END_NONE): status(),
+ * _core.END_REASONS, info["final_info"]["reason"] through it. */
+extern const char *const END_REASON_NAMES[END_REASON_NB];
+
 /* Whether the game has ended: the one answer every caller reads (the binding, the
  * batch, Python through status() and Batch.over()). A finished game has no legal
  * action, so the three questions below answer for it too. */

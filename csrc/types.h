@@ -41,6 +41,11 @@ extern const char *const PIECE_TYPE_NAMES[PIECE_TYPE_NB];
  * red's, 40..79 blue's, so the owner is id / MAX_PIECES. */
 enum { MAX_PIECES = 40, PIECE_ID_NB = 2 * MAX_PIECES };
 
+/* The 8 lake squares: rows 5-6, columns C-D and G-H in rulebook terms (board.h's
+ * sq_is_lake, the views' bare board and _core.LAKE_SQUARES all read this list). They
+ * are symmetric under the 180-degree turn, so the list serves both players' frames. */
+#define LAKE_SQUARES(X) X(42) X(43) X(46) X(47) X(52) X(53) X(56) X(57)
+
 /* Board cells: 0 empty, CELL_LAKE, otherwise 1 + piece id. */
 enum { CELL_EMPTY = 0, CELL_LAKE = 0xFF };
 

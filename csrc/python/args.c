@@ -121,6 +121,11 @@ done:
     return result;
 }
 
+/* The number of games of a Batch, for Batch() and VecEnv (before it allocates). */
+int parse_num_envs(PyObject *obj, long *out) {
+    return parse_int_in(obj, "num_envs", 1, BATCH_MAX_ENVS, NULL, out);
+}
+
 int parse_player(PyObject *obj, const char *name, int *out) {
     long v;
     if (parse_int_in(obj, name, 0, 1, "0 (red) or 1 (blue)", &v) < 0) return -1;

@@ -195,14 +195,16 @@ static PyObject *GameState_play_move(GameStateObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* status() -> (to_move, done, winner or -1, end reason name, ply, plies_since_attack,
+/* status() -> (to_move, done, winner or -1, end reason name or None, ply, plies_since_attack,
  * rescue pending, rescues made by red, by blue) */
 static PyObject *GameState_status(GameStateObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
     if (GameState_check_ready(self) < 0) return NULL;
     const GameState *s = &self->state;
-    return Py_BuildValue("(iOisIIOii)", s->to_move, s->done ? Py_True : Py_False,
-                         s->winner == NO_WINNER ? -1 : s->winner, END_REASON_NAMES[s->end_reason],
+    /* The reason's name, or None while the game goes on. */
+    return Py_BuildValue("(iOizIIOii)", s->to_move, s->done ? Py_True : Py_False,
+                         s->winner == NO_WINNER ? -1 : s->winner,
+                         s->end_reason == END_NONE ? NULL : END_REASON_NAMES[s->end_reason],
                          (unsigned int)s->ply, (unsigned int)s->plies_since_attack,
                          s->phase == PHASE_RESCUE ? Py_True : Py_False, s->rescues[RED],
                          s->rescues[BLUE]);
@@ -249,7 +251,7 @@ static PyObject *GameState_view_cells(GameStateObject *self, PyObject *player_ob
     return PyBytes_FromStringAndSize(out, sizeof(out));
 }
 
-/* cells() -> bytes of 3 per square: owner (0 red, 1 blue, 2 empty, 3 lake), type, flags.
+/* cells() -> bytes of 3 per square: owner (0 red, 1 blue, CELLS_EMPTY, CELLS_LAKE), type, flags.
  * For display and tests; it shows everything, and the renderer decides what to hide. */
 static PyObject *GameState_cells(GameStateObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
@@ -259,7 +261,7 @@ static PyObject *GameState_cells(GameStateObject *self, PyObject *unused) {
     for (int sq = 0; sq < SQ_NB; sq++) {
         uint8_t cell = s->board[sq];
         if (cell == CELL_EMPTY || cell == CELL_LAKE) {
-            out[3 * sq] = cell == CELL_EMPTY ? 2 : 3;
+            out[3 * sq] = cell == CELL_EMPTY ? CELLS_EMPTY : CELLS_LAKE;
             out[3 * sq + 1] = out[3 * sq + 2] = 0;
         } else {
             out[3 * sq] = (char)piece_owner(cell - 1);

@@ -21,11 +21,6 @@
 #include "save.h"
 #include "view.h"
 
-const char *const END_REASON_NAMES[END_REASON_NB] = {
-    "", "flag_captured", "no_movable_pieces", "no_legal_move", "neither_can_move",
-    "max_plies", "max_plies_without_attack", "illegal_action",
-};
-
 static PyObject *core_action_encode(PyObject *mod, PyObject *args) {
     STRATEGO_UNUSED(mod);
     PyObject *p_obj, *f_obj, *t_obj;
@@ -177,6 +172,30 @@ static PyObject *strings_tuple(const char *const *strings, int n) {
     return tuple;
 }
 
+/* The lake squares (types.h), in increasing order. */
+static PyObject *lake_squares_tuple(void) {
+#define MODULE_LAKE_ITEM(sq) "i"
+#define MODULE_LAKE_ARG(sq) , sq
+    return Py_BuildValue("(" LAKE_SQUARES(MODULE_LAKE_ITEM) ")" LAKE_SQUARES(MODULE_LAKE_ARG));
+#undef MODULE_LAKE_ITEM
+#undef MODULE_LAKE_ARG
+}
+
+/* Names of the learner's colour modes (batch.h, LEARNER_*), index = mode. */
+static const char *const LEARNER_MODE_NAMES[LEARNER_MODE_NB] = {
+    [LEARNER_RED] = "red", [LEARNER_BLUE] = "blue", [LEARNER_RANDOM] = "random",
+    [LEARNER_ALTERNATE] = "alternate",
+};
+
+/* check_num_envs(n) -> n as an int, checked as a Batch checks it (before VecEnv
+ * allocates anything for that many games). */
+static PyObject *core_check_num_envs(PyObject *mod, PyObject *obj) {
+    STRATEGO_UNUSED(mod);
+    long n;
+    if (parse_num_envs(obj, &n) < 0) return NULL;
+    return PyLong_FromLong(n);
+}
+
 /* Adds a new reference `value` (NULL: an error is set) as `name`. 0 or -1. */
 static int add_new(PyObject *m, const char *name, PyObject *value) {
     if (value == NULL) return -1;
@@ -201,6 +220,8 @@ static PyMethodDef core_methods[] = {
      "codes_table() -> (CODE_NB, board channels) uint8: the board planes of each square code."},
     {"full_codes_table", core_full_codes_table, METH_NOARGS,
      "full_codes_table() -> (FULL_CODE_NB, 30) uint8: the full view's planes of each square code."},
+    {"check_num_envs", core_check_num_envs, METH_O,
+     "check_num_envs(n) -> n: TypeError if not an int, ValueError outside [1, MAX_ENVS]."},
     {"pool_workers", core_pool_workers, METH_NOARGS,
      "pool_workers() -> worker threads started in this process (0 in a fresh fork()ed child)."},
     {NULL, NULL, 0, NULL},
@@ -213,15 +234,10 @@ static int core_exec(PyObject *m) {
     stratego_init();
     if (PyType_Ready(&GameStateType) < 0 || PyType_Ready(&BatchType) < 0) goto done;
     if (PyModule_AddType(m, &GameStateType) < 0 || PyModule_AddType(m, &BatchType) < 0) goto done;
-    names = PyTuple_New(END_REASON_NB);
-    if (names == NULL) goto done;
-    for (int k = 0; k < END_REASON_NB; k++) {
-        PyObject *s = PyUnicode_FromString(k == 0 ? "none" : END_REASON_NAMES[k]);
-        if (s == NULL) goto done;
-        PyTuple_SET_ITEM(names, k, s);
-    }
-    if (PyModule_AddObjectRef(m, "END_REASONS", names) < 0) goto done;
-    Py_CLEAR(names);
+    if (add_new(m, "END_REASONS", strings_tuple(END_REASON_NAMES, END_REASON_NB)) < 0 ||
+        add_new(m, "LEARNER_COLORS", strings_tuple(LEARNER_MODE_NAMES, LEARNER_MODE_NB)) < 0 ||
+        add_new(m, "LAKE_SQUARES", lake_squares_tuple()) < 0)
+        goto done;
     names = PyTuple_New(BOT_KIND_NB);
     if (names == NULL) goto done;
     for (int k = 0; k < BOT_KIND_NB; k++) {
@@ -245,6 +261,12 @@ static int core_exec(PyObject *m) {
         PyModule_AddIntConstant(m, "SAVE_VERSION", SAVE_VERSION) < 0 ||
         PyModule_AddIntConstant(m, "SAVE_HEADER_BYTES", (long)sizeof(SaveHeader)) < 0 ||
         PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(GameState)) < 0 ||
+        PyModule_AddIntConstant(m, "BATCH_GAME_BYTES", BATCH_GAME_BYTES) < 0 ||
+        PyModule_AddIntConstant(m, "CELLS_EMPTY", CELLS_EMPTY) < 0 ||
+        PyModule_AddIntConstant(m, "CELLS_LAKE", CELLS_LAKE) < 0 ||
+        PyModule_AddIntConstant(m, "PIECE_MOVED", PIECE_MOVED) < 0 ||
+        PyModule_AddIntConstant(m, "VIEW_EMPTY", VIEW_EMPTY) < 0 ||
+        PyModule_AddIntConstant(m, "VIEW_TYPE_MASK", VIEW_TYPE_MASK) < 0 ||
         PyModule_AddIntConstant(m, "OBSERVATION_VERSION", OBSERVATION_VERSION) < 0 ||
         PyModule_AddIntConstant(m, "FULL_OBS_CHANNELS", FULL_OBS_CHANNELS) < 0 ||
         PyModule_AddIntConstant(m, "CODE_NB", CODE_NB) < 0 ||

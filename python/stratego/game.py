@@ -82,8 +82,7 @@ class Game:
     @property
     def end_reason(self) -> str | None:
         """Why the game ended (see README, "End of game"), None while it goes on."""
-        reason = self._state.status()[3]
-        return reason or None
+        return self._state.status()[3]
 
     @property
     def ply(self) -> int:

@@ -5,7 +5,6 @@ copy): copy what you keep across steps.
 """
 from __future__ import annotations
 
-import operator
 import os
 
 import numpy as np
@@ -24,7 +23,7 @@ from .variants import Variant, load_variant
 ILLEGAL_ACTION_MODES = {"raise": _core.ILLEGAL_RAISE, "lose": _core.ILLEGAL_LOSES}
 END_REASONS: tuple[str, ...] = _core.END_REASONS
 VIEWS = {"to_play": 1, "both": 2}
-LEARNER_COLORS = {"red": 0, "blue": 1, "random": 2, "alternate": 3}
+LEARNER_COLORS = {name: mode for mode, name in enumerate(_core.LEARNER_COLORS)}
 AUTORESET_MODES = {
     AutoresetMode.SAME_STEP: _core.AUTORESET_SAME_STEP,
     AutoresetMode.NEXT_STEP: _core.AUTORESET_NEXT_STEP,
@@ -37,11 +36,17 @@ OBS_FORMATS = ("planes", "codes")
 MASK_FORMATS = ("bool", "bits")
 
 
+# The per-game rows VecEnv allocates besides the mask and the observations: rewards (2),
+# reward, terminated, truncated, to_play, final_winner, final_reason, final_plies and
+# the sampled actions, by their dtypes.
+_ROW_DTYPES = (np.float32, np.float32, np.float32, np.bool_, np.bool_, np.int8, np.int8, np.uint8, np.int32, np.int64)
+
+
 def _bytes_per_game(mask: int, obs: int, full: int) -> int:
-    """Memory one game takes: its C state and sampler stream, and every buffer (mask,
-    observation and final observation together, full view bytes given)."""
-    flags = 2 * 4 + 4 + 1 + 1 + 1 + 1 + 1 + 4 + 8  # rewards, reward, flags, finals, actions
-    return _core.STATE_BYTES + 8 + 16 + mask + obs + full + flags  # 16: opponent stream
+    """Memory one game takes: what the C batch holds for it (state, streams), and every
+    buffer (mask, observation and final observation together, full view bytes given)."""
+    rows = sum(np.dtype(d).itemsize for d in _ROW_DTYPES)
+    return _core.BATCH_GAME_BYTES + mask + obs + full + rows
 
 
 def _check_memory(num_envs: int, per_game: int) -> None:
@@ -145,11 +150,7 @@ class VecEnv(GymVectorEnv):
         final_views: str | None = None,
         **settings: int,
     ):
-        if isinstance(num_envs, bool) or not hasattr(type(num_envs), "__index__"):
-            raise TypeError(f"num_envs must be an int, got {type(num_envs).__name__}")
-        num_envs = operator.index(num_envs)
-        if not 1 <= num_envs <= MAX_ENVS:
-            raise ValueError(f"num_envs must be in [1, {MAX_ENVS}], got {num_envs}")
+        num_envs = _core.check_num_envs(num_envs)  # checked in C, as the batch checks it
         check_one_of("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         check_one_of("obs_dtype", obs_dtype, OBS_DTYPES)
         check_one_of("views", views, VIEWS)
