@@ -249,7 +249,8 @@ int parse_history_k(PyObject *obj, long *out) {
 int obs_spec_parse(long history_k, int probabilities, int as_float, int codes, const Rules *r,
                           ObsSpec *spec) {
     if (codes && as_float) {
-        PyErr_SetString(PyExc_ValueError, "observation codes are uint8; expand them to float32 instead");
+        PyErr_SetString(PyExc_ValueError,
+                        "obs_format='codes' is uint8; expand_observation(codes, dtype='float32') gives float planes");
         return -1;
     }
     /* With codes the beliefs are their own float32 block. */

@@ -83,19 +83,21 @@ static PyObject *names_tuple(char (*names)[NAME_LEN], int n) {
     return tuple;
 }
 
-/* channel_names(history_k, probabilities) -> tuple of the partial view's channel names */
+/* channel_names(history_k, probabilities, as_float=True, codes=False) -> tuple of the
+ * partial view's channel names, after the one check of these observation settings
+ * (obs_spec_parse), which Game and VecEnv ask before they allocate anything. */
 static PyObject *core_channel_names(PyObject *mod, PyObject *args) {
     STRATEGO_UNUSED(mod);
     PyObject *history_obj;
-    int probabilities;
+    int probabilities, as_float = 1, codes = 0;
     long history_k;
     ObsSpec spec;
     Rules rules;
     char names[NAMES_MAX][NAME_LEN];
-    if (!PyArg_ParseTuple(args, "Op", &history_obj, &probabilities)) return NULL;
+    if (!PyArg_ParseTuple(args, "Op|pp", &history_obj, &probabilities, &as_float, &codes)) return NULL;
     if (parse_history_k(history_obj, &history_k) < 0) return NULL;
     rules_default(&rules);
-    if (obs_spec_parse(history_k, probabilities, 1, 0, &rules, &spec) < 0) return NULL;
+    if (obs_spec_parse(history_k, probabilities, as_float, codes, &rules, &spec) < 0) return NULL;
     int c_nb = observe_channels(&spec);
     for (int c = 0; c < c_nb; c++) observe_channel_name(&spec, c, names[c], NAME_LEN);
     return names_tuple(names, c_nb);
@@ -208,7 +210,8 @@ static PyMethodDef core_methods[] = {
     {"full_channel_names", core_full_channel_names, METH_NOARGS,
      "full_channel_names() -> names of the full-information view's channels."},
     {"channel_names", core_channel_names, METH_VARARGS,
-     "channel_names(history_k, probabilities) -> names of the observation channels."},
+     "channel_names(history_k, probabilities, as_float=True, codes=False) -> names of the observation channels; "
+     "ValueError for settings that do not go together."},
     {"action_encode", core_action_encode, METH_VARARGS,
      "action_encode(player, from, to) -> action, or -1 if not on a common line."},
     {"action_decode", core_action_decode, METH_VARARGS,

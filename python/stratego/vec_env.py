@@ -14,7 +14,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv as GymVectorEnv
 from .arguments import check_one_of
 from . import _core
 from .compact import codes_bytes, mask_bytes
-from .observation import FULL_OBSERVATION_CHANNELS, OBSERVATION_VERSION, channel_names
+from .observation import FULL_OBSERVATION_CHANNELS, OBSERVATION_VERSION
 from .seeding import resolve_seed
 from .setups import human_setups
 from .threads import default_num_threads
@@ -158,13 +158,11 @@ class VecEnv(GymVectorEnv):
         final_views = views if final_views is None else final_views
         if final_views not in VIEWS:
             raise ValueError(f"final_views must be one of {sorted(VIEWS)} or None (as views), got {final_views!r}")
-        # history_k and belief are checked once, in C (channel_names and _core.Batch), so
-        # Game and VecEnv raise the same exception for the same fault.
+        # history_k and belief are checked once, in C (channel_names below), so Game and
+        # VecEnv raise the same exception for the same fault.
         check_one_of("obs_format", obs_format, OBS_FORMATS)
         check_one_of("mask_format", mask_format, MASK_FORMATS)
         codes = obs_format == "codes"
-        if codes and obs_dtype != "uint8":
-            raise ValueError("obs_format='codes' is uint8; expand_observation(codes, dtype='float32') gives float planes")
         self.variant = load_variant(variant, **settings)
         if setup not in ("random", "human"):
             raise ValueError(f"setup must be 'random' or 'human', got {setup!r}")
@@ -179,7 +177,9 @@ class VecEnv(GymVectorEnv):
         num_actions = self.num_actions = self.variant.num_actions
         self.illegal_action = illegal_action
         self._mode = ILLEGAL_ACTION_MODES[illegal_action]
-        channels = channel_names(history_k, belief)  # checks history_k even without observations
+        # The one check (C) of history_k and of settings that do not go together (codes in
+        # float32, belief planes in uint8), even without observations, before allocating.
+        channels = _core.channel_names(history_k, bool(belief), obs_dtype == "float32", codes)
         self.observation_channels = channels if observations else ()
         self.observation_version = OBSERVATION_VERSION
         self.history_k, self.belief, self.views = history_k, bool(belief), views
