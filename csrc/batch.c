@@ -72,14 +72,7 @@ static void batch_write_turn(Batch *b, int64_t i) {
     int viewer = b->versus ? b->versus[i].learner : s->to_move;
     if (b->write_mask) {
         uint8_t *row = b->mask + i * batch_mask_bytes(b);
-        /* A game left over (NEXT_STEP, DISABLED) has no legal action. */
-        if (s->done) {
-            memset(row, 0, (size_t)batch_mask_bytes(b));
-        } else if (b->mask_bits) {
-            mask_bits_legal(s, &b->rules, row);
-        } else {
-            moves_legal_mask(s, &b->rules, row);
-        }
+        game_legal_mask(s, &b->rules, row, b->mask_bits); /* all clear for a game left over */
     }
     b->to_play[i] = (int8_t)viewer;
     if (b->obs_views) batch_write_obs(b, i, b->obs, b->belief, b->obs_views, viewer);
@@ -292,7 +285,7 @@ static void batch_step_games(void *ctx, int64_t begin, int64_t end) {
         int player = s->to_move; /* the learner, in the learner-vs-opponent mode */
         int action = (int)job->actions[i];
         if (job->illegal_mode == ILLEGAL_LOSES && moves_check_action(s, r, action) != 0) {
-            game_end(s, 1 - player, END_ILLEGAL_ACTION);
+            game_forfeit(s);
         } else {
             game_apply_action(s, r, action);
         }

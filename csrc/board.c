@@ -37,8 +37,14 @@ void board_init(void) {
 uint64_t board_zobrist(int player, int type, int sq) { return zobrist[player][type][sq]; }
 
 int sq_is_lake(int sq) {
-    int row = sq_row(sq), col = sq_col(sq);
-    return (row == 4 || row == 5) && (col == 2 || col == 3 || col == 6 || col == 7);
+    switch (sq) {
+#define BOARD_LAKE_CASE(sq) case sq:
+        LAKE_SQUARES(BOARD_LAKE_CASE)
+#undef BOARD_LAKE_CASE
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 /* memcpy, not an assignment: the padding bytes, which to_bytes() exports, stay zero too. */

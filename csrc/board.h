@@ -99,7 +99,7 @@ uint64_t board_zobrist(int player, int type, int sq);
 /* Moves piece `id` to the empty square `to` (no combat). */
 void board_move(GameState *s, int id, int to);
 
-/* The lakes: rows 5-6, columns C-D and G-H in rulebook terms. */
+/* 1 on a lake (types.h, LAKE_SQUARES). */
 int sq_is_lake(int sq);
 
 /* An empty board with lakes and no pieces; to_move RED, ply 0. A copy of one that

@@ -2,9 +2,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "chase.h"
 #include "combat.h"
+#include "mask_bits.h"
 #include "moves.h"
 #include "repetition.h"
 #include "rng.h"
@@ -14,6 +16,40 @@ void game_end(GameState *s, int winner, EndReason reason) {
     s->done = 1;
     s->winner = (uint8_t)winner;
     s->end_reason = (uint8_t)reason;
+}
+
+const char *const END_REASON_NAMES[END_REASON_NB] = {
+    [END_NONE] = "none",
+    [END_FLAG_CAPTURED] = "flag_captured",
+    [END_NO_MOVABLE_PIECES] = "no_movable_pieces",
+    [END_NO_LEGAL_MOVE] = "no_legal_move",
+    [END_NEITHER_CAN_MOVE] = "neither_can_move",
+    [END_MAX_PLIES] = "max_plies",
+    [END_MAX_PLIES_WITHOUT_ATTACK] = "max_plies_without_attack",
+    [END_ILLEGAL_ACTION] = "illegal_action",
+};
+
+void game_forfeit(GameState *s) { game_end(s, 1 - s->to_move, END_ILLEGAL_ACTION); }
+
+int game_legal_actions(const GameState *s, const Rules *r, uint16_t *actions) {
+    return game_is_over(s) ? 0 : moves_list(s, r, actions);
+}
+
+int game_legal_mask(const GameState *s, const Rules *r, uint8_t *mask, int packed) {
+    if (game_is_over(s)) {
+        int n = rules_num_actions(r);
+        memset(mask, 0, (size_t)(packed ? MASK_BITS_BYTES(n) : n));
+        return 0;
+    }
+    return packed ? mask_bits_legal(s, r, mask) : moves_legal_mask(s, r, mask);
+}
+
+int game_check_move(const GameState *s, const Rules *r, int from, int to) {
+    int action = action_encode(s->to_move, from, to);
+    if (action < 0 && !game_is_over(s)) return moves_check(s, r, s->to_move, from, to);
+    /* An action's check starts with the end of the game: once it is over, any action
+     * (0 for a pair on no common line) gives "the game is over". */
+    return moves_check_action(s, r, action < 0 ? 0 : action);
 }
 
 /* The end-of-game rules that depend on the position, checked after every move and at

@@ -11,7 +11,8 @@
  *  - Caps: max_plies played, or max_plies_without_attack plies in a row without an
  *    attack: a draw, and like every end here a termination (rules of the game). The rules above take precedence when
  *    both happen on the same ply.
- *  - END_ILLEGAL_ACTION: only when a batch is set to make an illegal action lose.
+ *  - END_ILLEGAL_ACTION: only when the caller makes an illegal action lose (a batch's
+ *    ILLEGAL_LOSES, StrategoEnv's illegal_action="lose"): game_forfeit.
  *
  * Under the rescue rule a turn whose move reaches the opponent's back row goes on with
  * a rescue phase (PHASE_RESCUE, same player to move): the ply is counted with the move,
@@ -56,6 +57,32 @@ void game_apply_rescue(GameState *s, const Rules *r, int type, int sq);
 
 /* Plays any legal action of the player to move (check with moves_check_action). */
 void game_apply_action(GameState *s, const Rules *r, int action);
+
+/* Names of the end reasons, index = EndReason ("none" for END_NONE): status(),
+ * _core.END_REASONS, info["final_info"]["reason"] through it. */
+extern const char *const END_REASON_NAMES[END_REASON_NB];
+
+/* Whether the game has ended: the one answer every caller reads (the binding, the
+ * batch, Python through status() and Batch.over()). A finished game has no legal
+ * action, so the three questions below answer for it too. */
+static inline int game_is_over(const GameState *s) { return s->done; }
+
+/* The legal actions of the player to move (moves_list); none once the game is over. */
+int game_legal_actions(const GameState *s, const Rules *r, uint16_t *actions);
+
+/* The legal mask of the player to move: rules_num_actions(r) bytes, or packed
+ * (mask_bits.h, MASK_BITS_BYTES of them); all clear once the game is over. Returns the
+ * number of legal actions. */
+int game_legal_mask(const GameState *s, const Rules *r, uint8_t *mask, int packed);
+
+/* 0 if the player to move may move from `from` to `to` now, else the code whose text
+ * moves_illegal_reason() gives: "the game is over" first, then the phase and the variant
+ * for a pair on a common line (an action), the squares otherwise. */
+int game_check_move(const GameState *s, const Rules *r, int from, int to);
+
+/* The player to move sent an illegal action under a batch's ILLEGAL_LOSES: that player
+ * loses (END_ILLEGAL_ACTION). */
+void game_forfeit(GameState *s);
 
 /* Ends the game: `winner` is RED, BLUE or NO_WINNER. */
 void game_end(GameState *s, int winner, EndReason reason);

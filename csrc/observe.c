@@ -16,11 +16,6 @@
 #include <emmintrin.h>
 #endif
 
-static const char *const TYPE_NAMES[PIECE_TYPE_NB] = {
-    "bomb", "spy", "scout", "miner", "sergeant", "lieutenant",
-    "captain", "major", "colonel", "general", "marshal", "flag",
-};
-
 static int obs_counts_offset(const ObsSpec *spec) { return OBS_HISTORY + 3 * spec->history_k; }
 static int obs_progress_offset(const ObsSpec *spec) { return obs_counts_offset(spec) + 2 * PIECE_TYPE_NB; }
 static int obs_belief_offset(const ObsSpec *spec) { return obs_progress_offset(spec) + 2; }
@@ -38,16 +33,16 @@ void observe_channel_name(const ObsSpec *spec, int c, char *buf, size_t len) {
                                         "own_moved", "lake", "empty"};
     static const char *const MOVE_PART[] = {"from", "to", "attack"};
     int counts = obs_counts_offset(spec), progress = obs_progress_offset(spec);
-    if (c < OBS_OPP_KNOWN) snprintf(buf, len, "own_%s", TYPE_NAMES[c]);
-    else if (c < OBS_OPP_UNKNOWN_MOVED) snprintf(buf, len, "opp_%s", TYPE_NAMES[c - OBS_OPP_KNOWN]);
+    if (c < OBS_OPP_KNOWN) snprintf(buf, len, "own_%s", PIECE_TYPE_NAMES[c]);
+    else if (c < OBS_OPP_UNKNOWN_MOVED) snprintf(buf, len, "opp_%s", PIECE_TYPE_NAMES[c - OBS_OPP_KNOWN]);
     else if (c < OBS_HISTORY) snprintf(buf, len, "%s", FIXED[c - OBS_OPP_UNKNOWN_MOVED]);
     else if (c < counts)
         snprintf(buf, len, "move_%d_%s", (c - OBS_HISTORY) / 3, MOVE_PART[(c - OBS_HISTORY) % 3]);
-    else if (c < counts + PIECE_TYPE_NB) snprintf(buf, len, "own_count_%s", TYPE_NAMES[c - counts]);
-    else if (c < progress) snprintf(buf, len, "opp_count_%s", TYPE_NAMES[c - counts - PIECE_TYPE_NB]);
+    else if (c < counts + PIECE_TYPE_NB) snprintf(buf, len, "own_count_%s", PIECE_TYPE_NAMES[c - counts]);
+    else if (c < progress) snprintf(buf, len, "opp_count_%s", PIECE_TYPE_NAMES[c - counts - PIECE_TYPE_NB]);
     else if (c == progress) snprintf(buf, len, "ply_progress");
     else if (c == progress + 1) snprintf(buf, len, "no_attack_progress");
-    else snprintf(buf, len, "belief_%s", TYPE_NAMES[c - progress - 2]);
+    else snprintf(buf, len, "belief_%s", PIECE_TYPE_NAMES[c - progress - 2]);
 }
 
 /* Fraction of a cap reached: a float in [0, 1], 0 without a cap. */

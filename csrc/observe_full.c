@@ -3,16 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const TYPE_NAMES[PIECE_TYPE_NB] = {
-    "bomb", "spy", "scout", "miner", "sergeant", "lieutenant",
-    "captain", "major", "colonel", "general", "marshal", "flag",
-};
-
 void observe_full_channel_name(int c, char *buf, size_t len) {
     static const char *const FIXED[] = {"own_moved", "own_revealed", "opp_moved", "opp_revealed",
                                         "lake", "empty"};
-    if (c < FULL_OPP) snprintf(buf, len, "own_%s", TYPE_NAMES[c - FULL_OWN]);
-    else if (c < FULL_OWN_MOVED) snprintf(buf, len, "opp_%s", TYPE_NAMES[c - FULL_OPP]);
+    if (c < FULL_OPP) snprintf(buf, len, "own_%s", PIECE_TYPE_NAMES[c - FULL_OWN]);
+    else if (c < FULL_OWN_MOVED) snprintf(buf, len, "opp_%s", PIECE_TYPE_NAMES[c - FULL_OPP]);
     else snprintf(buf, len, "%s", FIXED[c - FULL_OWN_MOVED]);
 }
 

@@ -6,13 +6,38 @@
 /* ISF / Gravon counts, Bomb..Flag in Gravon letter order (RULES.md, piece table). */
 static const uint8_t ISF_COUNTS[PIECE_TYPE_NB] = {6, 1, 8, 5, 4, 4, 4, 3, 2, 1, 1, 1};
 
+const char *const PIECE_TYPE_NAMES[PIECE_TYPE_NB] = {
+    "bomb", "spy", "scout", "miner", "sergeant", "lieutenant",
+    "captain", "major", "colonel", "general", "marshal", "flag",
+};
+
+const RuleSetting RULE_SETTING_TABLE[RULE_SETTING_NB] = {
+#define RULES_ROW(name, type, lo, hi, def, doc) {#name, #type, lo, hi, def, doc},
+    RULE_SETTINGS(RULES_ROW)
+#undef RULES_ROW
+};
+
+long rules_get(const Rules *r, int k) {
+    switch (k) {
+#define RULES_GET(name, type, lo, hi, def, doc) case RULE_##name: return r->name;
+        RULE_SETTINGS(RULES_GET)
+#undef RULES_GET
+    }
+    return -1;
+}
+
+void rules_set(Rules *r, int k, long v) {
+    switch (k) {
+#define RULES_SET(name, type, lo, hi, def, doc) case RULE_##name: r->name = (type)v; break;
+        RULE_SETTINGS(RULES_SET)
+#undef RULES_SET
+    }
+}
+
 void rules_default(Rules *r) {
     memset(r, 0, sizeof(*r));
     memcpy(r->piece_counts, ISF_COUNTS, sizeof(ISF_COUNTS));
-    r->setup_rows = 4;
-    r->two_square_limit = 3;
-    r->max_plies = 2000;
-    r->max_plies_without_attack = 200;
+    for (int k = 0; k < RULE_SETTING_NB; k++) rules_set(r, k, RULE_SETTING_TABLE[k].def);
 }
 
 int rules_piece_total(const Rules *r) {
@@ -22,9 +47,13 @@ int rules_piece_total(const Rules *r) {
 }
 
 int rules_validate(const Rules *r, char *err, size_t err_len) {
-    if (r->setup_rows < 1 || r->setup_rows > 4) {
-        snprintf(err, err_len, "setup_rows must be between 1 and 4, got %d", r->setup_rows);
-        return -1;
+    for (int k = 0; k < RULE_SETTING_NB; k++) {
+        const RuleSetting *rs = &RULE_SETTING_TABLE[k];
+        long v = rules_get(r, k);
+        if (v < rs->min || v > rs->max) {
+            snprintf(err, err_len, "%s must be between %ld and %ld, got %ld", rs->name, rs->min, rs->max, v);
+            return -1;
+        }
     }
     if (r->piece_counts[FLAG] != 1) {
         snprintf(err, err_len, "each side needs exactly 1 flag, got %d", r->piece_counts[FLAG]);

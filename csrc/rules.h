@@ -9,25 +9,71 @@
 
 #include "types.h"
 
+/* The rule settings (docs/rules.md, "Settings and variants"), one line each:
+ * X(name, C type, min, max, default, doc). This list is the only place a setting is
+ * spelled out; everything else derives from it: the fields
+ * of Rules, rules_default(), the range checks of rules_validate(), the binding's parser
+ * and _core.RULE_SETTINGS (which stratego.variants reads), the fuzzers' setters and the
+ * names a save uses when the rules differ. A setting with the range 0..1 is a switch: a
+ * variant file may leave it out (then it has its default). Adding a setting is one line
+ * here and the rule that reads it (docs/architecture.md, "How to extend"). The order is
+ * the struct's memory layout (saves hold Rules as bytes: a new setting goes last and
+ * bumps SAVE_VERSION). */
+#define RULE_SETTINGS(X)                                                                        \
+    X(setup_rows, uint8_t, 1, 4, 4, "depth of each side's setup zone in rows from its back row")  \
+    X(two_square_limit, uint8_t, 0, 255, 3,                                                     \
+      "the two-square rule: crossings in a row of one square boundary by a piece, 0 = off (ISF 3, Gravon 5)") \
+    X(max_plies, uint16_t, 0, 65535, 2000, "total-ply cap (a draw), 0 = none")                  \
+    X(max_plies_without_attack, uint16_t, 0, 65535, 200,                                        \
+      "cap on plies in a row without an attack (a draw), 0 = none")                             \
+    X(aggressor_wins, uint8_t, 0, 1, 0, "equal ranks: the attacker wins")                       \
+    X(silent_defense, uint8_t, 0, 1, 0, "an attack shows only the attacker (a Scout's shows both)") \
+    X(rescue, uint8_t, 0, 1, 0, "reaching the opponent's back row returns a captured piece")    \
+    X(one_time_bombs, uint8_t, 0, 1, 0, "a Bomb that kills an attacker is removed too")         \
+    X(captain_two_squares, uint8_t, 0, 1, 0, "Captains move up to two squares, turning after the first") \
+    X(chasing_rule, uint8_t, 0, 1, 0, "ISF art. 11, the more-squares rule (chase.h)")
+
 typedef struct {
     /* How many pieces of each type a side sets up (ISF/Gravon: 40 pieces). */
     uint8_t piece_counts[PIECE_TYPE_NB];
-    /* Depth of each side's setup zone in rows from its back row (classic: 4). */
-    uint8_t setup_rows;
-    /* Two-square rule: a piece may not cross the same square boundary more than this
-     * many times in a row (ISF: 3; Gravon's server: 5). 0 switches the rule off. */
-    uint8_t two_square_limit;
-    /* Draw caps, 0 = none: total plies, and plies without any attack. */
-    uint16_t max_plies;
-    uint16_t max_plies_without_attack;
-    /* Variant switches (RULES.md "Seed tournament rules", "Other variants"), 0 or 1. */
-    uint8_t aggressor_wins;      /* equal ranks: the attacker wins */
-    uint8_t silent_defense;      /* an attack shows only the attacker (a Scout's shows both) */
-    uint8_t rescue;              /* reaching the opponent's back row returns a captured piece */
-    uint8_t one_time_bombs;      /* a Bomb that kills an attacker is removed too */
-    uint8_t captain_two_squares; /* Captains move up to two squares, turning after the first */
-    uint8_t chasing_rule;        /* ISF art. 11, the more-squares rule (chase.h) */
+#define RULES_FIELD(name, type, lo, hi, def, doc) type name;
+    RULE_SETTINGS(RULES_FIELD)
+#undef RULES_FIELD
 } Rules;
+
+/* Each setting's range and default fit its type. */
+#define RULES_FITS(name, type, lo, hi, def, doc)                                                \
+    _Static_assert((lo) >= 0 && (lo) <= (def) && (def) <= (hi) && (hi) <= (type) ~(type)0,     \
+                   #name ": 0 <= min <= default <= max <= the type's max");
+RULE_SETTINGS(RULES_FITS)
+#undef RULES_FITS
+
+/* No padding: a save holds Rules as bytes, and compares them field by field. */
+#define RULES_SIZE(name, type, lo, hi, def, doc) +sizeof(type)
+_Static_assert(sizeof(Rules) == PIECE_TYPE_NB RULE_SETTINGS(RULES_SIZE), "Rules has no padding");
+#undef RULES_SIZE
+
+/* The settings by index, in the list's order. */
+typedef enum {
+#define RULES_INDEX(name, type, lo, hi, def, doc) RULE_##name,
+    RULE_SETTINGS(RULES_INDEX)
+#undef RULES_INDEX
+    RULE_SETTING_NB
+} RuleSettingIndex;
+
+/* What the list says of one setting, for the code that handles every setting alike. */
+typedef struct {
+    const char *name;
+    const char *type; /* the C type, "uint8_t" or "uint16_t" */
+    long min, max, def;
+    const char *doc;
+} RuleSetting;
+
+extern const RuleSetting RULE_SETTING_TABLE[RULE_SETTING_NB];
+
+/* Setting k of r, and setting it (v in the setting's type; rules_validate checks the range). */
+long rules_get(const Rules *r, int k);
+void rules_set(Rules *r, int k, long v);
 
 /* Size of the variant's action space (see types.h: a prefix of the fixed layout). */
 static inline int rules_num_actions(const Rules *r) {

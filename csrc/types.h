@@ -33,9 +33,18 @@ typedef enum {
     PIECE_TYPE_NB = 12
 } PieceType;
 
+/* Their names, index = PieceType ("bomb" .. "flag"): observation channels, variant files'
+ * [pieces] tables, _core.PIECE_NAMES. Defined in rules.c. */
+extern const char *const PIECE_TYPE_NAMES[PIECE_TYPE_NB];
+
 /* At most 40 pieces a side: the setup zone is four rows of ten. Piece ids 0..39 are
  * red's, 40..79 blue's, so the owner is id / MAX_PIECES. */
 enum { MAX_PIECES = 40, PIECE_ID_NB = 2 * MAX_PIECES };
+
+/* The 8 lake squares: rows 5-6, columns C-D and G-H in rulebook terms (board.h's
+ * sq_is_lake, the views' bare board and _core.LAKE_SQUARES all read this list). They
+ * are symmetric under the 180-degree turn, so the list serves both players' frames. */
+#define LAKE_SQUARES(X) X(42) X(43) X(46) X(47) X(52) X(53) X(56) X(57)
 
 /* Board cells: 0 empty, CELL_LAKE, otherwise 1 + piece id. */
 enum { CELL_EMPTY = 0, CELL_LAKE = 0xFF };

@@ -8,12 +8,13 @@
 
 #include "board.h"
 
-/* The view codes of a board without pieces: the lakes at the 8 lake squares, where
- * board_validate holds every state to them, and empty elsewhere. The lakes are
+/* The view codes of a board without pieces: the lakes at the lake squares (types.h),
+ * where board_validate holds every state to them, and empty elsewhere. The lakes are
  * symmetric under the 180-degree turn, so this serves both frames. */
 static const uint16_t BARE_BOARD[SQ_NB] = {
-    [42] = VIEW_LAKE, [43] = VIEW_LAKE, [46] = VIEW_LAKE, [47] = VIEW_LAKE,
-    [52] = VIEW_LAKE, [53] = VIEW_LAKE, [56] = VIEW_LAKE, [57] = VIEW_LAKE,
+#define VIEW_LAKE_AT(sq) [sq] = VIEW_LAKE,
+    LAKE_SQUARES(VIEW_LAKE_AT)
+#undef VIEW_LAKE_AT
 };
 
 void view_build(const GameState *s, int player, PlayerView *v) {

@@ -12,9 +12,11 @@ For example ``r10`` is red's marshal and ``bF`` blue's flag. Blank lines are ign
 """
 from __future__ import annotations
 
+from stratego import _core
+
 # Gravon letters in type order: bomb, spy, scout (2) ... marshal (10), flag.
 SYMBOLS = ("B", "S", "2", "3", "4", "5", "6", "7", "8", "9", "10", "F")
-LAKES = frozenset(r * 10 + c for r in (4, 5) for c in (2, 3, 6, 7))
+LAKES = frozenset(_core.LAKE_SQUARES)  # the engine's; reference_mover.py keeps its own
 
 
 def _letter(token: str, sq: int) -> str:

@@ -23,13 +23,12 @@ from stratego.notation import parse_square
 from stratego.variants import PIECE_NAMES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from boards import board  # noqa: E402
+from boards import LAKES, board  # noqa: E402
 
 RED, BLUE = 0, 1
 T = {name: i for i, name in enumerate(PIECE_NAMES)}
 BOMB, SCOUT, FLAG = T["bomb"], T["scout"], T["flag"]
 IMMOBILE = (BOMB, FLAG)
-LAKES = frozenset(r * 10 + c for r in (4, 5) for c in (2, 3, 6, 7))
 CLASSIC = stratego.load_variant("classic")
 CLASSIC_MAX_PLIES = CLASSIC.settings["max_plies"]
 CLASSIC_MAX_NO_ATTACK = CLASSIC.settings["max_plies_without_attack"]

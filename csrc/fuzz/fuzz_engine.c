@@ -7,10 +7,12 @@
  *            forced, so board_from_field must refuse most), 4 run a batch first,
  *            5 check the views after every ply (else every 16th and at the end),
  *            6 variant switches on the default rules
- *   rules    (bit 2) 12 piece counts (% 6, flag % 3), setup_rows (% 6),
+ *   rules    (bit 2) 12 piece counts (% 6, flag % 3), then the settings of rules.h
+ *            that are no switch, in its order (fuzz_setting): setup_rows (% 6),
  *            two_square_limit, max_plies (u16), max_plies_without_attack (u16)
- *   variant  (bit 2 or bit 6) one byte of switches: aggressor_wins, silent_defense,
- *            rescue, one_time_bombs, captain_two_squares, chasing_rule (bits 0-5);
+ *   variant  (bit 2 or bit 6) one byte of switches, bit i the i-th of rules.h
+ *            (fuzz_set_switches): aggressor_wins, silent_defense, rescue,
+ *            one_time_bombs, captain_two_squares, chasing_rule (bits 0-5);
  *            inputs that rules_validate refuses end here
  *   batch    (bit 4) shape (bit 0 3 games, bits 1-2 views % 3, bit 3 full view,
  *            bit 4 second run without mask), obs spec, seed (u64), steps, then per step a
@@ -57,26 +59,47 @@ enum {
     MODE_VARIANT = 1 << 6,
 };
 
+/* A fuzzed value of the non-switch setting k. Long caps would let one input run for
+ * minutes and limits above a few never matter, so those three are held small (with a
+ * rare large limit and rare 0 caps); any other setting (setup_rows, and any added to
+ * rules.h) takes one byte, two for a uint16_t, over [min - 1, max + 1] within its type,
+ * so that rules_validate sees both edges. */
+static long fuzz_setting(Bytes *in, int k) {
+    const RuleSetting *rs = &RULE_SETTING_TABLE[k];
+    switch (k) {
+    case RULE_two_square_limit: {
+        uint8_t limit = take8(in);
+        return limit < 0xF8 ? limit % 8 : limit;
+    }
+    case RULE_max_plies: {
+        uint16_t cap = take16(in);
+        return cap & 0x8000 ? 0 : cap % 400;
+    }
+    case RULE_max_plies_without_attack: {
+        uint16_t quiet = take16(in);
+        return quiet & 0x8000 ? 0 : quiet % 200;
+    }
+    default: {
+        int wide = strcmp(rs->type, "uint16_t") == 0;
+        long type_max = wide ? 0xFFFF : 0xFF;
+        long lo = rs->min > 0 ? rs->min - 1 : rs->min, hi = rs->max < type_max ? rs->max + 1 : rs->max;
+        long raw = wide ? take16(in) : take8(in);
+        return lo + raw % (hi - lo + 1);
+    }
+    }
+}
+
+/* Piece counts, then every setting that is no switch in the list's order (rules.h). */
 static void read_rules(Bytes *in, Rules *r) {
     memset(r, 0, sizeof(*r));
     for (int t = 0; t < PIECE_TYPE_NB; t++) r->piece_counts[t] = (uint8_t)(take8(in) % (t == FLAG ? 3 : 6));
-    r->setup_rows = (uint8_t)(take8(in) % 6);
-    uint8_t limit = take8(in);
-    r->two_square_limit = limit < 0xF8 ? limit % 8 : limit;
-    uint16_t cap = take16(in), quiet = take16(in);
-    r->max_plies = cap & 0x8000 ? 0 : cap % 400;
-    r->max_plies_without_attack = quiet & 0x8000 ? 0 : quiet % 200;
+    for (int k = 0; k < RULE_SETTING_NB; k++) {
+        if (RULE_SETTING_TABLE[k].min == 0 && RULE_SETTING_TABLE[k].max == 1) continue;
+        rules_set(r, k, fuzz_setting(in, k));
+    }
 }
 
-static void read_variant(Bytes *in, Rules *r) {
-    uint8_t v = take8(in);
-    r->aggressor_wins = v & 1;
-    r->silent_defense = (v >> 1) & 1;
-    r->rescue = (v >> 2) & 1;
-    r->one_time_bombs = (v >> 3) & 1;
-    r->captain_two_squares = (v >> 4) & 1;
-    r->chasing_rule = (v >> 5) & 1;
-}
+static void read_variant(Bytes *in, Rules *r) { fuzz_set_switches(r, take8(in)); }
 
 /* ------------------------------------------------------------------------- batch */
 

@@ -26,15 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     Rules r;
     rules_default(&r);
     if (pos < size) r.two_square_limit = data[pos++] % 8;
-    if (pos < size) {
-        uint8_t v = data[pos++];
-        r.aggressor_wins = v & 1;
-        r.silent_defense = (v >> 1) & 1;
-        r.rescue = (v >> 2) & 1;
-        r.one_time_bombs = (v >> 3) & 1;
-        r.captain_two_squares = (v >> 4) & 1;
-        r.chasing_rule = (v >> 5) & 1;
-    }
+    if (pos < size) fuzz_set_switches(&r, data[pos++]);
     char err[200];
     memset(err, 0x55, sizeof(err));
     if (game_validate(&s, &r, err, sizeof(err)) < 0) {

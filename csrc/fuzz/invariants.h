@@ -31,6 +31,19 @@ static inline void fuzz_fail(const char *what, const char *file, int line) {
         if (!(cond)) fuzz_fail(#cond, __FILE__, __LINE__); \
     } while (0)
 
+/* The fuzzers' setter of the switches (rules.h: the settings of range 0..1): bit i of
+ * `bits` is the i-th switch in the list's order, so a switch added to the list is fuzzed
+ * without a change here (the first six: aggressor_wins, silent_defense, rescue,
+ * one_time_bombs, captain_two_squares, chasing_rule, as the corpora have them). */
+static inline void fuzz_set_switches(Rules *r, unsigned bits) {
+    int bit = 0;
+    for (int k = 0; k < RULE_SETTING_NB; k++) {
+        if (RULE_SETTING_TABLE[k].min != 0 || RULE_SETTING_TABLE[k].max != 1) continue;
+        rules_set(r, k, (bits >> bit) & 1);
+        bit++;
+    }
+}
+
 /* An error message written by the engine: terminated inside its buffer, not empty. */
 static inline void check_err_message(const char *err, size_t err_len) {
     FUZZ_CHECK(memchr(err, '\0', err_len) != NULL);

@@ -20,13 +20,14 @@ from pathlib import Path
 import stratego
 from stratego.actions import squares_to_action
 from stratego.records import iter_records
+from stratego.variants import SWITCHES
 
 HERE = Path(__file__).resolve().parent
 GRAVON = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE.parents[2] / "shared" / "data" / "gravon"
 FIELD_LETTERS = "A_BCDEFGHIJKLMNOPQRSTUVWXY"
 
-VARIANT_SWITCHES = ("aggressor_wins", "silent_defense", "rescue", "one_time_bombs", "captain_two_squares",
-                    "chasing_rule")
+# Bit i of the fuzzers' variant byte is the i-th switch of rules.h (fuzz_set_switches).
+VARIANT_SWITCHES = SWITCHES
 MODE_FIELD, MODE_BLUE_FIRST, MODE_RULES, MODE_RAW_FIELD, MODE_BATCH, MODE_VIEWS = (1 << i for i in range(6))
 
 

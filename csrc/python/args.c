@@ -73,8 +73,8 @@ static int dict_get_int(PyObject *dict, const char *key, long lo, long hi, long 
     return parse_int_in(value, name, lo, hi, NULL, out);
 }
 
-/* Fills Rules from a dict {piece_counts: 12 ints, setup_rows, two_square_limit,
- * max_plies, max_plies_without_attack}. 0, or -1 with an exception. */
+/* Fills Rules from a dict {piece_counts: 12 ints, and every setting of RULE_SETTINGS
+ * (rules.h)}. 0, or -1 with an exception. */
 int rules_from_dict(PyObject *dict, Rules *r) {
     int result = -1;
     PyObject *seq = NULL;
@@ -105,23 +105,11 @@ int rules_from_dict(PyObject *dict, Rules *r) {
             goto done;
         r->piece_counts[t] = (uint8_t)c;
     }
-    if (dict_get_int(dict, "setup_rows", 1, 4, &v) < 0) goto done;
-    r->setup_rows = (uint8_t)v;
-    if (dict_get_int(dict, "two_square_limit", 0, 255, &v) < 0) goto done;
-    r->two_square_limit = (uint8_t)v;
-    if (dict_get_int(dict, "max_plies", 0, 65535, &v) < 0) goto done;
-    r->max_plies = (uint16_t)v;
-    if (dict_get_int(dict, "max_plies_without_attack", 0, 65535, &v) < 0) goto done;
-    r->max_plies_without_attack = (uint16_t)v;
-    {
-        static const char *const FLAGS[] = {"aggressor_wins", "silent_defense", "rescue",
-                                            "one_time_bombs", "captain_two_squares", "chasing_rule"};
-        uint8_t *fields[] = {&r->aggressor_wins, &r->silent_defense, &r->rescue,
-                             &r->one_time_bombs, &r->captain_two_squares, &r->chasing_rule};
-        for (size_t k = 0; k < sizeof(FLAGS) / sizeof(FLAGS[0]); k++) {
-            if (dict_get_int(dict, FLAGS[k], 0, 1, &v) < 0) goto done;
-            *fields[k] = (uint8_t)v;
-        }
+    /* Every setting of the list in rules.h, with its range; each one must be given. */
+    for (int k = 0; k < RULE_SETTING_NB; k++) {
+        const RuleSetting *rs = &RULE_SETTING_TABLE[k];
+        if (dict_get_int(dict, rs->name, rs->min, rs->max, &v) < 0) goto done;
+        rules_set(r, k, v);
     }
     if (rules_validate(r, err, sizeof(err)) < 0) {
         PyErr_SetString(PyExc_ValueError, err);
@@ -131,6 +119,11 @@ int rules_from_dict(PyObject *dict, Rules *r) {
 done:
     Py_XDECREF(seq);
     return result;
+}
+
+/* The number of games of a Batch, for Batch() and VecEnv (before it allocates). */
+int parse_num_envs(PyObject *obj, long *out) {
+    return parse_int_in(obj, "num_envs", 1, BATCH_MAX_ENVS, NULL, out);
 }
 
 int parse_player(PyObject *obj, const char *name, int *out) {
@@ -256,7 +249,8 @@ int parse_history_k(PyObject *obj, long *out) {
 int obs_spec_parse(long history_k, int probabilities, int as_float, int codes, const Rules *r,
                           ObsSpec *spec) {
     if (codes && as_float) {
-        PyErr_SetString(PyExc_ValueError, "observation codes are uint8; expand them to float32 instead");
+        PyErr_SetString(PyExc_ValueError,
+                        "obs_format='codes' is uint8; expand_observation(codes, dtype='float32') gives float planes");
         return -1;
     }
     /* With codes the beliefs are their own float32 block. */

@@ -86,8 +86,8 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     static const int types[OUT_NB] = {NPY_BOOL, NPY_FLOAT32, NPY_FLOAT32, NPY_BOOL, NPY_BOOL,
                                       NPY_INT8, NPY_INT8, NPY_UINT8, NPY_INT32};
     npy_intp widths[OUT_NB] = {0, 2, 0, 0, 0, 0, 0, 0, 0};
-    Py_ssize_t n;
-    PyObject *threads_obj, *rules_obj, *outs[OUT_NB];
+    long n;
+    PyObject *n_obj, *threads_obj, *rules_obj, *outs[OUT_NB];
     PyObject *obs[OBS_ARRAY_NB] = {Py_None, Py_None, Py_None, Py_None, Py_None};
     PyObject *views_obj = NULL, *history_obj = NULL, *setups_obj = Py_None;
     int probabilities = 0, as_float = 0, write_mask = 1, result = -1;
@@ -104,7 +104,7 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     uint64_t *sample_rng = NULL;
     VersusSlot *versus = NULL;
     PyObject *setups_copy = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "nOOOOOOOOOOO|OOOOOpppOOOOOOOppp", kwlist, &n, &threads_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOOOOOOO|OOOOOpppOOOOOOOppp", kwlist, &n_obj, &threads_obj,
                                      &rules_obj, &outs[0], &outs[1], &outs[2], &outs[3],
                                      &outs[4], &outs[5], &outs[6], &outs[7], &outs[8], &obs[0],
                                      &obs[1], &obs[2], &views_obj, &history_obj, &probabilities,
@@ -118,7 +118,8 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     if (learner_obj != NULL &&
         parse_int_in(learner_obj, "learner_mode", 0, LEARNER_MODE_NB - 1, NULL, &learner_mode) < 0)
         goto done;
-    if (parse_num_threads(threads_obj, &threads) < 0 || rules_from_dict(rules_obj, &rules) < 0)
+    if (parse_num_envs(n_obj, &n) < 0 || parse_num_threads(threads_obj, &threads) < 0 ||
+        rules_from_dict(rules_obj, &rules) < 0)
         goto done;
     if (views_obj != NULL && parse_int_in(views_obj, "obs_views", 0, 2, "0, 1 or 2", &obs_views) < 0)
         goto done;
@@ -142,10 +143,6 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     /* Converted: from here on no Python code runs until the object is filled. */
     if (self->batch.states != NULL || self->closed) {
         PyErr_SetString(PyExc_RuntimeError, "Batch.__init__ may be called only once");
-        goto done;
-    }
-    if (n < 1 || n > BATCH_MAX_ENVS) {
-        PyErr_Format(PyExc_ValueError, "num_envs must be in [1, %d], got %zd", BATCH_MAX_ENVS, n);
         goto done;
     }
     widths[OUT_MASK] = mask_bits ? MASK_BITS_BYTES(rules_num_actions(&rules)) : rules_num_actions(&rules);
@@ -207,7 +204,7 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     sample_rng = malloc((size_t)n * sizeof(uint64_t));
     versus = opponent >= 0 ? calloc((size_t)n, sizeof(VersusSlot)) : NULL;
     if (states == NULL || sample_rng == NULL || (opponent >= 0 && versus == NULL)) {
-        PyErr_Format(PyExc_MemoryError, "cannot allocate %zd games", n);
+        PyErr_Format(PyExc_MemoryError, "cannot allocate %ld games", n);
         goto done;
     }
     self->batch.states = states;
@@ -439,6 +436,18 @@ static PyObject *Batch_sample_actions(BatchObject *self, PyObject *out) {
     Py_RETURN_NONE;
 }
 
+/* games_over(out): out[i] = whether game i has ended and not started again (game_is_over:
+ * NEXT_STEP until the next step, DISABLED until a reset; never under SAME_STEP), into a
+ * bool array (N,), so Python reads the engine's answer instead of re-deriving it. */
+static PyObject *Batch_games_over(BatchObject *self, PyObject *out) {
+    if (Batch_check_idle(self) < 0) return NULL;
+    if (check_out_array(out, "the array of finished games", NPY_BOOL, self->batch.num_envs, 0) < 0)
+        return NULL;
+    uint8_t *over = PyArray_DATA((PyArrayObject *)out);
+    for (int i = 0; i < self->batch.num_envs; i++) over[i] = (uint8_t)game_is_over(&self->batch.states[i]);
+    Py_RETURN_NONE;
+}
+
 /* bot_actions(name, out): the action bot `name` plays in each game into out. */
 static PyObject *Batch_bot_actions(BatchObject *self, PyObject *args) {
     PyObject *name_obj, *out;
@@ -580,6 +589,8 @@ static PyMethodDef Batch_methods[] = {
      "sample_actions(out): a uniformly random legal action per game into out (int64)."},
     {"bot_actions", (PyCFunction)Batch_bot_actions, METH_VARARGS,
      "bot_actions(name, out): the action bot `name` plays in each game, into out."},
+    {"games_over", (PyCFunction)Batch_games_over, METH_O,
+     "games_over(out): whether each game has ended and waits (NEXT_STEP, DISABLED), into a bool array."},
     {"stats", (PyCFunction)Batch_stats, METH_NOARGS, "Counters of finished games since reset."},
     {"game", (PyCFunction)Batch_game, METH_O, "game(i): a GameState copy of game i."},
     {"save", (PyCFunction)Batch_save, METH_NOARGS, "Every game, random stream and counter as bytes."},

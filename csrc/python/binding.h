@@ -30,9 +30,6 @@
 #include "setup.h"
 #include "types.h"
 
-/* Names of the end reasons, index = EndReason ("" for none). */
-extern const char *const END_REASON_NAMES[END_REASON_NB];
-
 typedef struct {
     PyObject_HEAD
     GameState state;
@@ -46,6 +43,13 @@ typedef struct {
 /* Limits of a Batch, exported to Python (MAX_ENVS, MAX_THREADS) for its own checks. */
 enum { BATCH_MAX_ENVS = 1 << 26, BATCH_MAX_THREADS = 4096 };
 
+/* Memory a Batch holds for each game besides the caller's arrays: its state, sampler
+ * stream and learner-vs-opponent slot (VecEnv's memory check adds its own buffers). */
+enum { BATCH_GAME_BYTES = sizeof(GameState) + sizeof(uint64_t) + sizeof(VersusSlot) };
+
+/* GameState.cells(): the owner byte of a square without a piece (0 red, 1 blue else). */
+enum { CELLS_EMPTY = PLAYER_NB, CELLS_LAKE = PLAYER_NB + 1 };
+
 extern PyTypeObject GameStateType;
 extern PyTypeObject BatchType;
 
@@ -56,6 +60,7 @@ int obs_spec_parse(long history_k, int probabilities, int as_float, int codes, c
 int parse_action(PyObject *obj, int *out);
 int parse_bot(PyObject *obj, int *out);
 int parse_history_k(PyObject *obj, long *out);
+int parse_num_envs(PyObject *obj, long *out);
 int parse_int_in(PyObject *obj, const char *name, long lo, long hi, const char *expected, long *out);
 int parse_player(PyObject *obj, const char *name, int *out);
 int parse_seed(PyObject *obj, uint64_t *out);

@@ -104,7 +104,7 @@ static PyObject *GameState_legal_actions(GameStateObject *self, PyObject *unused
     if (GameState_check_ready(self) < 0) return NULL;
     PyObject *list = NULL, *result = NULL;
     uint16_t actions[ACTION_MAX];
-    int n = self->state.done ? 0 : moves_list(&self->state, &self->rules, actions);
+    int n = game_legal_actions(&self->state, &self->rules, actions);
     list = PyList_New(n);
     if (list == NULL) goto done;
     for (int i = 0; i < n; i++) {
@@ -129,22 +129,8 @@ static PyObject *GameState_action_mask(GameStateObject *self, PyObject *out) {
     int packed = PyArray_Check(out) && PyArray_TYPE((PyArrayObject *)out) == NPY_UINT8;
     npy_intp shape[1] = {packed ? MASK_BITS_BYTES(n) : n};
     if (check_array_shape(out, "out", packed ? NPY_UINT8 : NPY_BOOL, 1, shape) < 0) return NULL;
-    uint8_t *mask = PyArray_DATA((PyArrayObject *)out);
-    if (self->state.done) {
-        memset(mask, 0, (size_t)shape[0]);
-    } else if (packed) {
-        mask_bits_legal(&self->state, &self->rules, mask);
-    } else {
-        moves_legal_mask(&self->state, &self->rules, mask);
-    }
+    game_legal_mask(&self->state, &self->rules, PyArray_DATA((PyArrayObject *)out), packed);
     Py_RETURN_NONE;
-}
-
-/* The legality code of a move between two squares now (phase and variant included). */
-static int move_code(GameStateObject *self, int from, int to) {
-    int action = action_encode(self->state.to_move, from, to);
-    if (action < 0) return moves_check(&self->state, &self->rules, self->state.to_move, from, to);
-    return moves_check_action(&self->state, &self->rules, action);
 }
 
 /* check_move(from, to) -> None if legal, else the reason as a str. */
@@ -155,8 +141,7 @@ static PyObject *GameState_check_move(GameStateObject *self, PyObject *args) {
     if (parse_square(from_obj, "from", &from) < 0 || parse_square(to_obj, "to", &to) < 0 ||
         GameState_check_ready(self) < 0)
         return NULL;
-    if (self->state.done) return PyUnicode_FromString("the game is over");
-    int code = move_code(self, from, to);
+    int code = game_check_move(&self->state, &self->rules, from, to);
     if (code == 0) Py_RETURN_NONE;
     return PyUnicode_FromString(moves_illegal_reason(code));
 }
@@ -181,6 +166,19 @@ static PyObject *GameState_play_action(GameStateObject *self, PyObject *action_o
     Py_RETURN_NONE;
 }
 
+/* forfeit(): the player to move loses by an illegal action (game_forfeit), for
+ * StrategoEnv's illegal_action="lose"; ValueError once the game is over. */
+static PyObject *GameState_forfeit(GameStateObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    if (GameState_check_ready(self) < 0) return NULL;
+    if (game_is_over(&self->state)) {
+        PyErr_SetString(PyExc_ValueError, "the game is over");
+        return NULL;
+    }
+    game_forfeit(&self->state);
+    Py_RETURN_NONE;
+}
+
 static PyObject *GameState_play_move(GameStateObject *self, PyObject *args) {
     PyObject *from_obj, *to_obj;
     int from, to;
@@ -188,11 +186,7 @@ static PyObject *GameState_play_move(GameStateObject *self, PyObject *args) {
     if (parse_square(from_obj, "from", &from) < 0 || parse_square(to_obj, "to", &to) < 0 ||
         GameState_check_ready(self) < 0)
         return NULL;
-    if (self->state.done) {
-        PyErr_SetString(PyExc_ValueError, "the game is over");
-        return NULL;
-    }
-    int code = move_code(self, from, to);
+    int code = game_check_move(&self->state, &self->rules, from, to);
     if (code != 0) {
         PyErr_SetString(PyExc_ValueError, moves_illegal_reason(code));
         return NULL;
@@ -201,14 +195,16 @@ static PyObject *GameState_play_move(GameStateObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* status() -> (to_move, done, winner or -1, end reason name, ply, plies_since_attack,
+/* status() -> (to_move, done, winner or -1, end reason name or None, ply, plies_since_attack,
  * rescue pending, rescues made by red, by blue) */
 static PyObject *GameState_status(GameStateObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
     if (GameState_check_ready(self) < 0) return NULL;
     const GameState *s = &self->state;
-    return Py_BuildValue("(iOisIIOii)", s->to_move, s->done ? Py_True : Py_False,
-                         s->winner == NO_WINNER ? -1 : s->winner, END_REASON_NAMES[s->end_reason],
+    /* The reason's name, or None while the game goes on. */
+    return Py_BuildValue("(iOizIIOii)", s->to_move, s->done ? Py_True : Py_False,
+                         s->winner == NO_WINNER ? -1 : s->winner,
+                         s->end_reason == END_NONE ? NULL : END_REASON_NAMES[s->end_reason],
                          (unsigned int)s->ply, (unsigned int)s->plies_since_attack,
                          s->phase == PHASE_RESCUE ? Py_True : Py_False, s->rescues[RED],
                          s->rescues[BLUE]);
@@ -255,7 +251,7 @@ static PyObject *GameState_view_cells(GameStateObject *self, PyObject *player_ob
     return PyBytes_FromStringAndSize(out, sizeof(out));
 }
 
-/* cells() -> bytes of 3 per square: owner (0 red, 1 blue, 2 empty, 3 lake), type, flags.
+/* cells() -> bytes of 3 per square: owner (0 red, 1 blue, CELLS_EMPTY, CELLS_LAKE), type, flags.
  * For display and tests; it shows everything, and the renderer decides what to hide. */
 static PyObject *GameState_cells(GameStateObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
@@ -265,7 +261,7 @@ static PyObject *GameState_cells(GameStateObject *self, PyObject *unused) {
     for (int sq = 0; sq < SQ_NB; sq++) {
         uint8_t cell = s->board[sq];
         if (cell == CELL_EMPTY || cell == CELL_LAKE) {
-            out[3 * sq] = cell == CELL_EMPTY ? 2 : 3;
+            out[3 * sq] = cell == CELL_EMPTY ? CELLS_EMPTY : CELLS_LAKE;
             out[3 * sq + 1] = out[3 * sq + 2] = 0;
         } else {
             out[3 * sq] = (char)piece_owner(cell - 1);
@@ -443,6 +439,8 @@ static PyMethodDef GameState_methods[] = {
      "check_action(action): None if legal now, else why not."},
     {"play_action", (PyCFunction)GameState_play_action, METH_O,
      "play_action(action): plays a legal action of any kind; ValueError otherwise."},
+    {"forfeit", (PyCFunction)GameState_forfeit, METH_NOARGS,
+     "forfeit(): the player to move loses by an illegal action (end reason illegal_action)."},
     {"captured", (PyCFunction)GameState_captured, METH_O, "captured(player): types of its captured pieces."},
     {"cells", (PyCFunction)GameState_cells, METH_NOARGS, "3 bytes a square: owner, type, flags."},
     {"view_cells", (PyCFunction)GameState_view_cells, METH_O,

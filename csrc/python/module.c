@@ -21,11 +21,6 @@
 #include "save.h"
 #include "view.h"
 
-const char *const END_REASON_NAMES[END_REASON_NB] = {
-    "", "flag_captured", "no_movable_pieces", "no_legal_move", "neither_can_move",
-    "max_plies", "max_plies_without_attack", "illegal_action",
-};
-
 static PyObject *core_action_encode(PyObject *mod, PyObject *args) {
     STRATEGO_UNUSED(mod);
     PyObject *p_obj, *f_obj, *t_obj;
@@ -88,19 +83,21 @@ static PyObject *names_tuple(char (*names)[NAME_LEN], int n) {
     return tuple;
 }
 
-/* channel_names(history_k, probabilities) -> tuple of the partial view's channel names */
+/* channel_names(history_k, probabilities, as_float=True, codes=False) -> tuple of the
+ * partial view's channel names, after the one check of these observation settings
+ * (obs_spec_parse), which Game and VecEnv ask before they allocate anything. */
 static PyObject *core_channel_names(PyObject *mod, PyObject *args) {
     STRATEGO_UNUSED(mod);
     PyObject *history_obj;
-    int probabilities;
+    int probabilities, as_float = 1, codes = 0;
     long history_k;
     ObsSpec spec;
     Rules rules;
     char names[NAMES_MAX][NAME_LEN];
-    if (!PyArg_ParseTuple(args, "Op", &history_obj, &probabilities)) return NULL;
+    if (!PyArg_ParseTuple(args, "Op|pp", &history_obj, &probabilities, &as_float, &codes)) return NULL;
     if (parse_history_k(history_obj, &history_k) < 0) return NULL;
     rules_default(&rules);
-    if (obs_spec_parse(history_k, probabilities, 1, 0, &rules, &spec) < 0) return NULL;
+    if (obs_spec_parse(history_k, probabilities, as_float, codes, &rules, &spec) < 0) return NULL;
     int c_nb = observe_channels(&spec);
     for (int c = 0; c < c_nb; c++) observe_channel_name(&spec, c, names[c], NAME_LEN);
     return names_tuple(names, c_nb);
@@ -145,11 +142,76 @@ static PyObject *core_pool_workers(PyObject *mod, PyObject *unused) {
     return PyLong_FromLong(pool_workers());
 }
 
+/* RULE_SETTINGS: a tuple of (name, C type, min, max, default, doc), one per setting of
+ * rules.h in its order; stratego.variants reads it instead of a table of its own. */
+static PyObject *rule_settings_tuple(void) {
+    PyObject *all = PyTuple_New(RULE_SETTING_NB);
+    if (all == NULL) return NULL;
+    for (int k = 0; k < RULE_SETTING_NB; k++) {
+        const RuleSetting *rs = &RULE_SETTING_TABLE[k];
+        PyObject *row = Py_BuildValue("(ssllls)", rs->name, rs->type, rs->min, rs->max, rs->def, rs->doc);
+        if (row == NULL) {
+            Py_DECREF(all);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(all, k, row);
+    }
+    return all;
+}
+
+/* A tuple of n C strings. */
+static PyObject *strings_tuple(const char *const *strings, int n) {
+    PyObject *tuple = PyTuple_New(n);
+    if (tuple == NULL) return NULL;
+    for (int k = 0; k < n; k++) {
+        PyObject *s = PyUnicode_FromString(strings[k]);
+        if (s == NULL) {
+            Py_DECREF(tuple);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tuple, k, s);
+    }
+    return tuple;
+}
+
+/* The lake squares (types.h), in increasing order. */
+static PyObject *lake_squares_tuple(void) {
+#define MODULE_LAKE_ITEM(sq) "i"
+#define MODULE_LAKE_ARG(sq) , sq
+    return Py_BuildValue("(" LAKE_SQUARES(MODULE_LAKE_ITEM) ")" LAKE_SQUARES(MODULE_LAKE_ARG));
+#undef MODULE_LAKE_ITEM
+#undef MODULE_LAKE_ARG
+}
+
+/* Names of the learner's colour modes (batch.h, LEARNER_*), index = mode. */
+static const char *const LEARNER_MODE_NAMES[LEARNER_MODE_NB] = {
+    [LEARNER_RED] = "red", [LEARNER_BLUE] = "blue", [LEARNER_RANDOM] = "random",
+    [LEARNER_ALTERNATE] = "alternate",
+};
+
+/* check_num_envs(n) -> n as an int, checked as a Batch checks it (before VecEnv
+ * allocates anything for that many games). */
+static PyObject *core_check_num_envs(PyObject *mod, PyObject *obj) {
+    STRATEGO_UNUSED(mod);
+    long n;
+    if (parse_num_envs(obj, &n) < 0) return NULL;
+    return PyLong_FromLong(n);
+}
+
+/* Adds a new reference `value` (NULL: an error is set) as `name`. 0 or -1. */
+static int add_new(PyObject *m, const char *name, PyObject *value) {
+    if (value == NULL) return -1;
+    int result = PyModule_AddObjectRef(m, name, value);
+    Py_DECREF(value);
+    return result;
+}
+
 static PyMethodDef core_methods[] = {
     {"full_channel_names", core_full_channel_names, METH_NOARGS,
      "full_channel_names() -> names of the full-information view's channels."},
     {"channel_names", core_channel_names, METH_VARARGS,
-     "channel_names(history_k, probabilities) -> names of the observation channels."},
+     "channel_names(history_k, probabilities, as_float=True, codes=False) -> names of the observation channels; "
+     "ValueError for settings that do not go together."},
     {"action_encode", core_action_encode, METH_VARARGS,
      "action_encode(player, from, to) -> action, or -1 if not on a common line."},
     {"action_decode", core_action_decode, METH_VARARGS,
@@ -161,6 +223,8 @@ static PyMethodDef core_methods[] = {
      "codes_table() -> (CODE_NB, board channels) uint8: the board planes of each square code."},
     {"full_codes_table", core_full_codes_table, METH_NOARGS,
      "full_codes_table() -> (FULL_CODE_NB, 30) uint8: the full view's planes of each square code."},
+    {"check_num_envs", core_check_num_envs, METH_O,
+     "check_num_envs(n) -> n: TypeError if not an int, ValueError outside [1, MAX_ENVS]."},
     {"pool_workers", core_pool_workers, METH_NOARGS,
      "pool_workers() -> worker threads started in this process (0 in a fresh fork()ed child)."},
     {NULL, NULL, 0, NULL},
@@ -173,15 +237,10 @@ static int core_exec(PyObject *m) {
     stratego_init();
     if (PyType_Ready(&GameStateType) < 0 || PyType_Ready(&BatchType) < 0) goto done;
     if (PyModule_AddType(m, &GameStateType) < 0 || PyModule_AddType(m, &BatchType) < 0) goto done;
-    names = PyTuple_New(END_REASON_NB);
-    if (names == NULL) goto done;
-    for (int k = 0; k < END_REASON_NB; k++) {
-        PyObject *s = PyUnicode_FromString(k == 0 ? "none" : END_REASON_NAMES[k]);
-        if (s == NULL) goto done;
-        PyTuple_SET_ITEM(names, k, s);
-    }
-    if (PyModule_AddObjectRef(m, "END_REASONS", names) < 0) goto done;
-    Py_CLEAR(names);
+    if (add_new(m, "END_REASONS", strings_tuple(END_REASON_NAMES, END_REASON_NB)) < 0 ||
+        add_new(m, "LEARNER_COLORS", strings_tuple(LEARNER_MODE_NAMES, LEARNER_MODE_NB)) < 0 ||
+        add_new(m, "LAKE_SQUARES", lake_squares_tuple()) < 0)
+        goto done;
     names = PyTuple_New(BOT_KIND_NB);
     if (names == NULL) goto done;
     for (int k = 0; k < BOT_KIND_NB; k++) {
@@ -190,17 +249,27 @@ static int core_exec(PyObject *m) {
         PyTuple_SET_ITEM(names, k, s);
     }
     if (PyModule_AddObjectRef(m, "BOT_NAMES", names) < 0) goto done;
+    if (add_new(m, "RULE_SETTINGS", rule_settings_tuple()) < 0 ||
+        add_new(m, "PIECE_NAMES", strings_tuple(PIECE_TYPE_NAMES, PIECE_TYPE_NB)) < 0)
+        goto done;
     if (PyModule_AddIntConstant(m, "LINE_ACTION_NB", LINE_ACTION_NB) < 0 ||
         PyModule_AddIntConstant(m, "ACTION_MAX", ACTION_MAX) < 0 ||
         PyModule_AddIntConstant(m, "DIAG_ACTION_BASE", DIAG_ACTION_BASE) < 0 ||
         PyModule_AddIntConstant(m, "RESCUE_ACTION_BASE", RESCUE_ACTION_BASE) < 0 ||
         PyModule_AddIntConstant(m, "RESCUE_DECLINE", RESCUE_DECLINE) < 0 ||
         PyModule_AddIntConstant(m, "SQ_NB", SQ_NB) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_PIECES", MAX_PIECES) < 0 ||
         PyModule_AddIntConstant(m, "MAX_ENVS", BATCH_MAX_ENVS) < 0 ||
         PyModule_AddIntConstant(m, "MAX_THREADS", BATCH_MAX_THREADS) < 0 ||
         PyModule_AddIntConstant(m, "SAVE_VERSION", SAVE_VERSION) < 0 ||
         PyModule_AddIntConstant(m, "SAVE_HEADER_BYTES", (long)sizeof(SaveHeader)) < 0 ||
         PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(GameState)) < 0 ||
+        PyModule_AddIntConstant(m, "BATCH_GAME_BYTES", BATCH_GAME_BYTES) < 0 ||
+        PyModule_AddIntConstant(m, "CELLS_EMPTY", CELLS_EMPTY) < 0 ||
+        PyModule_AddIntConstant(m, "CELLS_LAKE", CELLS_LAKE) < 0 ||
+        PyModule_AddIntConstant(m, "PIECE_MOVED", PIECE_MOVED) < 0 ||
+        PyModule_AddIntConstant(m, "VIEW_EMPTY", VIEW_EMPTY) < 0 ||
+        PyModule_AddIntConstant(m, "VIEW_TYPE_MASK", VIEW_TYPE_MASK) < 0 ||
         PyModule_AddIntConstant(m, "OBSERVATION_VERSION", OBSERVATION_VERSION) < 0 ||
         PyModule_AddIntConstant(m, "FULL_OBS_CHANNELS", FULL_OBS_CHANNELS) < 0 ||
         PyModule_AddIntConstant(m, "CODE_NB", CODE_NB) < 0 ||

@@ -19,8 +19,8 @@ from .observation import FULL_OBSERVATION_CHANNELS
 CODES_TABLE: np.ndarray = _core.codes_table()
 #: The full view's 30 planes of each full-view square code.
 FULL_CODES_TABLE: np.ndarray = _core.full_codes_table()
-PIECE_TYPES = 12
-SQUARES = 100
+PIECE_TYPES: int = len(_core.PIECE_NAMES)
+SQUARES: int = _core.SQ_NB
 
 
 def codes_bytes(history_k: int = 4) -> int:

@@ -10,7 +10,6 @@ from .compact import codes_bytes, mask_bytes
 from .actions import action_to_move, move_to_action
 from .notation import check_numbering, format_move, parse_move
 from .setups import human_setups
-from .observation import channel_names
 from .render import render_cells
 from .seeding import resolve_seed
 from .variants import PIECE_NAMES, Variant, load_variant
@@ -82,8 +81,7 @@ class Game:
     @property
     def end_reason(self) -> str | None:
         """Why the game ended (see README, "End of game"), None while it goes on."""
-        reason = self._state.status()[3]
-        return reason or None
+        return self._state.status()[3]
 
     @property
     def ply(self) -> int:
@@ -163,6 +161,11 @@ class Game:
             raise ValueError(f"illegal move {label}: {reason}")
         self._state.play_action(action)
 
+    def _forfeit(self) -> None:
+        """The player to move loses by an illegal action (end reason "illegal_action"),
+        decided in C as a batch's illegal_action="lose" decides it: for StrategoEnv."""
+        self._state.forfeit()
+
     def bot_move(self, name: str = "heuristic") -> int:
         """The action bot `name` ("random" or "heuristic", see stratego.BOTS) plays for
         the player to move, in its frame; the move is not played (`play` it). -1 once
@@ -190,11 +193,10 @@ class Game:
             player = self.to_move
         if dtype not in ("uint8", "float32"):
             raise ValueError(f"dtype must be 'uint8' or 'float32', got {dtype!r}")
-        # history_k is checked once, in C (channel_names), as VecEnv's is.
-        names = channel_names(history_k, belief)
+        # history_k, and the settings that do not go together, are checked once, in C
+        # (channel_names), as VecEnv's are.
+        names = _core.channel_names(history_k, bool(belief), dtype == "float32", obs_format == "codes")
         if obs_format == "codes":
-            if dtype != "uint8":
-                raise ValueError("obs_format='codes' is uint8; expand_observation(codes, dtype='float32') gives float planes")
             codes = np.zeros(codes_bytes(history_k), dtype=np.uint8)
             beliefs = np.zeros((12, 10, 10), dtype=np.float32) if belief else None
             self._state.observe(player, codes, history_k, bool(belief), True, beliefs)

@@ -115,7 +115,6 @@ class StrategoEnv(gym.Env):
         self._episodes = 0
         self._mask = np.zeros_like(self._game.action_mask(mask_format))  # all False, in the chosen format
         self._started = False
-        self._forfeit: tuple[int, str] | None = None
 
     # -- Gymnasium API -----------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -140,7 +139,6 @@ class StrategoEnv(gym.Env):
         for _ in range(MAX_REDRAWS):
             game_seed = int(self.np_random.integers(2**63))
             self._game = Game(self.variant, seed=game_seed, setup=self.setup)
-            self._forfeit = None
             self._opponent_moves()
             if not self._done:
                 break
@@ -223,16 +221,14 @@ class StrategoEnv(gym.Env):
                 game.play(action)
             except ValueError as exc:
                 raise ValueError(f"{who}: {exc}") from None
-        self._forfeit = (1 - game.to_move, "illegal_action")
+        game._forfeit()
 
     @property
     def _done(self) -> bool:
-        return self._forfeit is not None or self._game.done
+        return self._game.done
 
     def _outcome(self) -> tuple[int, str]:
-        """(winner, -1 for a draw; end reason) of the finished game."""
-        if self._forfeit is not None:
-            return self._forfeit
+        """(winner, -1 for a draw; end reason) of the finished game, as C decided it."""
         return (-1 if self._game.winner is None else self._game.winner), self._game.end_reason
 
 

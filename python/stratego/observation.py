@@ -45,10 +45,10 @@ def format_observation(obs: np.ndarray, history_k: int = 4, belief: bool = False
             text = "."
             if obs[idx["lake"], row, col]:
                 text = "~~"
-            for t, sym in enumerate(SYMBOLS):
-                if obs[t, row, col]:
+            for name, sym in zip(PIECE_NAMES, SYMBOLS):
+                if obs[idx[f"own_{name}"], row, col]:
                     text = sym + ("*" if obs[idx["own_revealed"], row, col] else "")
-                if obs[12 + t, row, col]:
+                if obs[idx[f"opp_{name}"], row, col]:
                     text = "x" + sym
             if obs[idx["opp_unknown_moved"], row, col]:
                 text = "?m"

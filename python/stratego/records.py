@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Iterator
 from xml.parsers import expat
 
-from . import notation
+from . import _core, notation
 from .notation import format_square
 
 __all__ = [
@@ -70,8 +70,8 @@ COLUMN_LETTERS = notation.COLUMNS
 # Letters allowed in a field: 'A' empty, '_' lake, 'B'..'M' red, 'N'..'Y' blue.
 FIELD_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXY_")
 
-# Lakes: rows 4 and 5 (0-based), columns 2, 3 and 6, 7.
-LAKE_SQUARES = frozenset(r * 10 + c for r in (4, 5) for c in (2, 3, 6, 7))
+# Lakes: the engine's (csrc/types.h, LAKE_SQUARES).
+LAKE_SQUARES = frozenset(_core.LAKE_SQUARES)
 
 # More moves than this in one record is refused (real games stay far below it).
 MAX_MOVES = 10_000
@@ -305,7 +305,7 @@ def _check_field(content: str, line: int) -> str:
         if (content[sq] == "_") != (sq in LAKE_SQUARES):
             raise RecordError(
                 f"line {line}: field square {format_square(sq)} is {content[sq]!r}; "
-                f"expected lakes '_' exactly on C5, D5, G5, H5, C6, D6, G6, H6"
+                f"expected lakes '_' exactly on {', '.join(format_square(s) for s in sorted(LAKE_SQUARES))}"
             )
     return content
 

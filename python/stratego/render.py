@@ -6,13 +6,13 @@ from .notation import COLUMNS, RANK_SYMBOLS, check_numbering
 
 # Symbols by type (Gravon order): bomb, spy, scout..marshal as ranks, flag.
 SYMBOLS = RANK_SYMBOLS["new"]
-PIECE_MOVED = 1  # public flag: the piece has moved
+PIECE_MOVED: int = _core.PIECE_MOVED  # public flag: the piece has moved
 
 
 def render_cells(cells: bytes, view_cells: bytes | None = None, perspective: int | None = None,
                  numbering: str = "new") -> str:
-    """A board as text. `cells` (3 bytes a square: owner, type, flags; owner 2 empty, 3
-    lake) draws the full board, red at the bottom. For one player's view pass that
+    """A board as text. `cells` (3 bytes a square: owner, type, flags; owner
+    _core.CELLS_EMPTY or _core.CELLS_LAKE without a piece) draws the full board, red at the bottom. For one player's view pass that
     player's `view_cells` (GameState.view_cells: the same view code and public flags its
     observation is built from, so this shows exactly what the player knows) and
     `perspective` 0 or 1: own back row at the bottom, own pieces in full, the opponent's
@@ -44,9 +44,9 @@ def render_cells(cells: bytes, view_cells: bytes | None = None, perspective: int
 
 
 def _full_token(owner: int, ptype: int, symbols) -> str:
-    if owner == 3:
+    if owner == _core.CELLS_LAKE:
         return "~~"
-    if owner == 2:
+    if owner == _core.CELLS_EMPTY:
         return "."
     return ("r" if owner == 0 else "b") + symbols[ptype]
 
@@ -54,11 +54,11 @@ def _full_token(owner: int, ptype: int, symbols) -> str:
 def _view_token(code: int, flags: int, perspective: int, symbols) -> str:
     if code == _core.VIEW_LAKE:
         return "~~"
-    if code == 0:
+    if code == _core.VIEW_EMPTY:
         return "."
     own, opp = ("r", "b") if perspective == 0 else ("b", "r")
     if code & _core.VIEW_OWN:
-        return own + symbols[code & 0x1F]
+        return own + symbols[code & _core.VIEW_TYPE_MASK]
     if code & _core.VIEW_OPP_KNOWN:
-        return opp + symbols[code & 0x1F]
+        return opp + symbols[code & _core.VIEW_TYPE_MASK]
     return opp + ("?m" if flags & PIECE_MOVED else "?")

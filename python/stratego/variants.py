@@ -15,28 +15,16 @@ from typing import Any, Mapping
 
 from . import _core
 
-#: Piece names in the engine's type order (Gravon's letter order B..M).
-PIECE_NAMES = (
-    "bomb", "spy", "scout", "miner", "sergeant", "lieutenant",
-    "captain", "major", "colonel", "general", "marshal", "flag",
-)
+#: Piece names in the engine's type order (Gravon's letter order B..M), from the C core.
+PIECE_NAMES: tuple[str, ...] = _core.PIECE_NAMES
 
-#: Rule settings a variant file's [rules] table (or a keyword) may set, with the type
-#: and inclusive range the engine accepts.
-RULE_SETTINGS = {
-    "setup_rows": (1, 4),
-    "two_square_limit": (0, 255),
-    "max_plies": (0, 65535),
-    "max_plies_without_attack": (0, 65535),
-    # Variant switches, 0 or 1; a file that leaves one out has it off.
-    "aggressor_wins": (0, 1),
-    "silent_defense": (0, 1),
-    "rescue": (0, 1),
-    "one_time_bombs": (0, 1),
-    "captain_two_squares": (0, 1),
-    "chasing_rule": (0, 1),
-}
-SWITCHES = ("aggressor_wins", "silent_defense", "rescue", "one_time_bombs", "captain_two_squares", "chasing_rule")
+#: Rule settings a variant file's [rules] table (or a keyword) may set, with the
+#: inclusive range the engine accepts: read from the C core's one list (csrc/rules.h,
+#: _core.RULE_SETTINGS), never written here.
+RULE_SETTINGS: dict[str, tuple[int, int]] = {name: (lo, hi) for name, _type, lo, hi, _default, _doc in _core.RULE_SETTINGS}
+#: The switches (range 0..1): a file that leaves one out has its default (off).
+SWITCHES: tuple[str, ...] = tuple(name for name, (lo, hi) in RULE_SETTINGS.items() if (lo, hi) == (0, 1))
+_DEFAULTS = {name: default for name, _type, _lo, _hi, default, _doc in _core.RULE_SETTINGS}
 
 
 @dataclass(frozen=True)
@@ -121,7 +109,7 @@ def load_variant(variant: str | os.PathLike | Variant = "classic", **overrides: 
         bad = set(pieces) - set(PIECE_NAMES)
         if bad:
             raise ValueError(f"variant {where}: unknown pieces {sorted(bad)}; expected names from {PIECE_NAMES}")
-        counts = tuple(_check_int(where, n, pieces.get(n, 0), 0, 40) for n in PIECE_NAMES)
+        counts = tuple(_check_int(where, n, pieces.get(n, 0), 0, _core.MAX_PIECES) for n in PIECE_NAMES)
         rules = data.get("rules", {})
         if not isinstance(rules, dict):
             raise ValueError(f"variant {where}: [rules] must be a table")
@@ -133,7 +121,7 @@ def load_variant(variant: str | os.PathLike | Variant = "classic", **overrides: 
                 value = int(value)
             settings[key] = _check_int(where, key, value, *RULE_SETTINGS[key])
         for switch in SWITCHES:
-            settings.setdefault(switch, 0)
+            settings.setdefault(switch, _DEFAULTS[switch])
         missing = set(RULE_SETTINGS) - set(settings)
         if missing:
             raise ValueError(f"variant {where}: [rules] is missing {sorted(missing)}")

@@ -5,7 +5,6 @@ copy): copy what you keep across steps.
 """
 from __future__ import annotations
 
-import operator
 import os
 
 import numpy as np
@@ -15,7 +14,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv as GymVectorEnv
 from .arguments import check_one_of
 from . import _core
 from .compact import codes_bytes, mask_bytes
-from .observation import FULL_OBSERVATION_CHANNELS, OBSERVATION_VERSION, channel_names
+from .observation import FULL_OBSERVATION_CHANNELS, OBSERVATION_VERSION
 from .seeding import resolve_seed
 from .setups import human_setups
 from .threads import default_num_threads
@@ -24,7 +23,7 @@ from .variants import Variant, load_variant
 ILLEGAL_ACTION_MODES = {"raise": _core.ILLEGAL_RAISE, "lose": _core.ILLEGAL_LOSES}
 END_REASONS: tuple[str, ...] = _core.END_REASONS
 VIEWS = {"to_play": 1, "both": 2}
-LEARNER_COLORS = {"red": 0, "blue": 1, "random": 2, "alternate": 3}
+LEARNER_COLORS = {name: mode for mode, name in enumerate(_core.LEARNER_COLORS)}
 AUTORESET_MODES = {
     AutoresetMode.SAME_STEP: _core.AUTORESET_SAME_STEP,
     AutoresetMode.NEXT_STEP: _core.AUTORESET_NEXT_STEP,
@@ -37,11 +36,17 @@ OBS_FORMATS = ("planes", "codes")
 MASK_FORMATS = ("bool", "bits")
 
 
+# The per-game rows VecEnv allocates besides the mask and the observations: rewards (2),
+# reward, terminated, truncated, to_play, final_winner, final_reason, final_plies and
+# the sampled actions, by their dtypes.
+_ROW_DTYPES = (np.float32, np.float32, np.float32, np.bool_, np.bool_, np.int8, np.int8, np.uint8, np.int32, np.int64)
+
+
 def _bytes_per_game(mask: int, obs: int, full: int) -> int:
-    """Memory one game takes: its C state and sampler stream, and every buffer (mask,
-    observation and final observation together, full view bytes given)."""
-    flags = 2 * 4 + 4 + 1 + 1 + 1 + 1 + 1 + 4 + 8  # rewards, reward, flags, finals, actions
-    return _core.STATE_BYTES + 8 + 16 + mask + obs + full + flags  # 16: opponent stream
+    """Memory one game takes: what the C batch holds for it (state, streams), and every
+    buffer (mask, observation and final observation together, full view bytes given)."""
+    rows = sum(np.dtype(d).itemsize for d in _ROW_DTYPES)
+    return _core.BATCH_GAME_BYTES + mask + obs + full + rows
 
 
 def _check_memory(num_envs: int, per_game: int) -> None:
@@ -145,11 +150,7 @@ class VecEnv(GymVectorEnv):
         final_views: str | None = None,
         **settings: int,
     ):
-        if isinstance(num_envs, bool) or not hasattr(type(num_envs), "__index__"):
-            raise TypeError(f"num_envs must be an int, got {type(num_envs).__name__}")
-        num_envs = operator.index(num_envs)
-        if not 1 <= num_envs <= MAX_ENVS:
-            raise ValueError(f"num_envs must be in [1, {MAX_ENVS}], got {num_envs}")
+        num_envs = _core.check_num_envs(num_envs)  # checked in C, as the batch checks it
         check_one_of("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         check_one_of("obs_dtype", obs_dtype, OBS_DTYPES)
         check_one_of("views", views, VIEWS)
@@ -157,13 +158,11 @@ class VecEnv(GymVectorEnv):
         final_views = views if final_views is None else final_views
         if final_views not in VIEWS:
             raise ValueError(f"final_views must be one of {sorted(VIEWS)} or None (as views), got {final_views!r}")
-        # history_k and belief are checked once, in C (channel_names and _core.Batch), so
-        # Game and VecEnv raise the same exception for the same fault.
+        # history_k and belief are checked once, in C (channel_names below), so Game and
+        # VecEnv raise the same exception for the same fault.
         check_one_of("obs_format", obs_format, OBS_FORMATS)
         check_one_of("mask_format", mask_format, MASK_FORMATS)
         codes = obs_format == "codes"
-        if codes and obs_dtype != "uint8":
-            raise ValueError("obs_format='codes' is uint8; expand_observation(codes, dtype='float32') gives float planes")
         self.variant = load_variant(variant, **settings)
         if setup not in ("random", "human"):
             raise ValueError(f"setup must be 'random' or 'human', got {setup!r}")
@@ -178,7 +177,9 @@ class VecEnv(GymVectorEnv):
         num_actions = self.num_actions = self.variant.num_actions
         self.illegal_action = illegal_action
         self._mode = ILLEGAL_ACTION_MODES[illegal_action]
-        channels = channel_names(history_k, belief)  # checks history_k even without observations
+        # The one check (C) of history_k and of settings that do not go together (codes in
+        # float32, belief planes in uint8), even without observations, before allocating.
+        channels = _core.channel_names(history_k, bool(belief), obs_dtype == "float32", codes)
         self.observation_channels = channels if observations else ()
         self.observation_version = OBSERVATION_VERSION
         self.history_k, self.belief, self.views = history_k, bool(belief), views
@@ -286,7 +287,7 @@ class VecEnv(GymVectorEnv):
         seed = resolve_seed(seed)
         self._batch.reset(seed)
         self._np_random_seed = seed
-        self._over[:] = False
+        self._batch.games_over(self._over)
         self._set_acted(np.full(self.num_envs, -1, dtype=np.int8))
         return self._observation(), self._info(finished=False)
 
@@ -300,7 +301,7 @@ class VecEnv(GymVectorEnv):
         # A private copy: C reads it with the GIL released.
         np.copyto(self._reset_mask, reset_mask)
         self._batch.reset_some(self._reset_mask, seed)
-        self._over[self._reset_mask] = False
+        self._batch.games_over(self._over)
         self._set_acted(np.where(self._reset_mask, np.int8(-1), self.acted))
         return self._observation(), self._info(finished=False)
 
@@ -313,17 +314,14 @@ class VecEnv(GymVectorEnv):
             raise TypeError("actions must be a plain numpy array, got a masked array: every game "
                             "needs an action (fill the masked entries first, e.g. .filled(a))")
         # Who acts: the player to move, except in games over since an earlier step
-        # (NEXT_STEP, DISABLED), whose actions are ignored. Written after the step, so a
-        # refused step leaves it as it was.
+        # (NEXT_STEP, DISABLED; the engine's games_over), whose actions are ignored.
+        # Written after the step, so a refused step leaves it as it was.
         acting = self._acting  # a buffer of its own: no allocation per step
         np.copyto(acting, self.to_play)
         np.copyto(acting, -1, where=self._over)
         self._batch.step(actions, self._mode)
         self._set_acted(acting)
-        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
-            np.copyto(self._over, self.terminated)
-        elif self.autoreset_mode == AutoresetMode.DISABLED:
-            self._over |= self.terminated
+        self._batch.games_over(self._over)
         return self._observation(), self.reward, self.terminated, self.truncated, self._info(finished=True)
 
     @property
@@ -388,12 +386,8 @@ class VecEnv(GymVectorEnv):
         made under other rules, piece set, setups or num_envs, raises ValueError naming
         the difference and changes nothing. Returns (obs, info) for the restored games."""
         self._batch.restore(data)
-        # Finished games (NEXT_STEP, DISABLED) are saved as they are: a game that goes on
-        # always has a legal action, so the written mask (bool or packed) tells them apart.
-        if self.action_mask is not None:
-            np.logical_not(self.action_mask.any(axis=1), out=self._over)
-        else:
-            self._over[:] = [self._batch.game(i).status()[1] for i in range(self.num_envs)]
+        # Finished games (NEXT_STEP, DISABLED) are saved as they are.
+        self._batch.games_over(self._over)
         self._set_acted(np.full(self.num_envs, -1, dtype=np.int8))
         return self._observation(), self._info(finished=False)
 
