@@ -75,17 +75,19 @@ _Static_assert((int)FULL_OBS_CHANNELS <= (int)NAMES_MAX, "the full view's names 
 
 /* A tuple of the first n names. */
 static PyObject *names_tuple(char (*names)[NAME_LEN], int n) {
-    PyObject *tuple = PyTuple_New(n);
-    if (tuple == NULL) return NULL;
+    PyObject *tuple = NULL, *result = NULL;
+    tuple = PyTuple_New(n);
+    if (tuple == NULL) goto done;
     for (int c = 0; c < n; c++) {
         PyObject *name = PyUnicode_FromString(names[c]);
-        if (name == NULL) {
-            Py_DECREF(tuple);
-            return NULL;
-        }
+        if (name == NULL) goto done;
         PyTuple_SET_ITEM(tuple, c, name);
     }
-    return tuple;
+    result = tuple;
+    tuple = NULL;
+done:
+    Py_XDECREF(tuple);
+    return result;
 }
 
 /* channel_names(history_k, probabilities) -> tuple of the partial view's channel names */
