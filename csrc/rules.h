@@ -20,7 +20,7 @@ typedef struct {
     /* Draw caps, 0 = none: total plies, and plies without any attack. */
     uint16_t max_plies;
     uint16_t max_plies_without_attack;
-    /* Variant switches (RULES.md "Seed tournament rules", "Other variants"), 0 or 1. */
+    /* Variant switches (docs/rules.md "Seed tournament rules", "Other variants"), 0 or 1. */
     uint8_t aggressor_wins;      /* equal ranks: the attacker wins */
     uint8_t silent_defense;      /* an attack shows only the attacker (a Scout's shows both) */
     uint8_t rescue;              /* reaching the opponent's back row returns a captured piece */

@@ -30,7 +30,7 @@ static inline int walk_repeat(const GameState *s, const Rules *r, int id, int li
 }
 
 /* Captains (Ultimate Lightning): a second square after an empty first one, straight on
- * or turned; an enemy there is attacked (docs/rules.md, "Other variants"). */
+ * or turned; an enemy there is attacked (docs/rules.md "Other variants"). */
 int walk_captain_targets(const GameState *s, int from, uint8_t targets[8]) {
     int n = 0;
     for (int d = 0; d < DIR_NB; d++) {

@@ -1,6 +1,6 @@
 """A deliberately simple reference move generator for perft tests.
 
-Written from shared/RULES.md only (classic movement and combat, no repetition rule, no
+Written from docs/rules.md only (classic movement and combat, no repetition rule, no
 tournament options), independent of the C engine, and kept slow and obvious on purpose.
 
 A position is a 100-letter Gravon field string plus the player to move (0 red, 1 blue).

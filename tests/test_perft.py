@@ -1,6 +1,6 @@
 """Perft: move counts after 1, 2 and 3 plies from fixed positions, against numbers in
 tests/data/perft.json computed by an independent reference mover (reference_mover.py,
-written from RULES.md alone)."""
+written from docs/rules.md alone)."""
 from __future__ import annotations
 
 import json
