@@ -59,3 +59,18 @@ def test_every_failing_call_gives_back_what_it_took():
     # The busy flag went back too: the batch steps on.
     env.step(env.sample_actions())
     env.close()
+
+
+def test_illegal_reasons_come_from_one_table():
+    """moves_check.h's reasons: one text each, reason 0 "legal", and every refusal of
+    check_action is one of them."""
+    reasons = _core.ILLEGAL_REASONS
+    assert reasons[0] == "legal" and len(set(reasons)) == len(reasons)
+    seen = set()
+    for variant in ("classic", "ultimate-lightning"):
+        game = stratego.Game(variant, seed=3)
+        for action in range(0, game.variant.num_actions, 7):
+            why = game._state.check_action(action)
+            assert why is None or why in reasons[1:], why
+            seen.add(why)
+    assert len(seen) > 3

@@ -192,6 +192,16 @@ static int core_exec(PyObject *m) {
         PyTuple_SET_ITEM(names, k, s);
     }
     if (PyModule_AddObjectRef(m, "BOT_NAMES", names) < 0) goto done;
+    Py_CLEAR(names);
+    /* Why an action is illegal, index = IllegalReason (moves_check.h; 0: legal). */
+    names = PyTuple_New(ILLEGAL_REASON_NB);
+    if (names == NULL) goto done;
+    for (int k = 0; k < ILLEGAL_REASON_NB; k++) {
+        PyObject *s = PyUnicode_FromString(moves_illegal_reason(k));
+        if (s == NULL) goto done;
+        PyTuple_SET_ITEM(names, k, s);
+    }
+    if (PyModule_AddObjectRef(m, "ILLEGAL_REASONS", names) < 0) goto done;
     if (PyModule_AddIntConstant(m, "LINE_ACTION_NB", LINE_ACTION_NB) < 0 ||
         PyModule_AddIntConstant(m, "ACTION_MAX", ACTION_MAX) < 0 ||
         PyModule_AddIntConstant(m, "DIAG_ACTION_BASE", DIAG_ACTION_BASE) < 0 ||
