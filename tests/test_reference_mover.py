@@ -36,6 +36,7 @@ from reference_mover import (  # noqa: E402
     variant_from_toml,
 )
 
+import make_perft_data  # noqa: E402
 from conftest import GRAVON_DIR, SHARED_DATA
 
 HERE = Path(__file__).resolve().parent
@@ -348,22 +349,12 @@ def test_captain_two_squares():
 
 
 def test_rescue_opens_on_the_back_row_once_per_piece():
-    field = field_from_ascii("""
-        Y N . . . . . . . .
-        . . . . G . . . . .
-        . . . . . . . . . .
-        . . . . . . . . . .
-        . . _ _ . . _ _ . .
-        . . _ _ . . _ _ . .
-        . . . . . . . . . D
-        . . . . X W . . . .
-        . . . . F C . . . .
-        M B . . . . . . . Q
-    """)
+    # perft.json's rescue board: red's Lieutenant E9 one step from blue's back row.
+    field = make_perft_data.RESCUE
     rules = Variant(rescue=True)
     # Nothing captured yet: the back row opens no rescue.
     assert play(state_after(field, 0, (), rules), action_from_text("E9-E10"), rules).rescuer is None
-    state = state_after(field, 0, ("F2-F3", "K1-K2"), rules)  # the Spy is lost
+    state = state_after(field, 0, make_perft_data.RESCUE_OPENS, rules)  # the Spy is lost
     opened = play(state, action_from_text("E9-E10"), rules)
     assert opened.rescuer is not None and opened.to_move == 0
     choices = actions(opened, rules)
@@ -374,11 +365,11 @@ def test_rescue_opens_on_the_back_row_once_per_piece():
     assert play(state, action_from_text("K4-K10"), rules).rescuer is None
     # The piece of the first rescue cannot make the second (perft.json's
     # ultimate_lightning_second_rescue has another piece make it).
-    later = state_after(field, 0, ("F2-F3", "K1-K2", "E9-E10", "S@F2", "K2-K1", "E2-E3", "K1-K2"), rules)
+    later = state_after(field, 0, make_perft_data.RESCUE_SECOND, rules)
     assert later.rescues == (1, 0)
     assert play(later, action_from_text("E10-D10"), rules).rescuer is None
     with pytest.raises(ValueError):
-        state_after(field, 0, ("F2-F3", "K1-K2", "E9-E10", "B@F2"), rules)  # no captured bomb
+        state_after(field, 0, make_perft_data.RESCUE_OPENS + ("E9-E10", "B@F2"), rules)  # no captured bomb
 
 
 def test_perft_json_matches_reference():
@@ -397,8 +388,6 @@ def test_perft_json_matches_reference():
                     or not GRAVON_DIR.is_dir(),
                     reason=f"shared data not found at {SETUPS_DIR} / {GRAVON_DIR}")
 def test_perft_json_is_up_to_date():
-    import make_perft_data
-
     built = make_perft_data.build()
     stored = json.loads((HERE / "data" / "perft.json").read_text())
     assert built == stored

@@ -168,6 +168,25 @@ static PyMethodDef core_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* Adds the module attribute `attr`: the tuple of name_of(0), ..., name_of(n - 1), a C
+ * table's names. 0, or -1 with an exception. */
+static int add_names(PyObject *m, const char *attr, const char *(*name_of)(int), int n) {
+    PyObject *names = NULL;
+    int result = -1;
+    names = PyTuple_New(n);
+    if (names == NULL) goto done;
+    for (int k = 0; k < n; k++) {
+        PyObject *s = PyUnicode_FromString(name_of(k));
+        if (s == NULL) goto done;
+        PyTuple_SET_ITEM(names, k, s);
+    }
+    if (PyModule_AddObjectRef(m, attr, names) < 0) goto done;
+    result = 0;
+done:
+    Py_XDECREF(names);
+    return result;
+}
+
 static int core_exec(PyObject *m) {
     PyObject *names = NULL;
     int result = -1;
@@ -184,24 +203,10 @@ static int core_exec(PyObject *m) {
     }
     if (PyModule_AddObjectRef(m, "END_REASONS", names) < 0) goto done;
     Py_CLEAR(names);
-    names = PyTuple_New(BOT_KIND_NB);
-    if (names == NULL) goto done;
-    for (int k = 0; k < BOT_KIND_NB; k++) {
-        PyObject *s = PyUnicode_FromString(bot_name(k));
-        if (s == NULL) goto done;
-        PyTuple_SET_ITEM(names, k, s);
-    }
-    if (PyModule_AddObjectRef(m, "BOT_NAMES", names) < 0) goto done;
-    Py_CLEAR(names);
-    /* Why an action is illegal, index = IllegalReason (moves_check.h; 0: legal). */
-    names = PyTuple_New(ILLEGAL_REASON_NB);
-    if (names == NULL) goto done;
-    for (int k = 0; k < ILLEGAL_REASON_NB; k++) {
-        PyObject *s = PyUnicode_FromString(moves_illegal_reason(k));
-        if (s == NULL) goto done;
-        PyTuple_SET_ITEM(names, k, s);
-    }
-    if (PyModule_AddObjectRef(m, "ILLEGAL_REASONS", names) < 0) goto done;
+    if (add_names(m, "BOT_NAMES", bot_name, BOT_KIND_NB) < 0 ||
+        /* Why an action is illegal, index = IllegalReason (moves_check.h; 0: legal). */
+        add_names(m, "ILLEGAL_REASONS", moves_illegal_reason, ILLEGAL_REASON_NB) < 0)
+        goto done;
     if (PyModule_AddIntConstant(m, "LINE_ACTION_NB", LINE_ACTION_NB) < 0 ||
         PyModule_AddIntConstant(m, "ACTION_MAX", ACTION_MAX) < 0 ||
         PyModule_AddIntConstant(m, "DIAG_ACTION_BASE", DIAG_ACTION_BASE) < 0 ||
