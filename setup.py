@@ -13,7 +13,8 @@ from setuptools import Extension, setup
 # The binding (csrc/python/, the only files that include Python.h) and the C core.
 BINDING_SOURCES = ["module.c", "args.c", "game_type.c", "batch_type.c"]
 CORE_SOURCES = [
-    "init.c", "board.c", "rules.c", "moves.c", "repetition.c", "chase.c", "setup.c", "game.c",
+    "init.c", "board.c", "rules.c", "action.c", "rays.c", "walk.c", "moves_fast.c", "moves_check.c", "moves.c",
+    "repetition.c", "chase.c", "setup.c", "game.c",
     "view.c", "observe.c", "observe_codes.c", "observe_full.c", "mask_bits.c", "bot.c", "bot_game.c", "pool.c", "batch.c", "save.c",
 ]
 

@@ -73,7 +73,7 @@ typedef struct GameState {
     uint64_t hash;                        /* Zobrist hash of the pieces (owner, type, square) */
     uint64_t rng;                         /* this game's stream for new setups */
     /* The board again as sets of squares, kept in step with board[] by the board_*
-     * functions below, so moves.c finds the moves of all pieces of a kind at once. */
+     * functions below, so moves_fast.c finds the moves of all pieces of a kind at once. */
     SquareSet occupied[PLAYER_NB];        /* each player's pieces */
     SquareSet scouts[PLAYER_NB];          /* each player's Scouts */
     SquareSet fixed[PLAYER_NB];           /* each player's Bombs and Flags: never move */

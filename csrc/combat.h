@@ -1,4 +1,4 @@
-/* combat.h: who survives an attack (rulebook "Attack"; RULES.md "Movement and
+/* combat.h: who survives an attack (rulebook "Attack"; docs/rules.md "Movement and
  * combat"). The game-level effects (flag capture ends the game, reveals) are game.c's. */
 #ifndef STRATEGO_COMBAT_H
 #define STRATEGO_COMBAT_H

@@ -128,7 +128,7 @@ static int game_side_has(const GameState *s, int player, int type) {
 }
 
 /* What the opponent learns of the moving piece from the move itself (rulebook
- * "Movement"; RULES.md "Other variants"): it moved, so it is neither a Bomb nor the
+ * "Movement"; docs/rules.md "Other variants"): it moved, so it is neither a Bomb nor the
  * Flag; a straight move longer than any other piece can make shows a Scout (more than
  * one square; more than two where Captains move two); where Captains move two squares,
  * a diagonal move shows a Captain, and a straight two-square move a Scout or a Captain,

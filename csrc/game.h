@@ -3,7 +3,7 @@
  *
  *  - The flag is captured: the capturer wins (END_FLAG_CAPTURED).
  *  - After any move, a side with no piece left that could move loses at once, even
- *    when it made that move (Gravon ends the game there; RULES.md "End of game"); if
+ *    when it made that move (Gravon ends the game there; docs/rules.md "End of game"); if
  *    both sides are left so, a draw (END_NO_MOVABLE_PIECES).
  *  - The player to move has no legal move (blocked, or only moves the two-square rule
  *    forbids): that player loses (END_NO_LEGAL_MOVE), or, if the other player could

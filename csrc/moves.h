@@ -1,19 +1,27 @@
-/* moves.h: the action space and legal moves (layout in types.h).
+/* moves.h: the legal moves of the player to move, as a list, a mask or a yes/no (the
+ * action layout is in types.h, its encoding in action.h).
  *
  * Line moves: from * 18 + k in the acting player's frame, k < 9 the target column
  * along the row (left to right, skipping the from column), k >= 9 the target row along
  * the column (bottom to top, skipping the from row). Every (from, to) pair on a common
  * line has exactly one action. Diagonal moves (Captains that move two squares) and
  * rescues follow at fixed offsets.
+ *
+ * The files behind it, one concept each: rays.c (the lines a piece moves along),
+ * walk.c (the generic walk, every rule), moves_fast.c (the square-set fast path, the
+ * rules that depend on the board alone), moves_check.c (one action's legality and the
+ * reasons it is illegal; included here), and this file's moves.c (which path decides,
+ * and the rescue phase).
  */
 #ifndef STRATEGO_MOVES_H
 #define STRATEGO_MOVES_H
 
 #include "action.h"
 #include "board.h"
+#include "moves_check.h"
 #include "rules.h"
 
-/* Builds the ray tables. Idempotent; call once before any thread uses moves_*. */
+/* Builds the move tables. Idempotent; call once before any thread uses moves_*. */
 void moves_init(void);
 
 /* Writes the legal actions of the player to move; returns their number (at most
@@ -26,19 +34,6 @@ int moves_list_ordered(const GameState *s, const Rules *r, uint16_t *actions);
 
 /* 1 if `player` has at least one legal move (ignoring any rescue phase). */
 int moves_any_legal(const GameState *s, const Rules *r, int player);
-
-/* 0 if moving from `from` to `to` is legal for `player` in the move phase; otherwise a
- * negative code whose text moves_illegal_reason() gives. */
-int moves_check(const GameState *s, const Rules *r, int player, int from, int to);
-
-/* 0 if returning a captured piece of `type` to `sq` is legal now (rescue phase). */
-int moves_check_rescue(const GameState *s, int type, int sq);
-
-/* 0 if `action` is legal for the player to move now (phase, variant and game state
- * included); otherwise a negative code. */
-int moves_check_action(const GameState *s, const Rules *r, int action);
-
-const char *moves_illegal_reason(int code);
 
 /* mask[a] = 1 for each legal action of the player to move, 0 elsewhere, over the
  * variant's rules_num_actions(r) entries; returns the number of legal actions. */

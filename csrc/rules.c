@@ -3,7 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* ISF / Gravon counts, Bomb..Flag in Gravon letter order (RULES.md, piece table). */
+/* ISF / Gravon counts, Bomb..Flag in Gravon letter order (docs/rules.md "Classic board
+ * and pieces", piece table). */
 static const uint8_t ISF_COUNTS[PIECE_TYPE_NB] = {6, 1, 8, 5, 4, 4, 4, 3, 2, 1, 1, 1};
 
 const char *const PIECE_TYPE_NAMES[PIECE_TYPE_NB] = {

@@ -5,7 +5,8 @@
 void setup_random(GameState *s, const Rules *r, int player, uint64_t *rng) {
     uint8_t squares[MAX_PIECES];
     int zone = r->setup_rows * BOARD_SIZE;
-    /* Red's zone is rows 0.., blue's the mirrored rows ..9 (RULES.md: back four rows). */
+    /* Red's zone is rows 0.., blue's the mirrored rows ..9 (docs/rules.md "Classic board
+     * and pieces": back four rows). */
     for (int i = 0; i < zone; i++) squares[i] = (uint8_t)(player == RED ? i : SQ_NB - 1 - i);
     /* Fisher-Yates over the zone; the first `total` squares get the pieces. */
     for (int i = zone - 1; i > 0; i--) {

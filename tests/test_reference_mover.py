@@ -19,18 +19,28 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from reference_mover import (  # noqa: E402
+    CLASSIC,
+    Variant,
+    action_from_text,
+    actions,
     apply,
     field_from_ascii,
     fight,
     has_movable_piece,
     legal_moves,
     perft,
+    perft_state,
     piece_type,
+    play,
+    state_after,
+    variant_from_toml,
 )
 
+import make_perft_data  # noqa: E402
 from conftest import GRAVON_DIR, SHARED_DATA
 
 HERE = Path(__file__).resolve().parent
+CONFIGS = HERE.parent / "configs"
 SETUPS_DIR = Path(os.environ.get("STRATEGO_SETUPS_DIR", SHARED_DATA / "setups"))
 
 
@@ -297,13 +307,80 @@ def test_apply_rejects_illegal_moves():
         apply(field, 1, (sq("E3"), sq("E4")))  # not blue's piece
 
 
+ULTIMATE = Variant(aggressor_wins=True, one_time_bombs=True, captain_two_squares=True, rescue=True)
+
+
+def test_variant_files_give_their_switches():
+    assert variant_from_toml(CONFIGS / "classic.toml") == CLASSIC
+    assert variant_from_toml(CONFIGS / "ultimate-lightning.toml") == ULTIMATE
+    assert variant_from_toml(CONFIGS / "seed-tournament.toml") == Variant(aggressor_wins=True, rescue=True)
+
+
+def test_variant_combat():
+    assert fight("H", "T") == "both"
+    assert fight("H", "T", Variant(aggressor_wins=True)) == "attacker"
+    assert fight("H", "N") == "defender"
+    assert fight("H", "N", Variant(one_time_bombs=True)) == "both"
+    assert fight("E", "N", Variant(one_time_bombs=True)) == "attacker"  # a miner still defuses
+
+
+def test_captain_two_squares():
+    field = board("""
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . . _ _ . . _ _ . .
+        . . _ _ . S _ _ . .
+        . . . . H D . . . .
+        . . . . . . . . . .
+        . . . . . . . . . .
+    """)
+    # Red Captain E4: one square to E5, E3, D4 (F4 holds an own Scout). Two squares,
+    # through an empty first square (never through F4), straight on or turned, never
+    # back to E4: E6 and F5 (blue: attacked) through E5, E2 and F3 through E3, C4
+    # through D4, D3 both ways (once); D5 is a lake.
+    plain = targets(field, 0, "E4")
+    assert plain == {sq("E5"), sq("E3"), sq("D4")}
+    two = {dst for src, dst in legal_moves(field, 0, Variant(captain_two_squares=True)) if src == sq("E4")}
+    assert two - plain == {sq("E6"), sq("F5"), sq("E2"), sq("D3"), sq("F3"), sq("C4")}
+    # Other pieces keep their moves.
+    assert sorted(m for m in legal_moves(field, 0, Variant(captain_two_squares=True)) if m[0] != sq("E4")) == \
+        sorted(m for m in legal_moves(field, 0) if m[0] != sq("E4"))
+
+
+def test_rescue_opens_on_the_back_row_once_per_piece():
+    # perft.json's rescue board: red's Lieutenant E9 one step from blue's back row.
+    field = make_perft_data.RESCUE
+    rules = Variant(rescue=True)
+    # Nothing captured yet: the back row opens no rescue.
+    assert play(state_after(field, 0, (), rules), action_from_text("E9-E10"), rules).rescuer is None
+    state = state_after(field, 0, make_perft_data.RESCUE_OPENS, rules)  # the Spy is lost
+    opened = play(state, action_from_text("E9-E10"), rules)
+    assert opened.rescuer is not None and opened.to_move == 0
+    choices = actions(opened, rules)
+    empty_own_half = sum(1 for s in range(50) if opened.field[s] == "A")
+    assert choices[-1] == ("pass",) and len(choices) == empty_own_half + 1
+    assert {a[1] for a in choices[:-1]} == {1}  # only the Spy can come back
+    # A Scout reaching the back row opens none.
+    assert play(state, action_from_text("K4-K10"), rules).rescuer is None
+    # The piece of the first rescue cannot make the second (perft.json's
+    # ultimate_lightning_second_rescue has another piece make it).
+    later = state_after(field, 0, make_perft_data.RESCUE_SECOND, rules)
+    assert later.rescues == (1, 0)
+    assert play(later, action_from_text("E10-D10"), rules).rescuer is None
+    with pytest.raises(ValueError):
+        state_after(field, 0, make_perft_data.RESCUE_OPENS + ("E9-E10", "B@F2"), rules)  # no captured bomb
+
+
 def test_perft_json_matches_reference():
     entries = json.loads((HERE / "data" / "perft.json").read_text())
     assert len(entries) >= 6
     assert len({e["name"] for e in entries}) == len(entries)
     for entry in entries:
-        assert set(entry) == {"name", "field", "to_move", "counts"}
-        counts = [perft(entry["field"], entry["to_move"], d) for d in (1, 2, 3)]
+        assert set(entry) == {"name", "variant", "field", "to_move", "prefix", "counts"}
+        variant = variant_from_toml(CONFIGS / f"{entry['variant']}.toml")
+        state = state_after(entry["field"], entry["to_move"], entry["prefix"], variant)
+        counts = [perft_state(state, d, variant) for d in (1, 2, 3)]
         assert counts == entry["counts"], entry["name"]
 
 
@@ -311,8 +388,6 @@ def test_perft_json_matches_reference():
                     or not GRAVON_DIR.is_dir(),
                     reason=f"shared data not found at {SETUPS_DIR} / {GRAVON_DIR}")
 def test_perft_json_is_up_to_date():
-    import make_perft_data
-
     built = make_perft_data.build()
     stored = json.loads((HERE / "data" / "perft.json").read_text())
     assert built == stored

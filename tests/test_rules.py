@@ -1,5 +1,5 @@
 """Rule tests on boards drawn in ASCII (see boards.py), each citing the section of
-shared/RULES.md it checks. The top line of a drawing is row 10 (blue's back row), the
+docs/rules.md it checks. The top line of a drawing is row 10 (blue's back row), the
 bottom line row 1 (red's back row); red moves first unless a test says otherwise.
 """
 from __future__ import annotations
@@ -60,7 +60,7 @@ def red_then_blue(g: stratego.Game, *red_moves: str) -> None:
 
 
 # ---------------------------------------------------------------- movement
-# RULES.md "Movement and combat": one square orthogonally; no diagonal moves, no
+# docs/rules.md "Movement and combat": one square orthogonally; no diagonal moves, no
 # jumping, never onto a lake or an own piece. Bombs and the flag never move.
 
 OPEN = """
@@ -155,7 +155,7 @@ rF  .   .   .   .   .   .   .   .   .
 
 
 # ---------------------------------------------------------------- scouts
-# RULES.md "Movement and combat": a Scout moves any number of empty squares in a
+# docs/rules.md "Movement and combat": a Scout moves any number of empty squares in a
 # straight line and may end that move by attacking the first enemy piece on the line.
 
 def test_scout_moves_any_distance_and_attacks_the_first_enemy_only():
@@ -203,7 +203,7 @@ rF  .   .   .   .   .   .   .   .   .
 
 
 # ---------------------------------------------------------------- combat
-# RULES.md "Movement and combat": the lower rank is removed; a winning attacker takes
+# docs/rules.md "Movement and combat": the lower rank is removed; a winning attacker takes
 # the square, a winning defender stays; equal ranks both go. The Spy wins only when it
 # attacks the Marshal. Only a Miner defuses a bomb; any other attacker dies and the
 # bomb stays. Attacking the flag captures it.
@@ -236,7 +236,7 @@ def fight(attacker: str, defender: str, side: str = "r") -> tuple[str, str]:
 
 
 def expected_outcome(attacker: str, defender: str) -> str:
-    """The rule as RULES.md words it, written independently of the engine."""
+    """The rule as docs/rules.md words it, written independently of the engine."""
     if defender == "F":
         return "attacker"
     if defender == "B":
@@ -310,7 +310,7 @@ r4  .   .   .   .   .   .   .   .   .
 
 
 # ---------------------------------------------------------------- reveals
-# RULES.md "Movement and combat": attacks reveal both ranks.
+# docs/rules.md "Movement and combat": attacks reveal both ranks.
 
 REVEAL = """
 b7  .   .   .   .   .   .   .   .   b4
@@ -353,7 +353,7 @@ def test_a_move_shows_a_moved_piece_and_a_long_move_a_scout():
 
 
 # ---------------------------------------------------------------- two-square rule
-# RULES.md "Repetition": ISF, a piece may not move more than 3 times non-stop between
+# docs/rules.md "Repetition": ISF, a piece may not move more than 3 times non-stop between
 # the same two squares, whether to an empty square or attacking (older ISF and Gravon:
 # 5; the limit is a setting, 0 = off). For scouts: crossing the same square boundary.
 
@@ -443,7 +443,7 @@ def test_two_square_limit_0_is_off():
 
 
 def test_two_square_only_forbidden_moves_left_loses():
-    # RULES.md "End of game": the player to move with no legal move loses, and a move
+    # docs/rules.md "End of game": the player to move with no legal move loses, and a move
     # the two-square rule forbids is not a legal move.
     g = game("""
 .   .   .   .   .   .   .   .   .   b4
@@ -563,7 +563,7 @@ def test_scout_run_is_the_longest_tail_for_blue():
 
 
 # ---------------------------------------------------------------- end of game
-# RULES.md "End of game".
+# docs/rules.md "End of game".
 
 def test_last_movable_piece_dying_on_a_bomb_loses_at_once():
     # Gravon ends the game the moment a side has no piece left that could move, even on
@@ -715,7 +715,7 @@ def test_blocked_at_the_start():
 
 
 # ---------------------------------------------------------------- caps
-# RULES.md "End of game": a total-move cap and a cap on moves without an attack, both
+# docs/rules.md "End of game": a total-move cap and a cap on moves without an attack, both
 # a draw and, like every end, a termination (game.h), and the rules take
 # precedence when both happen on the same ply.
 
@@ -799,7 +799,7 @@ bF  .   .   .   r4  .   .   .   .   .
 
 
 def test_ply_counts_past_65535_without_caps():
-    # The gravon variant has no caps (RULES.md "End of game": no rulebook has them), so
+    # The gravon variant has no caps (docs/rules.md "End of game": no rulebook has them), so
     # a game may be arbitrarily long; `ply` is the number of plies played.
     g = stratego.Game.from_field(board(CAPS.replace("b2", ". ").replace("r10", ".  ")), variant="gravon")
     plies = 66_000
@@ -838,7 +838,7 @@ def test_illegal_moves_name_the_move():
 
 
 # ---------------------------------------------------------------- setups
-# RULES.md "Classic board and pieces": each side sets up in its back four rows; the
+# docs/rules.md "Classic board and pieces": each side sets up in its back four rows; the
 # seed rulebook's set has 39 pieces, so one square of the zone stays empty.
 
 def count_pieces(field: str) -> tuple[list[int], list[int]]:

@@ -1,4 +1,4 @@
-"""Observations under the seed tournament rule Silent defense (RULES.md "Seed tournament
+"""Observations under the seed tournament rule Silent defense (docs/rules.md "Seed tournament
 rules"): only the attacker's rank is revealed, the defender's is not (a Scout's attack
 reveals both); the lower piece is removed as usual; players keep their own captured
 pieces, so a captured defender stays unknown to the attacker.
@@ -274,7 +274,7 @@ def test_hidden_winning_defender_type_does_not_leak():
 # ---------------------------------------------------------------- tracker
 
 def beats(att: int, dfn: int, aggressor: bool, one_time: bool) -> str:
-    """'attacker', 'defender' or 'both': RULES.md combat with the variant switches."""
+    """'attacker', 'defender' or 'both': docs/rules.md "Movement and combat" with the variant switches."""
     if dfn == FLAG:
         return "attacker"
     if dfn == BOMB:
@@ -311,7 +311,7 @@ class Piece:
 
 
 class Tracker:
-    """Follows a game from the rules as RULES.md words them, independently of the engine:
+    """Follows a game from the rules as docs/rules.md words them, independently of the engine:
     which pieces each player has seen, which moved, which were captured."""
 
     def __init__(self, field: str, settings: dict):

@@ -1,5 +1,5 @@
 """Variant rules on boards drawn in ASCII (see boards.py), each test citing the section of
-shared/RULES.md it checks: the seed tournament rules (aggressor advantage, rescue), the
+docs/rules.md it checks: the seed tournament rules (aggressor advantage, rescue), the
 Ultimate Lightning rules (one-time bombs, two-square Captains), the chasing rule, rank
 numbering, human setups, and every shipped variant in a VecEnv.
 
@@ -61,7 +61,7 @@ def blue_idle(g: stratego.Game) -> None:
 
 
 # ---------------------------------------------------------------- aggressor advantage
-# RULES.md "Seed tournament rules": Aggressor advantage: equal ranks, the attacker wins.
+# docs/rules.md "Seed tournament rules": Aggressor advantage: equal ranks, the attacker wins.
 # (Ultimate Lightning: "aggressor wins on equal ranks".) Otherwise combat as usual.
 
 COMBAT = """
@@ -105,7 +105,7 @@ def test_spy_attacking_spy_wins_under_aggressor_advantage(side):
 @pytest.mark.parametrize("rank", MOVABLE)
 @pytest.mark.parametrize("side", ["r", "b"])
 def test_aggressor_advantage_is_off_by_default(rank, side):
-    # RULES.md "Movement and combat": equal ranks, both removed.
+    # docs/rules.md "Movement and combat": equal ranks, both removed.
     assert stratego.load_variant("classic").settings["aggressor_wins"] == 0
     assert fight(rank, rank, side) == ("A", "A")
 
@@ -129,7 +129,7 @@ def test_aggressor_advantage_leaves_unequal_fights_alone(attacker, defender, win
 
 
 # ---------------------------------------------------------------- one-time bombs
-# RULES.md "Other variants", Ultimate Lightning: a bomb is removed once it is hit. A
+# docs/rules.md "Other variants", Ultimate Lightning: a bomb is removed once it is hit. A
 # Miner still defuses a bomb and takes its square; without the rule the bomb stays.
 
 @pytest.mark.parametrize("attacker", [s for s in MOVABLE if s != "3"])
@@ -155,7 +155,7 @@ def test_ultimate_lightning_bombs_are_one_time():
 
 
 # ---------------------------------------------------------------- rescue
-# RULES.md "Seed tournament rules", Rescue: moving onto a square of the opponent's back
+# docs/rules.md "Seed tournament rules", Rescue: moving onto a square of the opponent's back
 # row lets you return one of your captured pieces to any empty square of your own half,
 # and that ends the turn. Scouts cannot rescue; a Bomb cannot be rescued; at most two
 # rescues per player; the same piece cannot make both rescues.
@@ -333,8 +333,9 @@ def test_other_rows_open_nothing():
 
 
 def test_a_sideways_move_along_the_back_row_opens_a_rescue():
-    # rules.md "Readings": moving onto a square of the opponent's back row is ending a
-    # move there from anywhere, so a piece already on that row that steps along it
+    # docs/rules.md "Readings where the sources leave a choice": moving onto a square of
+    # the opponent's back row is ending a move there from anywhere, so a piece already on
+    # that row that steps along it
     # opens a rescue (here the Major reached E10 with nothing to rescue, then red lost
     # the Lieutenant, then the Major steps to F10).
     g = game(RESCUE, rescue=1)
@@ -570,7 +571,7 @@ def test_vec_env_mask_in_the_rescue_phase(variant):
 
 
 # ---------------------------------------------------------------- two-square Captains
-# RULES.md "Other variants", Ultimate Lightning: Captains move up to two squares, turning
+# docs/rules.md "Other variants", Ultimate Lightning: Captains move up to two squares, turning
 # after the first (so: over an empty first square, straight on or to a diagonal square).
 
 CAPTAIN = """
@@ -756,7 +757,7 @@ def belief(g: stratego.Game, observer: int, square: str) -> dict[str, float]:
 
 
 def test_two_square_captain_move_shows_a_scout_or_a_captain():
-    # RULES.md "Movement and combat": only a Scout moves more than one square, so a long
+    # docs/rules.md "Movement and combat": only a Scout moves more than one square, so a long
     # move shows a Scout; where Captains move two squares (Ultimate Lightning) a straight
     # two-square move shows a Scout or a Captain (issue 13): not one type in the planes,
     # but the belief planes hold the set. Red has a Scout (B1), a Major (C1) and the
@@ -834,7 +835,7 @@ def test_two_square_scout_move_shows_a_scout_in_classic():
 
 
 def test_two_square_rule_counts_a_captains_diagonal_back_and_forth():
-    # RULES.md "Repetition": a piece may not move more than N times non-stop between the
+    # docs/rules.md "Repetition": a piece may not move more than N times non-stop between the
     # same two squares (Ultimate Lightning replays under the server's 5).
     g = game(CAPTAIN, variant="ultimate-lightning")
     assert g.variant.settings["two_square_limit"] == 5
@@ -875,7 +876,7 @@ def test_diagonal_moves_between_other_squares_do_not_continue_the_run():
 
 
 # ---------------------------------------------------------------- chasing rule
-# RULES.md "Repetition", more-squares rule (ISF art. 11): a player who is continuously
+# docs/rules.md "Repetition", more-squares rule (ISF art. 11): a player who is continuously
 # chasing an enemy piece may not make a chasing move that recreates a position that has
 # already occurred in that chase; moving back to the square the chaser just came from is
 # allowed. Engine reading (csrc/chase.h): a chasing move goes to an empty square next to
@@ -1146,8 +1147,8 @@ def test_the_chasing_rule_needs_a_no_attack_cap(variant, settings):
 
 
 # ---------------------------------------------------------------- numbering
-# RULES.md piece table: old editions number ranks the other way (Marshal 1 ... Scout 9,
-# Spy S); that is display only.
+# docs/rules.md "Classic board and pieces", piece table: old editions number ranks the
+# other way (Marshal 1 ... Scout 9, Spy S); that is display only.
 
 NUMBERS = """
 bF  .   .   .   .   .   .   .   .   b4
@@ -1295,7 +1296,7 @@ def test_vec_env_human_setups(variant, name):
 
 
 # ---------------------------------------------------------------- every variant
-# RULES.md "Classic board and pieces", "Other variants": piece sets and setup zones.
+# docs/rules.md "Classic board and pieces", "Other variants": piece sets and setup zones.
 
 def check_start_field(field: str, variant: stratego.Variant) -> None:
     rows = variant.settings["setup_rows"]
@@ -1359,14 +1360,14 @@ def counts(**pieces: int) -> tuple[int, ...]:
 
 
 def test_barrage_piece_set():
-    # RULES.md: Flag, Marshal, General, Miner, 2 Scouts, Spy, 1 Bomb; own 40 squares.
+    # docs/rules.md "Other variants": Flag, Marshal, General, Miner, 2 Scouts, Spy, 1 Bomb; own 40 squares.
     v = stratego.load_variant("barrage")
     assert v.piece_counts == counts(flag=1, marshal=1, general=1, miner=1, scout=2, spy=1, bomb=1)
     assert v.num_pieces == 8 and v.settings["setup_rows"] == 4
 
 
 def test_duel_piece_sets():
-    # RULES.md: Flag, 2 Bombs, Marshal, General, 2 Miners, 2 Scouts, Spy; back four rows
+    # docs/rules.md "Other variants": Flag, 2 Bombs, Marshal, General, 2 Miners, 2 Scouts, Spy; back four rows
     # (Spin Master's edition: three).
     want = counts(flag=1, bomb=2, marshal=1, general=1, miner=2, scout=2, spy=1)
     for name, rows in (("duel", 4), ("duel-spinmaster", 3)):

@@ -7,10 +7,17 @@
  *   batch_type.c  _core.Batch, N games stepped together
  *   module.c      the module: its functions, constants and types
  *
- * Style: every call that can fail is checked; functions have one exit (locals start
- * NULL, failures `goto done`, cleanup at the end); messages name the argument and say
- * what was expected and what came. Every entry point converts all its arguments first
- * (a conversion can run Python code), then checks state, then acts.
+ * Style: every call that can fail is checked; messages name the argument and say what
+ * was expected and what came. Every entry point converts all its arguments first (a
+ * conversion can run Python code), then checks state, then acts.
+ *
+ * Exits, one rule: a function that can fail while it holds something to give back (a
+ * new reference, memory, a Batch's busy flag) has one exit: those locals start NULL (or
+ * 0), every failure does `goto done`, and the code after `done:` releases them all, on
+ * success as on failure. A function whose failures all come before it takes anything
+ * (a parser that writes through an out pointer, a method that checks its arguments and
+ * then acts) returns NULL or -1 where it fails: there is nothing to release, and a
+ * `goto done` would only hide that. So an early return after an acquisition is a bug.
  */
 #ifndef STRATEGO_BINDING_H
 #define STRATEGO_BINDING_H

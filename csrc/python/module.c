@@ -70,17 +70,19 @@ _Static_assert((int)FULL_OBS_CHANNELS <= (int)NAMES_MAX, "the full view's names 
 
 /* A tuple of the first n names. */
 static PyObject *names_tuple(char (*names)[NAME_LEN], int n) {
-    PyObject *tuple = PyTuple_New(n);
-    if (tuple == NULL) return NULL;
+    PyObject *tuple = NULL, *result = NULL;
+    tuple = PyTuple_New(n);
+    if (tuple == NULL) goto done;
     for (int c = 0; c < n; c++) {
         PyObject *name = PyUnicode_FromString(names[c]);
-        if (name == NULL) {
-            Py_DECREF(tuple);
-            return NULL;
-        }
+        if (name == NULL) goto done;
         PyTuple_SET_ITEM(tuple, c, name);
     }
-    return tuple;
+    result = tuple;
+    tuple = NULL;
+done:
+    Py_XDECREF(tuple);
+    return result;
 }
 
 /* channel_names(history_k, probabilities, as_float=True, codes=False) -> tuple of the
@@ -230,8 +232,25 @@ static PyMethodDef core_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static int core_exec(PyObject *m) {
+/* Adds the module attribute `attr`: the tuple of name_of(0), ..., name_of(n - 1), a C
+ * table's names. 0, or -1 with an exception. */
+static int add_names(PyObject *m, const char *attr, const char *(*name_of)(int), int n) {
     PyObject *names = NULL;
+    int result = -1;
+    names = PyTuple_New(n);
+    if (names == NULL) goto done;
+    for (int k = 0; k < n; k++) {
+        PyObject *s = PyUnicode_FromString(name_of(k));
+        if (s == NULL) goto done;
+        PyTuple_SET_ITEM(names, k, s);
+    }
+    if (PyModule_AddObjectRef(m, attr, names) < 0) goto done;
+    result = 0;
+done:
+    return result;
+}
+
+static int core_exec(PyObject *m) {
     int result = -1;
     if (PyArray_ImportNumPyAPI() < 0) goto done;
     stratego_init();
@@ -239,17 +258,11 @@ static int core_exec(PyObject *m) {
     if (PyModule_AddType(m, &GameStateType) < 0 || PyModule_AddType(m, &BatchType) < 0) goto done;
     if (add_new(m, "END_REASONS", strings_tuple(END_REASON_NAMES, END_REASON_NB)) < 0 ||
         add_new(m, "LEARNER_COLORS", strings_tuple(LEARNER_MODE_NAMES, LEARNER_MODE_NB)) < 0 ||
-        add_new(m, "LAKE_SQUARES", lake_squares_tuple()) < 0)
-        goto done;
-    names = PyTuple_New(BOT_KIND_NB);
-    if (names == NULL) goto done;
-    for (int k = 0; k < BOT_KIND_NB; k++) {
-        PyObject *s = PyUnicode_FromString(bot_name(k));
-        if (s == NULL) goto done;
-        PyTuple_SET_ITEM(names, k, s);
-    }
-    if (PyModule_AddObjectRef(m, "BOT_NAMES", names) < 0) goto done;
-    if (add_new(m, "RULE_SETTINGS", rule_settings_tuple()) < 0 ||
+        add_new(m, "LAKE_SQUARES", lake_squares_tuple()) < 0 ||
+        add_names(m, "BOT_NAMES", bot_name, BOT_KIND_NB) < 0 ||
+        /* Why an action is illegal, index = IllegalReason (moves_check.h; 0: legal). */
+        add_names(m, "ILLEGAL_REASONS", moves_illegal_reason, ILLEGAL_REASON_NB) < 0 ||
+        add_new(m, "RULE_SETTINGS", rule_settings_tuple()) < 0 ||
         add_new(m, "PIECE_NAMES", strings_tuple(PIECE_TYPE_NAMES, PIECE_TYPE_NB)) < 0)
         goto done;
     if (PyModule_AddIntConstant(m, "LINE_ACTION_NB", LINE_ACTION_NB) < 0 ||
@@ -292,7 +305,6 @@ static int core_exec(PyObject *m) {
         goto done;
     result = 0;
 done:
-    Py_XDECREF(names);
     return result;
 }
 

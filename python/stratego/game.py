@@ -41,7 +41,7 @@ class Game:
     @classmethod
     def from_field(cls, field: str, to_move: int = 0, variant: str | Variant = "classic", *,
                    numbering: str = "new", seed: int | None = 0, **settings: int) -> "Game":
-        """A game from a Gravon field string (RULES.md "Notation"), `to_move` to play.
+        """A game from a Gravon field string (docs/rules.md "Notation (Gravon)"), `to_move` to play.
 
         `seed` seeds only the bots' stream (bot_move): the board is given."""
         if not isinstance(field, str):

@@ -1,0 +1,91 @@
+/* moves_check.c: the legality of one move, rescue or action (moves_check.h). */
+#include "moves_check.h"
+
+#include "action.h"
+#include "chase.h"
+#include "moves.h"
+#include "rays.h"
+#include "repetition.h"
+#include "walk.h"
+
+static const char *const REASON_TEXT[ILLEGAL_REASON_NB] = {
+#define ILLEGAL_REASON_TEXT(name, text) [name] = text,
+    ILLEGAL_REASONS(ILLEGAL_REASON_TEXT)
+#undef ILLEGAL_REASON_TEXT
+};
+
+const char *moves_illegal_reason(int reason) {
+    return reason >= 0 && reason < ILLEGAL_REASON_NB ? REASON_TEXT[reason] : "unknown reason";
+}
+
+/* A Captain's two-square move (variant): an empty square between, straight or turned. */
+static int captain_reaches(const GameState *s, int from, int to) {
+    uint8_t targets[8];
+    int n = walk_captain_targets(s, from, targets);
+    for (int k = 0; k < n; k++) {
+        if (targets[k] == to) return 1;
+    }
+    return 0;
+}
+
+IllegalReason moves_check(const GameState *s, const Rules *r, int player, int from, int to) {
+    if (from < 0 || from >= SQ_NB || to < 0 || to >= SQ_NB) return ILLEGAL_OFF_BOARD;
+    uint8_t cell = s->board[from];
+    if (cell == CELL_EMPTY || cell == CELL_LAKE || piece_owner(cell - 1) != player) return ILLEGAL_NO_OWN_PIECE;
+    int id = cell - 1, type = s->piece_type[id];
+    if (!piece_type_is_movable(type)) return ILLEGAL_IMMOBILE;
+    if (from == to) return ILLEGAL_NOT_ON_LINE;
+    if (s->board[to] == CELL_LAKE) return ILLEGAL_LAKE;
+    if (s->board[to] != CELL_EMPTY && piece_owner(s->board[to] - 1) == player) return ILLEGAL_OWN_TARGET;
+    int captain = type == CAPTAIN && r->captain_two_squares;
+    int dr = sq_row(to) - sq_row(from), dc = sq_col(to) - sq_col(from);
+    int dist = (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc);
+    if (captain && dist == 2) {
+        if (!captain_reaches(s, from, to)) return ILLEGAL_CAPTAIN_BLOCKED;
+    } else {
+        if (dr != 0 && dc != 0) return ILLEGAL_NOT_ON_LINE;
+        if (dist == 0) return ILLEGAL_NOT_ON_LINE;
+        /* Walk the ray in the move's direction: every square before `to` must be empty. */
+        int d = dr > 0 ? DIR_UP : dr < 0 ? DIR_DOWN : dc < 0 ? DIR_LEFT : DIR_RIGHT;
+        int i = 0, n = rays_len[from][d];
+        while (i < n && rays_sq[from][d][i] != to) {
+            if (s->board[rays_sq[from][d][i]] != CELL_EMPTY) {
+                return type == SCOUT ? ILLEGAL_BLOCKED : ILLEGAL_TOO_FAR;
+            }
+            i++;
+        }
+        if (i == n) return type == SCOUT ? ILLEGAL_BLOCKED : ILLEGAL_TOO_FAR;
+        if (i > 0 && type != SCOUT) return ILLEGAL_TOO_FAR;
+    }
+    if (repetition_forbids(s, r->two_square_limit, id, from, to)) return ILLEGAL_REPETITION;
+    if (r->chasing_rule && s->board[to] == CELL_EMPTY && chase_forbids(s, id, from, to)) return ILLEGAL_CHASE;
+    return MOVE_LEGAL;
+}
+
+IllegalReason moves_check_rescue(const GameState *s, int type, int sq) {
+    if (s->phase != PHASE_RESCUE) return ILLEGAL_NO_RESCUE_PENDING;
+    if (type == BOMB || type == FLAG || moves_captured_piece(s, s->to_move, type) < 0)
+        return ILLEGAL_RESCUE_NO_PIECE;
+    if (sq < 0 || sq >= SQ_NB || sq_to_frame(sq, s->to_move) >= RESCUE_SQ_NB || s->board[sq] != CELL_EMPTY)
+        return ILLEGAL_RESCUE_SQUARE;
+    return MOVE_LEGAL;
+}
+
+IllegalReason moves_check_action(const GameState *s, const Rules *r, int action) {
+    if (s->done) return ILLEGAL_GAME_OVER;
+    /* Diagonal steps exist only for Captains of some variants. */
+    if (action >= DIAG_ACTION_BASE && action < RESCUE_ACTION_BASE && !r->captain_two_squares)
+        return ILLEGAL_NOT_ON_LINE;
+    if (action < 0 || action >= rules_num_actions(r)) return ILLEGAL_NOT_IN_VARIANT;
+    int a, b;
+    switch (action_decode(s->to_move, action, &a, &b)) {
+    case ACTION_MOVE:
+        if (s->phase == PHASE_RESCUE) return ILLEGAL_RESCUE_PENDING;
+        return moves_check(s, r, s->to_move, a, b);
+    case ACTION_RESCUE:
+        return moves_check_rescue(s, a, b);
+    case ACTION_DECLINE:
+        return s->phase == PHASE_RESCUE ? MOVE_LEGAL : ILLEGAL_NO_RESCUE_PENDING;
+    }
+    return ILLEGAL_NOT_IN_VARIANT;
+}

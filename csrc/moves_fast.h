@@ -1,0 +1,28 @@
+/* moves_fast.h: the square-set fast path of the move phase (squareset.h). Every piece
+ * that moves one square is shifted at once, in each direction, onto the squares it may
+ * enter; each Scout's four lines end at the nearest occupied square or lake. It covers
+ * the rules whose legality depends on the board alone: not Captains that move two
+ * squares, not a chase; and it leaves the one piece the two-square rule may stop to
+ * the walk (walk.h). */
+#ifndef STRATEGO_MOVES_FAST_H
+#define STRATEGO_MOVES_FAST_H
+
+#include <stdint.h>
+
+#include "board.h"
+#include "rules.h"
+
+/* Builds the square sets and action tables. Idempotent; moves_init calls it. */
+void moves_fast_init(void);
+
+/* The legal moves of the move phase, -1 (nothing written) where the fast path does not
+ * decide them (Captains that move two squares, a chase). Into `mask`, one byte an action over the variant's
+ * actions (cleared here), or into `bits`, packed 8 actions a byte (mask_bits.h's order,
+ * ceil(n / 8) bytes); each returns the number of legal moves. */
+int moves_fast_mask(const GameState *s, const Rules *r, uint8_t *mask);
+int moves_fast_bits(const GameState *s, const Rules *r, uint8_t *bits);
+
+/* 1 if `player` has a legal move, 0 if not, -1 where the fast path does not decide. */
+int moves_fast_any(const GameState *s, const Rules *r, int player);
+
+#endif
