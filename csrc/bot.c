@@ -86,7 +86,9 @@ static const float NOISE = 0.05f;           /* tie breaking, at most */
  * the opponent choosing uniformly among its moves (exact against the random bot). */
 static const float FLAG_LOSS = 1500.0f;
 
-enum { DIST_FAR = 30, MAX_QUIET = 128 };
+/* How far the search for targets looks (eval_downhill), and how many quiet steps a draw
+ * picks among at most. */
+enum { APPROACH_DEPTH = 5, MAX_QUIET = 128 };
 
 /* The view as square sets (bit sq for square sq of the player's frame). */
 typedef struct {
@@ -141,11 +143,21 @@ typedef struct {
 static inline int is_opp(uint8_t cell) { return (cell & (VIEW_OPP_KNOWN | VIEW_OPP_UNKNOWN)) != 0; }
 static inline int cell_type(uint8_t cell) { return cell & VIEW_TYPE_MASK; }
 
-/* combat_resolve of every pair of types under each setting of the two rules it reads
- * (aggressor_wins, one_time_bombs: index aggressor_wins + 2 * one_time_bombs), filled
- * once: the expectations below loop over every type, and a lookup beats the branches. */
-static uint8_t COMBAT[4][PIECE_TYPE_NB][PIECE_TYPE_NB];
+/* For each setting of the two rules combat_resolve reads (aggressor_wins,
+ * one_time_bombs: index aggressor_wins + 2 * one_time_bombs) and each pair of types:
+ * what our attacker a gains on defender d, 1 if that attack removes d, and 1 if their
+ * d attacking our a removes a (only movable types attack). Filled once from
+ * combat_resolve: the expectations below sum over every type, and a lookup beats the
+ * branches. */
+typedef struct {
+    float gain[PIECE_TYPE_NB][PIECE_TYPE_NB];
+    float kill[PIECE_TYPE_NB][PIECE_TYPE_NB];
+    float loss[PIECE_TYPE_NB][PIECE_TYPE_NB];
+} CombatTable;
+static CombatTable COMBAT[4];
 static pthread_once_t combat_once = PTHREAD_ONCE_INIT;
+
+static inline float attack_gain(int a, int d, const Rules *r);
 
 static void combat_table_fill(void) {
     for (int k = 0; k < 4; k++) {
@@ -153,15 +165,20 @@ static void combat_table_fill(void) {
         memset(&r, 0, sizeof(r));
         r.aggressor_wins = (uint8_t)(k & 1);
         r.one_time_bombs = (uint8_t)(k >> 1);
-        for (int a = 0; a < PIECE_TYPE_NB; a++)
-            for (int d = 0; d < PIECE_TYPE_NB; d++) COMBAT[k][a][d] = (uint8_t)combat_resolve(a, d, &r);
+        for (int a = 0; a < PIECE_TYPE_NB; a++) {
+            for (int d = 0; d < PIECE_TYPE_NB; d++) {
+                COMBAT[k].gain[a][d] = attack_gain(a, d, &r);
+                COMBAT[k].kill[a][d] = combat_resolve(a, d, &r) != COMBAT_DEFENDER_WINS;
+                COMBAT[k].loss[a][d] = piece_type_is_movable(d) && combat_resolve(d, a, &r) != COMBAT_DEFENDER_WINS;
+            }
+        }
     }
 }
 
 /* The table of r's combat rules. */
-static const uint8_t (*combat_table(const Rules *r))[PIECE_TYPE_NB] {
+static const CombatTable *combat_table(const Rules *r) {
     pthread_once(&combat_once, combat_table_fill);
-    return COMBAT[(r->aggressor_wins != 0) + 2 * (r->one_time_bombs != 0)];
+    return &COMBAT[(r->aggressor_wins != 0) + 2 * (r->one_time_bombs != 0)];
 }
 
 /* What attacker `a` of ours gains by attacking a defender of type `d`. */
@@ -209,21 +226,17 @@ static void eval_type(Eval *e, int a) {
     if (e->have & (1u << a)) return;
     e->have |= 1u << a;
     eval_beliefs(e);
-    const uint8_t (*combat)[PIECE_TYPE_NB] = combat_table(e->r);
+    const CombatTable *c = combat_table(e->r);
+    const float *gain = c->gain[a], *kill = c->kill[a], *loss = c->loss[a];
     float gm = 0, gu = 0, km = 0, ku = 0, lm = 0, lu = 0;
     for (int d = 0; d < PIECE_TYPE_NB; d++) {
         float pm = e->p_moved[d], pu = e->p_unmoved[d];
-        int out = combat[a][d];
-        float g = out == COMBAT_ATTACKER_WINS ? VALUE[d] : out == COMBAT_DEFENDER_WINS ? -VALUE[a] : VALUE[d] - VALUE[a];
-        float kill = out != COMBAT_DEFENDER_WINS ? 1.0f : 0.0f;
-        /* Their piece of type d attacking ours (only movable types attack). */
-        float loss = piece_type_is_movable(d) && combat[d][a] != COMBAT_DEFENDER_WINS ? 1.0f : 0.0f;
-        gm += pm * g;
-        gu += pu * g;
-        km += kill * pm;
-        ku += kill * pu;
-        lm += loss * pm;
-        lu += loss * pu;
+        gm += pm * gain[d];
+        gu += pu * gain[d];
+        km += pm * kill[d];
+        ku += pu * kill[d];
+        lm += pm * loss[d];
+        lu += pu * loss[d];
     }
     e->gain_moved[a] = gm;
     e->gain_unmoved[a] = gu;
@@ -434,13 +447,16 @@ static void flag_lookahead_init(Eval *e) {
     e->opp_moves = moves < 1.0f ? 1.0f : moves;
 }
 
-/* Breadth-first over the squares of `open` from `targets`: down[d] gets the squares
- * whose neighbour in direction d is one step nearer to a target (pieces do not block:
- * they move). It stops once every square of `wanted` is reached. */
+/* Breadth-first over the squares of `open` from `targets`, APPROACH_DEPTH steps deep:
+ * down[d] gets the squares whose neighbour in direction d is one step nearer to a
+ * target (pieces do not block: they move). Squares farther away step up, towards the
+ * opponent's side, where every target starts; searching the whole board cost more
+ * than the rest of the decision. It stops early once every square of `wanted` is
+ * reached. */
 static void eval_downhill(Bits targets, Bits open, Bits wanted, Bits down[DIR_NB]) {
     Bits reached = targets, frontier = targets;
     for (int d = 0; d < DIR_NB; d++) down[d] = 0;
-    for (int k = 0; frontier && (wanted & ~reached) && k < DIST_FAR; k++) {
+    for (int k = 0; k < APPROACH_DEPTH && (wanted & ~reached); k++) {
         Bits n[DIR_NB];
         for (int d = 0; d < DIR_NB; d++) n[d] = bits_from_dir(frontier, d);
         Bits next = (n[0] | n[1] | n[2] | n[3]) & open & ~reached;
@@ -448,6 +464,7 @@ static void eval_downhill(Bits targets, Bits open, Bits wanted, Bits down[DIR_NB
         reached |= next;
         frontier = next;
     }
+    down[DIR_UP] |= open & ~reached;
 }
 
 static void eval_init(Eval *e, const PlayerView *v, const Rules *r, const uint64_t *legal, uint64_t *rng) {
