@@ -40,10 +40,11 @@ int bot_kind_from_name(const char *name) {
  *  - The Flag is guarded: an opponent piece that could take the player's Flag next
  *    move (next to it, or on an open line to it and possibly a Scout) is worth a lot to
  *    take, as are pieces a few steps from it; squares that block such a line, squares
- *    next to such pieces and the Flag's open neighbours are worth moving to, pieces
- *    next to the Flag are loath to leave it, and the nearest pieces walk to fill its
- *    open neighbours. Against a random player this is what keeps the win rate high: a
- *    random piece that wanders onto the Flag ends the game.
+ *    next to such pieces and the Flag's open neighbours are worth moving to, and
+ *    pieces next to the Flag are loath to leave it. Against a random player this is
+ *    what keeps the win rate high: a random piece that wanders onto the Flag ends the
+ *    game. (Walking the nearest pieces to the Flag's open sides from afar lost more
+ *    games on seeds 100-102 than it saved: it pulls them out of play.)
  *  - A move that touches one of the Flag's lines is priced by the chance that the
  *    opponent's reply takes the Flag, the opponent choosing uniformly among its moves.
  *  - Pieces next to an opponent piece that may move weigh the danger they escape
@@ -447,16 +448,13 @@ static void flag_lookahead_init(Eval *e) {
     e->opp_moves = moves < 1.0f ? 1.0f : moves;
 }
 
-/* Breadth-first over the squares of `open` from `targets`, APPROACH_DEPTH steps deep:
- * down[d] gets the squares whose neighbour in direction d is one step nearer to a
- * target (pieces do not block: they move). Squares farther away step up, towards the
- * opponent's side, where every target starts; searching the whole board cost more
- * than the rest of the decision. It stops early once every square of `wanted` is
- * reached. */
-static void eval_downhill(Bits targets, Bits open, Bits wanted, Bits down[DIR_NB]) {
+/* Breadth-first over the squares of `open` from `targets`, `depth` steps deep: down[d]
+ * gets the squares whose neighbour in direction d is one step nearer to a target. It
+ * stops early once every square of `wanted` is reached. */
+static void eval_downhill(Bits targets, Bits open, Bits wanted, int depth, Bits down[DIR_NB]) {
     Bits reached = targets, frontier = targets;
     for (int d = 0; d < DIR_NB; d++) down[d] = 0;
-    for (int k = 0; k < APPROACH_DEPTH && (wanted & ~reached); k++) {
+    for (int k = 0; k < depth && (wanted & ~reached); k++) {
         Bits n[DIR_NB];
         for (int d = 0; d < DIR_NB; d++) n[d] = bits_from_dir(frontier, d);
         Bits next = (n[0] | n[1] | n[2] | n[3]) & open & ~reached;
@@ -464,7 +462,6 @@ static void eval_downhill(Bits targets, Bits open, Bits wanted, Bits down[DIR_NB
         reached |= next;
         frontier = next;
     }
-    down[DIR_UP] |= open & ~reached;
 }
 
 static void eval_init(Eval *e, const PlayerView *v, const Rules *r, const uint64_t *legal, uint64_t *rng) {
@@ -613,7 +610,8 @@ static inline void eval_offer(Eval *e, int from, int to, float score) {
     }
 }
 
-/* Scores the one-square moves of the pieces of from[d] in each direction d. */
+/* Scores the one-square moves of the pieces of from[d] in each direction d; a quiet
+ * step of a piece in closer[d] is worth APPROACH_WEIGHT. */
 static void eval_steps(Eval *e, const Bits from[DIR_NB], const Bits closer[DIR_NB]) {
     for (int d = 0; d < DIR_NB; d++) {
         for (Bits b = from[d]; b; b &= b - 1) {
@@ -654,12 +652,22 @@ static void heuristic_search(Eval *e) {
     Bits movers = s->opp & (s->opp_moved | (s->opp_known & ~s->opp_fixed));
     Bits fighters = mobile & ~s->own_probers, probers = mobile & s->own_probers;
     Bits down_any[DIR_NB], down_movers[DIR_NB], closer[DIR_NB];
-    eval_downhill(s->opp, open, movers ? probers : mobile, down_any);
+    /* Pieces do not block the way (they move). Pieces farther than APPROACH_DEPTH step
+     * up, towards the opponent's side, where every target starts: searching the whole
+     * board cost more than the rest of the decision. */
+    eval_downhill(s->opp, open, movers ? probers : mobile, APPROACH_DEPTH, down_any);
     if (movers) {
-        eval_downhill(movers, open, fighters, down_movers);
+        eval_downhill(movers, open, fighters, APPROACH_DEPTH, down_movers);
     } else {
         for (int d = 0; d < DIR_NB; d++) down_movers[d] = down_any[d];
     }
+    Bits far_any = open, far_movers = open;
+    for (int d = 0; d < DIR_NB; d++) {
+        far_any &= ~down_any[d];
+        far_movers &= ~down_movers[d];
+    }
+    down_any[DIR_UP] |= far_any & ~s->opp;
+    down_movers[DIR_UP] |= far_movers & ~movers;
     /* Scored one by one: attacks; steps of pieces in danger, next to the Flag or on its
      * lines; steps onto squares that guard the Flag. */
     Bits special_to = (e->blocks | e->block_near | e->guard | bits_dilate(e->threats | e->near_flag)) & s->empty;
