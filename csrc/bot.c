@@ -1,5 +1,6 @@
 #include "bot.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -25,27 +26,36 @@ int bot_kind_from_name(const char *name) {
 
 /* ---------------------------------------------------------------- the heuristic bot
  *
- * One ply of look-ahead on expected material, no search: every legal action gets a
- * score and the best is played.
- *  - An attack scores its expected gain: the values of the pieces each outcome removes
- *    (combat_resolve, so every variant's combat rule counts), over the defender's type
- *    when known, else over the types an unidentified piece can still be (the view's
- *    counts; a piece that moved is no Bomb or Flag). Taking the Flag is worth far more
- *    than any piece, so once few unmoved pieces are left any attacker goes for them,
- *    and cheap pieces (Miners, Scouts) probe unmoved ones early: losing them costs
- *    little, and a Miner beats a Bomb.
- *  - A move to an empty square scores the danger it escapes minus the danger it walks
- *    into (opponent pieces next to the square that would beat the mover, known or by
- *    the same expected counts), plus a step towards the nearest opponent piece it may
- *    want to fight (distance maps over the board, lakes excluded).
+ * One ply of look-ahead on expected material, no search, and no loop over every legal
+ * action: the view is turned into square sets (squareset.h) once, and only the moves
+ * that matter are scored one by one; the many quiet moves that do not are drawn at
+ * random among those that bring a piece closer to its targets.
+ *  - Attacks (every own piece next to an opponent piece) score their expected gain: the
+ *    values of the pieces each outcome removes (combat_resolve, so every variant's
+ *    combat rule counts), over the defender's type when known, else over the types an
+ *    unidentified piece can still be (the view's counts; a piece that moved is no Bomb
+ *    or Flag). Taking the Flag is worth far more than any piece, so once few unmoved
+ *    pieces are left any attacker goes for them, and cheap pieces (Miners, Scouts) probe
+ *    unmoved ones early: losing them costs little, and a Miner beats a Bomb.
  *  - The Flag is guarded: an opponent piece that could take the player's Flag next
  *    move (next to it, or on an open line to it and possibly a Scout) is worth a lot to
- *    take, squares that block such a line are worth moving to, and pieces next to the
- *    Flag are loath to leave it. Against a random player this is what keeps the win
- *    rate high: a random Scout that finds an open line to the Flag would end the game.
+ *    take, as are pieces a few steps from it; squares that block such a line, squares
+ *    next to such pieces and the Flag's open neighbours are worth moving to, and
+ *    pieces next to the Flag are loath to leave it. Against a random player this is
+ *    what keeps the win rate high: a random piece that wanders onto the Flag ends the
+ *    game. (Walking the nearest pieces to the Flag's open sides from afar lost more
+ *    games on seeds 100-102 than it saved: it pulls them out of play.)
+ *  - A move that touches one of the Flag's lines is priced by the chance that the
+ *    opponent's reply takes the Flag, the opponent choosing uniformly among its moves.
+ *  - Pieces next to an opponent piece that may move weigh the danger they escape
+ *    against the danger they walk into.
+ *  - Every other move is a quiet step: one is drawn among the steps that bring a piece
+ *    closer to the nearest opponent piece it may want to fight (any for Miners and
+ *    Scouts, pieces that moved for the others; breadth-first over square sets, lakes
+ *    excluded), away from danger and the Flag's lines; failing those, any step.
  *  - The opponent's piece that has just moved is answered first (taken if the attack is
- *    expected to win).
- *  - Rescues (variants with the rescue rule) bring back the most valuable piece.
+ *    expected to win). Rescues (variants with the rescue rule) bring back the most
+ *    valuable piece.
  * A small random term from the stream breaks ties and varies otherwise equal plays, so
  * two heuristic bots do not repeat one game.
  */
@@ -60,7 +70,7 @@ static const float VALUE[PIECE_TYPE_NB] = {
 /* Weights of the terms, tuned against the random bot in classic on seeds 100-199
  * (benchmarks/bots.py; the figures quoted in docs/agents.md come from other seeds). */
 static const float DANGER_WEIGHT = 0.5f;    /* how likely a neighbour attacks (of 1) */
-static const float APPROACH_WEIGHT = 0.12f; /* per square closer to a target */
+static const float APPROACH_WEIGHT = 0.12f; /* a quiet step closer to a target */
 static const float PROBE_BONUS = 0.25f;     /* what identifying a piece is worth */
 static const float FLAG_DEFENCE = 12.0f;    /* taking a piece that could take the Flag */
 static const float FLAG_NEAR = 3.0f;        /* taking a piece two steps from the Flag */
@@ -77,13 +87,30 @@ static const float NOISE = 0.05f;           /* tie breaking, at most */
  * the opponent choosing uniformly among its moves (exact against the random bot). */
 static const float FLAG_LOSS = 1500.0f;
 
-enum { DIST_FAR = 30 };
+/* How far the search for targets looks (eval_downhill), and how many quiet steps a draw
+ * picks among at most. */
+enum { APPROACH_DEPTH = 5, MAX_QUIET = 128 };
+
+/* The view as square sets (bit sq for square sq of the player's frame). */
+typedef struct {
+    Bits empty, lakes;
+    Bits own, own_mobile;  /* own pieces; those that move (no Bomb, no Flag) */
+    Bits own_fixed;        /* own Bombs and Flags */
+    Bits own_probers;      /* own Miners and Scouts */
+    Bits opp, opp_known, opp_moved;
+    Bits opp_fixed;        /* known Bombs and Flags */
+} ViewSets;
 
 typedef struct {
     const PlayerView *v;
     const Rules *r;
+    /* NULL: every move the view shows is legal (the caller checks the one chosen);
+     * else a bit per action, the legal ones. */
+    const uint64_t *legal;
+    ViewSets s;
     /* The chance that an unidentified opponent piece is of each type, if it moved and
-     * if it did not. */
+     * if it did not; computed when first needed (have_beliefs). */
+    int have_beliefs;
     float p_moved[PIECE_TYPE_NB], p_unmoved[PIECE_TYPE_NB];
     /* Per own type, computed when first needed (bit set in `have`): the expected gain
      * of attacking an unidentified piece, the chance that attack removes it, and the
@@ -92,18 +119,13 @@ typedef struct {
     float gain_moved[PIECE_TYPE_NB], gain_unmoved[PIECE_TYPE_NB];
     float kill_moved[PIECE_TYPE_NB], kill_unmoved[PIECE_TYPE_NB];
     float loss_moved[PIECE_TYPE_NB], loss_unmoved[PIECE_TYPE_NB];
-    /* Steps to the nearest opponent piece: any (for probers), and pieces that moved or
-     * are known to move (for fighters; the first map when there are none). */
-    uint8_t dist_any[SQ_NB], dist_movers[SQ_NB];
     Bits threats;   /* opponent pieces that could take the Flag next move */
     Bits near_flag; /* opponent pieces two steps from the Flag */
     Bits far_flag;  /* opponent pieces three steps from the Flag */
     Bits blocks;    /* empty squares on an open line from the Flag to a possible Scout */
     Bits guard;     /* squares next to the Flag */
     Bits block_near; /* squares next to a blocking square */
-    Bits opp_near;  /* squares next to an opponent piece: the only ones in danger */
-    int danger_from;      /* the square whose danger is cached, or -1 */
-    float danger_from_value;
+    Bits opp_near;  /* squares next to an opponent piece that may move: the only ones in danger */
     int answer;     /* square of the opponent piece that has just moved, or -1 */
     /* The look-ahead on the Flag: own Flags, the squares on their four lines up to the
      * edge or a lake (only a move touching them changes the Flag's exposure), the
@@ -113,11 +135,52 @@ typedef struct {
     Bits rays;
     float exposure;  /* these two are 0 until a move first needs them */
     float opp_moves;
+    /* The best move so far and the tie-breaking noise's generator. */
+    float best_score;
+    int best_from, best_to;
+    uint64_t noise;
 } Eval;
 
 static inline int is_opp(uint8_t cell) { return (cell & (VIEW_OPP_KNOWN | VIEW_OPP_UNKNOWN)) != 0; }
-static inline int is_own(uint8_t cell) { return (cell & VIEW_OWN) != 0; }
 static inline int cell_type(uint8_t cell) { return cell & VIEW_TYPE_MASK; }
+
+/* For each setting of the two rules combat_resolve reads (aggressor_wins,
+ * one_time_bombs: index aggressor_wins + 2 * one_time_bombs) and each pair of types:
+ * what our attacker a gains on defender d, 1 if that attack removes d, and 1 if their
+ * d attacking our a removes a (only movable types attack). Filled once from
+ * combat_resolve: the expectations below sum over every type, and a lookup beats the
+ * branches. */
+typedef struct {
+    float gain[PIECE_TYPE_NB][PIECE_TYPE_NB];
+    float kill[PIECE_TYPE_NB][PIECE_TYPE_NB];
+    float loss[PIECE_TYPE_NB][PIECE_TYPE_NB];
+} CombatTable;
+static CombatTable COMBAT[4];
+static pthread_once_t combat_once = PTHREAD_ONCE_INIT;
+
+static inline float attack_gain(int a, int d, const Rules *r);
+
+static void combat_table_fill(void) {
+    for (int k = 0; k < 4; k++) {
+        Rules r;
+        memset(&r, 0, sizeof(r));
+        r.aggressor_wins = (uint8_t)(k & 1);
+        r.one_time_bombs = (uint8_t)(k >> 1);
+        for (int a = 0; a < PIECE_TYPE_NB; a++) {
+            for (int d = 0; d < PIECE_TYPE_NB; d++) {
+                COMBAT[k].gain[a][d] = attack_gain(a, d, &r);
+                COMBAT[k].kill[a][d] = combat_resolve(a, d, &r) != COMBAT_DEFENDER_WINS;
+                COMBAT[k].loss[a][d] = piece_type_is_movable(d) && combat_resolve(d, a, &r) != COMBAT_DEFENDER_WINS;
+            }
+        }
+    }
+}
+
+/* The table of r's combat rules. */
+static const CombatTable *combat_table(const Rules *r) {
+    pthread_once(&combat_once, combat_table_fill);
+    return &COMBAT[(r->aggressor_wins != 0) + 2 * (r->one_time_bombs != 0)];
+}
 
 /* What attacker `a` of ours gains by attacking a defender of type `d`. */
 static inline float attack_gain(int a, int d, const Rules *r) {
@@ -136,6 +199,8 @@ static inline float attack_gain(int a, int d, const Rules *r) {
  * over the moved and the unmoved pieces alike. Under silent defense the counts include
  * captured pieces never identified: the chances are then approximate. */
 static void eval_beliefs(Eval *e) {
+    if (e->have_beliefs) return;
+    e->have_beliefs = 1;
     const PlayerView *v = e->v;
     float movable = 0.0f;
     for (int t = SPY; t <= MARSHAL; t++) movable += v->opp_unknown[t];
@@ -161,21 +226,18 @@ static void eval_beliefs(Eval *e) {
 static void eval_type(Eval *e, int a) {
     if (e->have & (1u << a)) return;
     e->have |= 1u << a;
+    eval_beliefs(e);
+    const CombatTable *c = combat_table(e->r);
+    const float *gain = c->gain[a], *kill = c->kill[a], *loss = c->loss[a];
     float gm = 0, gu = 0, km = 0, ku = 0, lm = 0, lu = 0;
     for (int d = 0; d < PIECE_TYPE_NB; d++) {
         float pm = e->p_moved[d], pu = e->p_unmoved[d];
-        if (pm == 0.0f && pu == 0.0f) continue;
-        float g = attack_gain(a, d, e->r);
-        int kill = combat_resolve(a, d, e->r) != COMBAT_DEFENDER_WINS;
-        gm += pm * g;
-        gu += pu * g;
-        km += kill ? pm : 0.0f;
-        ku += kill ? pu : 0.0f;
-        /* Their piece of type d attacking ours (only movable types attack). */
-        if (piece_type_is_movable(d) && combat_resolve(d, a, e->r) != COMBAT_DEFENDER_WINS) {
-            lm += pm;
-            lu += pu;
-        }
+        gm += pm * gain[d];
+        gu += pu * gain[d];
+        km += pm * kill[d];
+        ku += pu * kill[d];
+        lm += pm * loss[d];
+        lu += pu * loss[d];
     }
     e->gain_moved[a] = gm;
     e->gain_unmoved[a] = gu;
@@ -191,58 +253,99 @@ static void eval_type(Eval *e, int a) {
      (Bits)1 << (40 + (c)) | (Bits)1 << (50 + (c)) | (Bits)1 << (60 + (c)) | (Bits)1 << (70 + (c)) | \
      (Bits)1 << (80 + (c)) | (Bits)1 << (90 + (c)))
 
-/* Row r of the board as a set. */
-#define ROW_BITS(r) ((Bits)0x3FF << (BOARD_SIZE * (r)))
+/* The squares whose neighbour in direction d is in b: moving them by d lands in b. */
+static inline Bits bits_from_dir(Bits b, int d) {
+    const Bits left_edge = COLUMN_BITS(0), right_edge = COLUMN_BITS(BOARD_SIZE - 1);
+    switch (d) {
+    case DIR_UP:
+        return b >> BOARD_SIZE;
+    case DIR_DOWN:
+        return (b << BOARD_SIZE) & bits_board();
+    case DIR_LEFT:
+        return (b & ~right_edge) << 1;
+    default:
+        return (b & ~left_edge) >> 1;
+    }
+}
 
 /* The squares one step from the squares of b, on the board (lakes are the caller's);
  * b itself only where two of its squares are neighbours. */
 static inline Bits bits_dilate(Bits b) {
-    const Bits left_edge = COLUMN_BITS(0), right_edge = COLUMN_BITS(BOARD_SIZE - 1);
-    return (((b & ~right_edge) << 1) | ((b & ~left_edge) >> 1) | (b << BOARD_SIZE) | (b >> BOARD_SIZE)) &
-           bits_board();
+    return bits_from_dir(b, DIR_UP) | bits_from_dir(b, DIR_DOWN) | bits_from_dir(b, DIR_LEFT) |
+           bits_from_dir(b, DIR_RIGHT);
 }
 
-/* The squares whose byte (one of 100, cell[] or flags[] of a view) masked by `mask`
- * equals `value`. 16 squares at a time where SSE2 is (the last load reads past the 100
- * bytes into the view's next field, and those bits are dropped). */
-static inline Bits cells_masked(const uint8_t *bytes, uint8_t mask, uint8_t value) {
-    Bits out = 0;
+/* Number of squares in b (the build assumes no popcnt instruction: the compiler's
+ * portable sequence). */
+static inline int bits_count(Bits b) {
+    return __builtin_popcountll((uint64_t)b) + __builtin_popcountll((uint64_t)(b >> 64));
+}
+
+/* The step of direction d in squares. */
+static const int DIR_STEP[DIR_NB] = {BOARD_SIZE, -BOARD_SIZE, -1, 1};
+
+
+/* The view as square sets, from one pass over its bytes: 16 squares at a time where
+ * SSE2 is (the last loads read past the 100 bytes of cell[] into flags[], and of
+ * flags[] into the next fields; those bits are dropped). */
+static void view_sets(const PlayerView *v, ViewSets *s) {
+    uint64_t own[2] = {0, 0}, opp[2] = {0, 0}, known[2] = {0, 0}, empty[2] = {0, 0}, own_fixed[2] = {0, 0};
+    uint64_t probers[2] = {0, 0}, opp_fixed[2] = {0, 0}, moved[2] = {0, 0};
 #ifdef __SSE2__
-    const __m128i m = _mm_set1_epi8((char)mask), want = _mm_set1_epi8((char)value);
+    /* Blocks 0..3 fill the low word, 4..6 the high one: constant shifts once unrolled. */
+#pragma GCC unroll 7
     for (int k = 0; k < 7; k++) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(bytes + 16 * k));
-        unsigned hits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(x, m), want));
-        out |= (Bits)hits << (16 * k);
+        __m128i x = _mm_loadu_si128((const __m128i *)(v->cell + 16 * k));
+        __m128i f = _mm_loadu_si128((const __m128i *)(v->flags + 16 * k));
+        int w = k >= 4, at = 16 * (k & 3);
+#define SET_BITS(set, vec) set[w] |= (uint64_t)(unsigned)_mm_movemask_epi8(vec) << at
+#define EQ(c) _mm_cmpeq_epi8(x, _mm_set1_epi8((char)(c)))
+        /* Each code's bit moved to a byte's top bit: VIEW_OWN is bit 5, VIEW_OPP_KNOWN
+         * bit 6, VIEW_OPP_UNKNOWN bit 7; PIECE_MOVED is bit 0 of the flags. */
+        __m128i known_top = _mm_slli_epi16(x, 1);
+        SET_BITS(own, _mm_slli_epi16(x, 2));
+        SET_BITS(known, known_top);
+        SET_BITS(opp, _mm_or_si128(known_top, x));
+        SET_BITS(moved, _mm_slli_epi16(f, 7));
+        SET_BITS(empty, EQ(VIEW_EMPTY));
+        SET_BITS(own_fixed, _mm_or_si128(EQ(VIEW_OWN | FLAG), EQ(VIEW_OWN | BOMB)));
+        SET_BITS(probers, _mm_or_si128(EQ(VIEW_OWN | SCOUT), EQ(VIEW_OWN | MINER)));
+        SET_BITS(opp_fixed, _mm_or_si128(EQ(VIEW_OPP_KNOWN | FLAG), EQ(VIEW_OPP_KNOWN | BOMB)));
+#undef EQ
+#undef SET_BITS
     }
+    _Static_assert(PIECE_MOVED == 1 && VIEW_OWN == 0x20 && VIEW_OPP_KNOWN == 0x40 && VIEW_OPP_UNKNOWN == 0x80,
+                   "view_sets moves these bits to the top of a byte");
 #else
     for (int sq = 0; sq < SQ_NB; sq++) {
-        if ((bytes[sq] & mask) == value) out |= bit_of(sq);
+        uint8_t c = v->cell[sq];
+        int w = sq >= 64;
+        uint64_t b = 1ull << (sq & 63);
+        if (c & VIEW_OWN) own[w] |= b;
+        if (c & VIEW_OPP_KNOWN) known[w] |= b;
+        if (c & (VIEW_OPP_KNOWN | VIEW_OPP_UNKNOWN)) opp[w] |= b;
+        if (v->flags[sq] & PIECE_MOVED) moved[w] |= b;
+        if (c == VIEW_EMPTY) empty[w] |= b;
+        if (c == (VIEW_OWN | FLAG) || c == (VIEW_OWN | BOMB)) own_fixed[w] |= b;
+        if (c == (VIEW_OWN | SCOUT) || c == (VIEW_OWN | MINER)) probers[w] |= b;
+        if (c == (VIEW_OPP_KNOWN | FLAG) || c == (VIEW_OPP_KNOWN | BOMB)) opp_fixed[w] |= b;
     }
 #endif
-    return out & bits_board();
+#define LOAD(set) (((Bits)set[0] | (Bits)set[1] << 64) & board)
+    Bits board = bits_board();
+    s->empty = LOAD(empty);
+    s->own = LOAD(own);
+    s->opp = LOAD(opp);
+    s->lakes = board & ~s->empty & ~s->own & ~s->opp;
+    s->own_fixed = LOAD(own_fixed);
+    s->own_mobile = s->own & ~s->own_fixed;
+    s->own_probers = LOAD(probers);
+    s->opp_known = LOAD(known);
+    s->opp_moved = LOAD(moved) & s->opp;
+    s->opp_fixed = LOAD(opp_fixed);
+#undef LOAD
 }
-
-static inline Bits cells_equal(const uint8_t *bytes, uint8_t value) { return cells_masked(bytes, 0xFF, value); }
-
-_Static_assert(offsetof(PlayerView, flags) + 7 * 16 <= sizeof(PlayerView), "cells_masked reads 112 bytes of flags");
-
-/* dist[sq] for the squares of `wanted`: steps from sq to the nearest square of `from`
- * over squares that are not lakes (pieces do not block: they move), DIST_FAR beyond
- * the reach; other squares may hold anything. The search stops once every wanted
- * square is reached. */
-static void eval_distances(Bits from, Bits open, Bits wanted, uint8_t *dist) {
-    memset(dist, DIST_FAR, SQ_NB);
-    Bits reached = from, frontier = from;
-    for (int d = 0; frontier && d < DIST_FAR; d++) {
-        Bits fill = frontier & wanted;
-        /* The two halves apart: a 64-bit count of trailing zeros per square. */
-        for (uint64_t lo = (uint64_t)fill; lo; lo &= lo - 1) dist[__builtin_ctzll(lo)] = (uint8_t)d;
-        for (uint64_t hi = (uint64_t)(fill >> 64); hi; hi &= hi - 1) dist[64 + __builtin_ctzll(hi)] = (uint8_t)d;
-        if (!(wanted & ~reached)) break;
-        frontier = bits_dilate(frontier) & open & ~reached;
-        reached |= frontier;
-    }
-}
+_Static_assert(offsetof(PlayerView, flags) + 7 * 16 <= sizeof(PlayerView), "view_sets reads 112 bytes of flags");
 
 /* 1 if an opponent piece on this cell may be a Scout (a line attack from afar). */
 static inline int may_be_scout(uint8_t cell) {
@@ -254,13 +357,14 @@ static inline int may_move(uint8_t cell) {
     return (cell & VIEW_OPP_UNKNOWN) || ((cell & VIEW_OPP_KNOWN) && piece_type_is_movable(cell_type(cell)));
 }
 
-
-/* The Flag's guard: threats, blocking squares and the squares next to it. */
+/* The Flag's guard: threats, blocking squares and the squares next to it, and its
+ * lines where a move can change what reaches it: up to the first piece, where an
+ * opponent piece is that piece or the next one along. */
 static void eval_flag(Eval *e, int flag) {
     const PlayerView *v = e->v;
     int fr = flag / BOARD_SIZE, fc = flag % BOARD_SIZE;
     for (int d = 0; d < DIR_NB; d++) {
-        Bits open_line = 0;
+        Bits open_line = 0, first = 0;
         for (int k = 1;; k++) {
             int row = fr + k * DIR_ROW[d], col = fc + k * DIR_COL[d];
             if (row < 0 || row >= BOARD_SIZE || col < 0 || col >= BOARD_SIZE) break;
@@ -268,25 +372,36 @@ static void eval_flag(Eval *e, int flag) {
             uint8_t cell = v->cell[sq];
             if (k == 1) e->guard |= bit_of(sq);
             if (cell == VIEW_EMPTY) {
-                open_line |= bit_of(sq);
+                if (!first) open_line |= bit_of(sq);
                 continue;
             }
-            if (is_opp(cell) && (k == 1 ? may_move(cell) : may_be_scout(cell))) {
-                e->threats |= bit_of(sq);
-                e->blocks |= open_line;
+            if (cell == VIEW_LAKE) break;
+            if (first) {
+                /* An own piece first: it alone blocks what comes next. */
+                if (is_opp(cell) && may_be_scout(cell)) e->rays |= first | open_line;
+                break;
             }
-            break;
+            if (is_opp(cell)) {
+                e->rays |= open_line | bit_of(sq);
+                if (k == 1 ? may_move(cell) : may_be_scout(cell)) {
+                    e->threats |= bit_of(sq);
+                    e->blocks |= open_line;
+                }
+                break;
+            }
+            first = bit_of(sq);
         }
     }
 }
 
 /* The chance that the opponent piece in `cell` (on square sq) can take a Flag: from next
  * to it any piece that moves can, from farther along an open line only a Scout. */
-static float flag_hit_chance(const Eval *e, uint8_t cell, int sq, int next_to) {
+static float flag_hit_chance(Eval *e, uint8_t cell, int sq, int next_to) {
     if (cell & VIEW_OPP_KNOWN) {
         int t = cell_type(cell);
         return next_to ? (float)piece_type_is_movable(t) : (float)(t == SCOUT);
     }
+    eval_beliefs(e);
     int moved = (e->v->flags[sq] & PIECE_MOVED) != 0;
     if (next_to) return moved ? 1.0f : 1.0f - e->p_unmoved[BOMB] - e->p_unmoved[FLAG];
     return moved ? e->p_moved[SCOUT] : e->p_unmoved[SCOUT];
@@ -295,7 +410,7 @@ static float flag_hit_chance(const Eval *e, uint8_t cell, int sq, int next_to) {
 /* The expected number of opponent moves that take one of our Flags, with square
  * `from` emptied and square `to` holding `to_cell` (from = to = -1: the view as is).
  * Each such piece has one move onto the Flag. */
-static float flag_exposure(const Eval *e, int from, int to, uint8_t to_cell) {
+static float flag_exposure(Eval *e, int from, int to, uint8_t to_cell) {
     float sum = 0.0f;
     for (int f = 0; f < e->nflags; f++) {
         int fr = e->flag_sq[f] / BOARD_SIZE, fc = e->flag_sq[f] % BOARD_SIZE;
@@ -314,94 +429,72 @@ static float flag_exposure(const Eval *e, int from, int to, uint8_t to_cell) {
     return sum;
 }
 
-/* The squares on the four lines from sq up to the edge or a lake. */
-static Bits flag_rays(const PlayerView *v, int sq) {
-    Bits out = 0;
-    int fr = sq / BOARD_SIZE, fc = sq % BOARD_SIZE;
-    for (int d = 0; d < DIR_NB; d++) {
-        for (int k = 1;; k++) {
-            int row = fr + k * DIR_ROW[d], col = fc + k * DIR_COL[d];
-            if (row < 0 || row >= BOARD_SIZE || col < 0 || col >= BOARD_SIZE) break;
-            int s = row * BOARD_SIZE + col;
-            if (v->cell[s] == VIEW_LAKE) break;
-            out |= bit_of(s);
-        }
-    }
-    return out;
-}
-
 /* The Flag's exposure before our move and the opponent's moves, estimated as one per
  * open neighbour of a piece that may move, weighted by that chance (a Scout's longer
  * moves are left out). Computed only when a move touches a line of the Flag. */
 static void flag_lookahead_init(Eval *e) {
-    const PlayerView *v = e->v;
+    const ViewSets *s = &e->s;
     e->exposure = flag_exposure(e, -1, -1, 0);
-    Bits lakes = cells_equal(v->cell, VIEW_LAKE);
-    Bits opp = ~cells_masked(v->cell, VIEW_OPP_KNOWN | VIEW_OPP_UNKNOWN, 0) & bits_board() & ~lakes;
-    Bits free = bits_board() & ~lakes & ~opp;
-    float moves = 0.0f, p_unmoved = 1.0f - e->p_unmoved[BOMB] - e->p_unmoved[FLAG];
-    for (Bits o = opp; o; o &= o - 1) {
-        int sq = bits_lowest(o);
-        uint8_t cell = v->cell[sq];
-        if (!may_move(cell)) continue;
-        Bits to = bits_dilate(bit_of(sq)) & free;
-        int n = 0;
-        for (; to; to &= to - 1) n++;
-        float p = (cell & VIEW_OPP_KNOWN) || (v->flags[sq] & PIECE_MOVED) ? 1.0f : p_unmoved;
-        moves += p * (float)n;
+    eval_beliefs(e);
+    Bits free = bits_board() & ~s->lakes & ~s->opp;
+    Bits sure = s->opp_known | s->opp_moved, movers = s->opp & ~s->opp_fixed;
+    float p_unmoved = 1.0f - e->p_unmoved[BOMB] - e->p_unmoved[FLAG];
+    float moves = 0.0f;
+    /* By direction: the pieces that have an open square that way. */
+    for (int d = 0; d < DIR_NB; d++) {
+        Bits can = movers & bits_from_dir(free, d);
+        moves += (float)bits_count(can & sure) + p_unmoved * (float)bits_count(can & ~sure);
     }
     e->opp_moves = moves < 1.0f ? 1.0f : moves;
 }
 
-static void eval_init(Eval *e, const PlayerView *v, const Rules *r) {
+/* Breadth-first over the squares of `open` from `targets`, `depth` steps deep: down[d]
+ * gets the squares whose neighbour in direction d is one step nearer to a target. It
+ * stops early once every square of `wanted` is reached. */
+static void eval_downhill(Bits targets, Bits open, Bits wanted, int depth, Bits down[DIR_NB]) {
+    Bits reached = targets, frontier = targets;
+    for (int d = 0; d < DIR_NB; d++) down[d] = 0;
+    for (int k = 0; k < depth && (wanted & ~reached); k++) {
+        Bits n[DIR_NB];
+        for (int d = 0; d < DIR_NB; d++) n[d] = bits_from_dir(frontier, d);
+        Bits next = (n[0] | n[1] | n[2] | n[3]) & open & ~reached;
+        for (int d = 0; d < DIR_NB; d++) down[d] |= next & n[d];
+        reached |= next;
+        frontier = next;
+    }
+}
+
+static void eval_init(Eval *e, const PlayerView *v, const Rules *r, const uint64_t *legal, uint64_t *rng) {
     e->v = v;
     e->r = r;
+    e->legal = legal;
     e->have = 0;
-    e->threats = e->near_flag = e->far_flag = e->blocks = e->guard = 0;
-    e->danger_from = -1;
-    eval_beliefs(e);
-    Bits lakes = cells_equal(v->cell, VIEW_LAKE), open = bits_board() & ~lakes;
-    Bits opp = open & ~cells_masked(v->cell, VIEW_OPP_KNOWN | VIEW_OPP_UNKNOWN, 0);
-    Bits known = cells_masked(v->cell, VIEW_OPP_KNOWN, VIEW_OPP_KNOWN);
-    Bits fixed = cells_equal(v->cell, VIEW_OPP_KNOWN | BOMB) | cells_equal(v->cell, VIEW_OPP_KNOWN | FLAG);
-    Bits moved = cells_masked(v->flags, PIECE_MOVED, PIECE_MOVED);
-    Bits movers = opp & (moved | (known & ~fixed));
-    Bits flags = cells_equal(v->cell, VIEW_OWN | FLAG);
+    e->have_beliefs = 0;
+    view_sets(v, &e->s);
+    const ViewSets *s = &e->s;
+    e->threats = e->near_flag = e->far_flag = e->blocks = e->guard = e->rays = 0;
+    Bits open = bits_board() & ~s->lakes;
     e->nflags = 0;
-    e->rays = 0;
-    for (Bits f = flags; f; f &= f - 1) {
+    for (Bits f = s->own_fixed; f; f &= f - 1) {
         int sq = bits_lowest(f);
+        if (v->cell[sq] != (VIEW_OWN | FLAG)) continue;
         eval_flag(e, sq);
-        if (e->nflags < 4) {
-            e->flag_sq[e->nflags++] = sq;
-            e->rays |= flag_rays(v, sq);
-        }
+        if (e->nflags < 4) e->flag_sq[e->nflags++] = sq;
     }
-    e->opp_moves = 0.0f; /* computed with the exposure when a move first needs them */
+    e->exposure = e->opp_moves = 0.0f; /* computed when a move first needs them */
     /* Opponent pieces two steps from the Flag (a random walker's next step in). */
     Bits ring2 = bits_dilate(e->guard) & open;
-    e->near_flag = ring2 & opp & ~e->threats;
-    e->far_flag = bits_dilate(ring2) & open & opp & ~e->near_flag & ~e->threats;
+    e->near_flag = ring2 & s->opp & ~e->threats;
+    e->far_flag = bits_dilate(ring2) & open & s->opp & ~e->near_flag & ~e->threats;
     e->block_near = bits_dilate(e->blocks);
-    e->opp_near = bits_dilate(opp);
-    /* The squares a move of ours can start from or reach: own pieces, two steps around
-     * them (Captains may move two), and the lines of own Scouts. */
-    Bits own = cells_masked(v->cell, VIEW_OWN, VIEW_OWN), near = own | bits_dilate(own);
-    Bits wanted = near | bits_dilate(near);
-    for (Bits sc = cells_equal(v->cell, VIEW_OWN | SCOUT); sc; sc &= sc - 1) {
-        int sq = bits_lowest(sc);
-        wanted |= ROW_BITS(sq / BOARD_SIZE) | COLUMN_BITS(sq % BOARD_SIZE);
-    }
-    wanted &= open;
-    eval_distances(opp, open, wanted, e->dist_any);
-    if (movers) {
-        eval_distances(movers, open, wanted, e->dist_movers);
-    } else {
-        memcpy(e->dist_movers, e->dist_any, SQ_NB);
-    }
+    e->opp_near = bits_dilate(s->opp & ~s->opp_fixed);
     /* The latest ply is the opponent's unless a rescue phase follows our own move. */
     const ViewMove *m = &v->last[0];
     e->answer = m->valid && is_opp(v->cell[m->to]) ? m->to : -1;
+    e->best_score = -1e30f;
+    e->best_from = e->best_to = -1;
+    /* One draw from the stream seeds a cheap generator for the tie-breaking noise. */
+    e->noise = rng_next(rng);
 }
 
 /* The danger to our piece of type a standing on sq: the chance-weighted loss from the
@@ -450,8 +543,9 @@ static float eval_intercept(Eval *e, int sq, int a) {
     return score;
 }
 
-/* The score of moving our piece from `from` to `to`. */
-static float eval_move(Eval *e, int from, int to) {
+/* The score of moving our piece from `from` to `to`; `approach` is what a quiet move's
+ * step towards a target is worth. */
+static float eval_move(Eval *e, int from, int to, float approach) {
     const PlayerView *v = e->v;
     int a = cell_type(v->cell[from]);
     uint8_t target = v->cell[to];
@@ -474,17 +568,7 @@ static float eval_move(Eval *e, int from, int to) {
         if (e->far_flag & to_bit) score += FLAG_ZONE * kill;
         if (to == e->answer) score += ANSWER_BONUS * kill;
     } else {
-        /* Actions come sorted by their from square: its danger is computed once. */
-        if (e->danger_from != from) {
-            e->danger_from = from;
-            e->danger_from_value = eval_danger(e, from, a);
-        }
-        score = DANGER_WEIGHT * (e->danger_from_value - eval_danger(e, to, a));
-        /* Miners and Scouts look for unmoved pieces to probe; the others for movers. */
-        const uint8_t *dist = a == MINER || a == SCOUT ? e->dist_any : e->dist_movers;
-        int closer = (int)dist[from] - (int)dist[to];
-        if (closer > 3) closer = 3;
-        score += APPROACH_WEIGHT * (float)closer;
+        score = approach + DANGER_WEIGHT * (eval_danger(e, from, a) - eval_danger(e, to, a));
         if (e->blocks & to_bit) score += BLOCK_BONUS;
         if (e->threats | e->near_flag) score += eval_intercept(e, to, a);
         if (e->block_near & to_bit) score += BLOCK_APPROACH;
@@ -506,41 +590,145 @@ static float eval_move(Eval *e, int from, int to) {
     return score;
 }
 
+/* 1 if moving from `from` to `to` is among the legal actions (always, when the caller
+ * checks the move chosen instead). */
+static inline int eval_legal(const Eval *e, int from, int to) {
+    if (!e->legal) return 1;
+    /* The view is in the player's frame, where red's encoding is the identity. */
+    int a = action_encode(RED, from, to);
+    return a >= 0 && ((e->legal[a >> 6] >> (a & 63)) & 1);
+}
+
+/* Weighs one candidate move against the best so far, with a little noise. */
+static inline void eval_offer(Eval *e, int from, int to, float score) {
+    e->noise = e->noise * 6364136223846793005ull + 1442695040888963407ull;
+    score += NOISE * (float)(e->noise >> 40) * (1.0f / 16777216.0f);
+    if (score > e->best_score && eval_legal(e, from, to)) {
+        e->best_score = score;
+        e->best_from = from;
+        e->best_to = to;
+    }
+}
+
+/* Scores the one-square moves of the pieces of from[d] in each direction d; a quiet
+ * step of a piece in closer[d] is worth APPROACH_WEIGHT. */
+static void eval_steps(Eval *e, const Bits from[DIR_NB], const Bits closer[DIR_NB]) {
+    for (int d = 0; d < DIR_NB; d++) {
+        for (Bits b = from[d]; b; b &= b - 1) {
+            int sq = bits_lowest(b), to = sq + DIR_STEP[d];
+            eval_offer(e, sq, to, eval_move(e, sq, to, (closer[d] >> sq) & 1 ? APPROACH_WEIGHT : 0.0f));
+        }
+    }
+}
+
+/* Draws one of the one-square moves of from[d] (legal ones, when the list is given)
+ * and offers it with its score; 0 if there was none. */
+static int eval_draw_step(Eval *e, const Bits from[DIR_NB], float approach) {
+    uint8_t from_sq[MAX_QUIET], dir[MAX_QUIET];
+    int n = 0;
+    for (int d = 0; d < DIR_NB; d++) {
+        for (Bits b = from[d]; b && n < MAX_QUIET; b &= b - 1) {
+            int sq = bits_lowest(b);
+            if (!eval_legal(e, sq, sq + DIR_STEP[d])) continue;
+            from_sq[n] = (uint8_t)sq;
+            dir[n++] = (uint8_t)d;
+        }
+    }
+    if (n == 0) return 0;
+    e->noise = e->noise * 6364136223846793005ull + 1442695040888963407ull;
+    int k = (int)(((e->noise >> 32) * (uint64_t)n) >> 32);
+    int sq = from_sq[k];
+    eval_offer(e, sq, sq + DIR_STEP[dir[k]], eval_move(e, sq, sq + DIR_STEP[dir[k]], approach));
+    return 1;
+}
+
+/* The heuristic's move as (from, to) in e->best_from/best_to, or best_from -1 if the
+ * player has no piece that can step. */
+static void heuristic_search(Eval *e) {
+    const ViewSets *s = &e->s;
+    Bits open = bits_board() & ~s->lakes, mobile = s->own_mobile;
+    /* Steps towards the targets: Miners and Scouts any opponent piece (unmoved ones are
+     * what they probe), the others pieces that move (the first set when none do). */
+    Bits movers = s->opp & (s->opp_moved | (s->opp_known & ~s->opp_fixed));
+    Bits fighters = mobile & ~s->own_probers, probers = mobile & s->own_probers;
+    Bits down_any[DIR_NB], down_movers[DIR_NB], closer[DIR_NB];
+    /* Pieces do not block the way (they move). Pieces farther than APPROACH_DEPTH step
+     * up, towards the opponent's side, where every target starts: searching the whole
+     * board cost more than the rest of the decision. */
+    eval_downhill(s->opp, open, movers ? probers : mobile, APPROACH_DEPTH, down_any);
+    if (movers) {
+        eval_downhill(movers, open, fighters, APPROACH_DEPTH, down_movers);
+    } else {
+        for (int d = 0; d < DIR_NB; d++) down_movers[d] = down_any[d];
+    }
+    Bits far_any = open, far_movers = open;
+    for (int d = 0; d < DIR_NB; d++) {
+        far_any &= ~down_any[d];
+        far_movers &= ~down_movers[d];
+    }
+    down_any[DIR_UP] |= far_any & ~s->opp;
+    down_movers[DIR_UP] |= far_movers & ~movers;
+    /* Scored one by one: attacks; steps of pieces in danger, next to the Flag or on its
+     * lines; steps onto squares that guard the Flag. */
+    Bits special_to = (e->blocks | e->block_near | e->guard | bits_dilate(e->threats | e->near_flag)) & s->empty;
+    Bits special_from = mobile & (e->opp_near | e->guard | e->rays);
+    Bits attack[DIR_NB], special[DIR_NB], quiet[DIR_NB];
+    for (int d = 0; d < DIR_NB; d++) {
+        Bits to_empty = bits_from_dir(s->empty, d);
+        closer[d] = (fighters & down_movers[d]) | (probers & down_any[d]);
+        attack[d] = mobile & bits_from_dir(s->opp, d);
+        special[d] = mobile & to_empty & (special_from | bits_from_dir(special_to | e->rays | e->opp_near, d));
+        quiet[d] = mobile & to_empty & closer[d] & ~special[d];
+    }
+    Bits none[DIR_NB] = {0, 0, 0, 0};
+    eval_steps(e, attack, none);
+    eval_steps(e, special, closer);
+    /* The quiet steps score alike: one drawn at random stands for them all. */
+    if (!eval_draw_step(e, quiet, APPROACH_WEIGHT) && e->best_from < 0) {
+        for (int d = 0; d < DIR_NB; d++) quiet[d] = mobile & bits_from_dir(s->empty, d);
+        eval_draw_step(e, quiet, 0.0f);
+    }
+}
+
 /* The score of returning a captured piece of `type` to frame square sq. */
 static float eval_rescue(Eval *e, int type, int sq) {
     return VALUE[type] - DANGER_WEIGHT * eval_danger(e, sq, type);
 }
 
+/* The heuristic's choice among the legal actions. */
 static int heuristic_choose(const PlayerView *v, const Rules *r, const uint16_t *legal, int n, uint64_t *rng) {
+    uint64_t bits[(ACTION_MAX + 63) / 64];
+    memset(bits, 0, sizeof(bits));
+    for (int i = 0; i < n; i++) bits[legal[i] >> 6] |= 1ull << (legal[i] & 63);
     Eval e;
-    eval_init(&e, v, r);
-    /* One draw from the stream seeds a cheap generator for the tie-breaking noise. */
-    uint64_t noise = rng_next(rng);
-    int best = legal[0];
-    float best_score = -1e30f;
-    for (int i = 0; i < n; i++) {
-        int action = legal[i], a, b;
-        float score;
-        /* The view is in the player's frame, where red's decoding is the identity. */
-        switch (action_decode(RED, action, &a, &b)) {
-        case ACTION_MOVE:
-            score = eval_move(&e, a, b);
-            break;
-        case ACTION_RESCUE:
-            score = eval_rescue(&e, a, b);
-            break;
-        default:
-            score = 0.0f;
-            break;
+    eval_init(&e, v, r, bits, rng);
+    if (legal[0] >= RESCUE_ACTION_BASE) {
+        /* A rescue phase: the most valuable piece back, where it is safest. */
+        int best = legal[n - 1];
+        float best_score = 0.0f;
+        for (int i = 0; i < n; i++) {
+            int type, sq;
+            if (action_decode(RED, legal[i], &type, &sq) != ACTION_RESCUE) continue;
+            float score = eval_rescue(&e, type, sq);
+            if (score > best_score) {
+                best_score = score;
+                best = legal[i];
+            }
         }
-        noise = noise * 6364136223846793005ull + 1442695040888963407ull;
-        score += NOISE * (float)(noise >> 40) * (1.0f / 16777216.0f);
-        if (score > best_score) {
-            best_score = score;
-            best = action;
-        }
+        return best;
     }
-    return best;
+    heuristic_search(&e);
+    /* No step among the legal actions (a Captain's two-square moves or a Scout's long
+     * ones are all that is left): any legal action. */
+    if (e.best_from < 0) return legal[rng_below(rng, (uint32_t)n)];
+    return action_encode(RED, e.best_from, e.best_to);
+}
+
+int bot_heuristic_propose(const PlayerView *v, const Rules *r, uint64_t *rng) {
+    Eval e;
+    eval_init(&e, v, r, NULL, rng);
+    heuristic_search(&e);
+    return e.best_from < 0 ? -1 : action_encode(RED, e.best_from, e.best_to);
 }
 
 int bot_choose(int kind, const PlayerView *v, const Rules *r, const uint16_t *legal, int n, uint64_t *rng) {

@@ -11,8 +11,10 @@
  *  - BOT_RANDOM: a uniformly random legal action, legal[rng_below(n)]. With the list in
  *    increasing action order this is the action the batch's random sampler
  *    (batch_sample_actions) draws from the same stream state.
- *  - BOT_HEURISTIC: scores every legal action from the view and plays the best one,
- *    ties broken by the stream (bot.c says how it scores).
+ *  - BOT_HEURISTIC: scores the moves that matter from the view and plays the best
+ *    one, drawing among the quiet ones, ties broken by the stream (bot.c says how).
+ *    It needs no legal list: bot_heuristic_propose picks a move the view shows to be
+ *    possible, and the caller checks it against the rules (bot_game_action).
  *
  * Determinism: a bot's choice is a function of (view, rules, legal actions, stream
  * state), and it advances only the stream it is given.
@@ -42,6 +44,15 @@ int bot_kind_from_name(const char *name);
  * player in increasing order (moves_list_ordered); -1 when n is 0. The view is the
  * player's own (view_build_recent with at least BOT_VIEW_PLIES plies). */
 int bot_choose(int kind, const PlayerView *v, const Rules *r, const uint16_t *legal, int n, uint64_t *rng);
+
+/* The heuristic's move from the view alone: a one-square step the view shows to be
+ * possible (an own piece that moves, onto an empty or an opponent's square), as an
+ * action of the view's player; -1 if it has no such step. Whether the rules forbid it
+ * (the two-square rule, the chasing rule) only the game can say: the caller checks it
+ * and, on a refusal, asks bot_choose with the legal list, which plays the same way
+ * among the legal actions. Not for a rescue phase. Saves the ~3,000 instructions of
+ * the legal list on almost every decision. */
+int bot_heuristic_propose(const PlayerView *v, const Rules *r, uint64_t *rng);
 
 /* Only declared here (view.h): bot.c cannot look inside a game. */
 struct GameState;

@@ -8,10 +8,17 @@
 
 int bot_game_action(int kind, const GameState *s, const Rules *r, uint64_t *rng) {
     if (s->done) return -1;
-    uint16_t legal[ACTION_MAX];
-    int n = moves_list_ordered(s, r, legal);
     PlayerView view;
     /* The random bot reads no view: not building it keeps it as fast as the sampler. */
     if (kind != BOT_RANDOM) view_build_recent(s, s->to_move, BOT_VIEW_PLIES, &view);
+    if (kind == BOT_HEURISTIC && s->phase == PHASE_MOVE) {
+        /* The move the view proposes is almost always legal; the legal list only when
+         * the rules refuse it. The check reads the game, but legality is public to
+         * the player (its own pieces and moves, the occupied squares). */
+        int action = bot_heuristic_propose(&view, r, rng);
+        if (action >= 0 && moves_check_action(s, r, action) == 0) return action;
+    }
+    uint16_t legal[ACTION_MAX];
+    int n = moves_list_ordered(s, r, legal);
     return bot_choose(kind, &view, r, legal, n, rng);
 }

@@ -262,6 +262,31 @@ def test_sends_a_miner_to_the_last_unmoved_piece() -> None:
     assert move_of(field, variant="classic") == "E6-E7"
 
 
+def test_a_move_the_two_square_rule_forbids_is_never_played() -> None:
+    # The heuristic proposes a step from its view alone and the game checks it: here the
+    # red Sergeant has crossed the C3/C4 boundary three times, so its one step (back up,
+    # towards the blue pieces: a step the draw among quiet steps often picks) is
+    # forbidden, and the bot must fall back on the legal list: the Major's moves.
+    g = stratego.Game.from_field(board("""
+        b4 .  .  .  .  .  .  .  .  bF
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  ~  ~  .  .  ~  ~  .  .
+        .  .  ~  ~  .  .  ~  ~  .  .
+        .  rB r4 rB .  .  .  .  .  .
+        .  rB .  rB .  .  .  .  .  .
+        .  .  rB .  .  .  .  .  .  .
+        rF .  .  .  .  .  .  .  r5 .
+    """), RED)
+    for move in ["C4-C3", "A10-A9", "C3-C4", "A9-A10", "C4-C3", "A10-A9"]:
+        g.play(move)
+    assert sorted(g.legal_moves()) == ["I1-H1", "I1-I2", "I1-K1"]
+    for seed in range(20):
+        g._state.seed_bot(seed)
+        assert stratego.action_to_move(g.bot_move("heuristic"), RED) in {"I1-H1", "I1-I2", "I1-K1"}
+
+
 # -- every variant ---------------------------------------------------------------------
 @pytest.mark.parametrize("variant", stratego.variants())
 def test_heuristic_plays_every_variant(variant: str) -> None:
