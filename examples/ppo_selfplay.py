@@ -20,6 +20,7 @@ game of each slot, both colours) against `random` and `heuristic` on seeds that 
 never uses; that time counts in the budget. It writes, under `--out`:
     log.csv        one row per update and per evaluation
     policy.pt      the latest checkpoint, in the saved-policy format (stratego.policy_file)
+    checkpoints/   one per evaluation, named by the wall time it had (policy-015.0min.pt)
     curve.png      score against random and heuristic over wall time
     summary.json   the final evaluation (after the budget, not counted in it), throughput
                    and where the time went
@@ -334,7 +335,7 @@ def main(argv=None) -> dict:
     args = parse_args(argv)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads or len(os.sched_getaffinity(0)))
-    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "checkpoints").mkdir(parents=True, exist_ok=True)
     net = ConvPolicyNet(num_actions=load_variant(args.variant).num_actions, history_k=args.history_k, channels=args.channels,
                         blocks=args.blocks).to(args.device)
     clock = Clock()
@@ -368,11 +369,17 @@ def main(argv=None) -> dict:
         if not force and clock.elapsed() < next_eval[0]:
             return
         with clock.track("evaluation"):
+            # The checkpoint first: its wall time is the time the agent had to learn.
+            minutes = clock.elapsed() / 60
+            metadata = {"example": "ppo_selfplay", "seed": args.seed, "wall_minutes": minutes}
+            save_policy(args.out / "checkpoints" / f"policy-{minutes:05.1f}min.pt", net, args.variant,
+                        metadata=metadata)
+            save_policy(args.out / "policy.pt", net, args.variant, metadata=metadata)
             scores = evaluate(net, args, args.eval_games, EVAL_SEED_BASE + args.seed * 1000 + evaluations)
-            save_policy(args.out / "policy.pt", net, args.variant,
-                        metadata={"example": "ppo_selfplay", "seed": args.seed, "wall_s": clock.elapsed()})
         evaluations += 1
-        next_eval[0] = clock.elapsed() + args.eval_minutes * 60
+        # A fixed schedule (every --eval-minutes of wall time), whatever an evaluation costs.
+        while next_eval[0] <= clock.elapsed():
+            next_eval[0] += args.eval_minutes * 60
         log({"phase": "evaluation", **scores})
         progress()
 

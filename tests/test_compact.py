@@ -12,6 +12,8 @@ from stratego import _core
 from stratego.bench import step_bytes
 from stratego.compact import CODES_TABLE, codes_bytes, mask_bytes
 
+from depth import DEEP
+
 VARIANTS = stratego.variants()
 STEPS = 36
 N = 8
@@ -34,10 +36,14 @@ def _check_same(planes, floats, codes, codes_obs, belief, where=""):
     assert np.array_equal(expanded, floats), where
 
 
+# Every history length in CI; the shortest, a few and the longest otherwise (tests/depth.py).
+HISTORIES = range(_core.HISTORY_NB + 1) if DEEP else (0, 1, 2, 5, _core.HISTORY_NB)
+
+
 @pytest.mark.parametrize("views", ["to_play", "both"])
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_codes_expand_to_the_planes_at_every_ply(variant, views):
-    for k in range(_core.HISTORY_NB + 1):
+    for k in HISTORIES:
         planes, floats, codes = _envs(variant, views, k, max_plies=24)
         assert codes.obs.shape[-1] == codes_bytes(k)
         n_actions = planes.num_actions

@@ -24,6 +24,7 @@ from stratego.variants import PIECE_NAMES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from boards import LAKES, board  # noqa: E402
+from depth import depth  # noqa: E402
 
 RED, BLUE = 0, 1
 T = {name: i for i, name in enumerate(PIECE_NAMES)}
@@ -312,7 +313,7 @@ def twin_field(field: str, tr: Tracker, opp: int, rng: random.Random) -> str:
 LEAK_SPECS = [dict(dtype="uint8", history_k=4, belief=False), dict(dtype="float32", history_k=8, belief=True)]
 
 
-@pytest.mark.parametrize("seed", range(50))
+@pytest.mark.parametrize("seed", range(depth(20, 50)))
 @pytest.mark.parametrize("observer", [RED, BLUE])
 def test_unseen_types_do_not_leak(seed: int, observer: int) -> None:
     rng = random.Random(seed * 2 + observer)
@@ -549,7 +550,7 @@ def play_against_reference(g: stratego.Game, rng: random.Random, plies: int, spe
         tr.play(rng.choice(g.legal_actions()))
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(depth(2, 6)))
 def test_random_games_match_the_reference_encoder(seed: int) -> None:
     """Every plane of both players' views, at every ply of random classic games, equals
     the Python reference built from the public history."""

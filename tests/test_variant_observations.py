@@ -25,6 +25,7 @@ from stratego.variants import PIECE_NAMES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from boards import at, board, game, view
+from depth import depth
 from boards import letter as letter_of
 
 RED, BLUE = 0, 1
@@ -562,7 +563,7 @@ def _run_belief_game(seed: int, settings: dict) -> int:
     return unseen
 
 
-BELIEF_SEEDS = 20
+BELIEF_SEEDS = depth(8, 20)
 
 
 @pytest.mark.parametrize("seed", range(BELIEF_SEEDS))
@@ -706,7 +707,7 @@ def public(g: stratego.Game) -> tuple:
     return (tuple(owner(c) for c in g.field), g.done, g.winner, g.to_move, g.rescue_pending)
 
 
-@pytest.mark.parametrize("seed", range(16))
+@pytest.mark.parametrize("seed", range(depth(5, 16)))
 @pytest.mark.parametrize("settings", [dict(silent_defense=1), dict(silent_defense=1, aggressor_wins=1),
                                       dict(silent_defense=1, aggressor_wins=1, one_time_bombs=1),
                                       dict(captain_two_squares=1), dict(silent_defense=1, captain_two_squares=1)],

@@ -1,0 +1,18 @@
+"""How deep the exhaustive random tests go (seeds, history lengths).
+
+The default is the quick depth, so the core suite stays under a minute on the 2-core
+development machine; CI (CI=true) and STRATEGO_DEEP_TESTS=1 run the full depth, the
+way a property-testing library keeps a small profile for development and a large one
+for CI. Every test still runs at both depths; only how many random games it plays
+changes.
+"""
+from __future__ import annotations
+
+import os
+
+DEEP = os.environ.get("STRATEGO_DEEP_TESTS") == "1" or os.environ.get("CI") == "true"
+
+
+def depth(quick: int, deep: int) -> int:
+    """`deep` in CI or with STRATEGO_DEEP_TESTS=1, else `quick`."""
+    return deep if DEEP else quick
