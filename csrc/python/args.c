@@ -245,6 +245,17 @@ int check_out_array(PyObject *obj, const char *name, int typenum, npy_intp n, np
     return check_array_shape(obj, name, typenum, d1 > 0 ? 2 : 1, shape);
 }
 
+/* Checks an array of observations: the leading dimensions `lead` (e.g. num_envs, and 2
+ * for both players' views), then one observation's shape `dims` as its spec gives it
+ * (observe_player.h), so no caller spells a board size. */
+int check_obs_array(PyObject *obj, const char *name, int typenum, const npy_intp *lead, int nlead,
+                    const int64_t *dims, int ndims) {
+    npy_intp shape[NPY_MAXDIMS];
+    for (int k = 0; k < nlead; k++) shape[k] = lead[k];
+    for (int k = 0; k < ndims; k++) shape[nlead + k] = (npy_intp)dims[k];
+    return check_array_shape(obj, name, typenum, nlead + ndims, shape);
+}
+
 /* The one conversion of history_k, so Game, VecEnv and channel_names raise the same
  * exception for the same fault (TypeError: not an integer; ValueError: out of range). */
 int parse_history_k(PyObject *obj, long *out) {
@@ -267,6 +278,7 @@ int obs_spec_parse(long history_k, int probabilities, int as_float, int codes, c
     spec->history_k = (uint8_t)history_k;
     spec->probabilities = (uint8_t)(probabilities != 0);
     spec->as_float = (uint8_t)(as_float != 0);
+    spec->codes = (uint8_t)(codes != 0);
     spec->max_plies = r->max_plies;
     spec->max_plies_without_attack = r->max_plies_without_attack;
     return 0;

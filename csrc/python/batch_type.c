@@ -15,6 +15,7 @@
 #include "observe.h"
 #include "observe_codes.h"
 #include "observe_full.h"
+#include "observe_player.h"
 #include "pool.h"
 #include "rng.h"
 #include "rules.h"
@@ -43,12 +44,7 @@ typedef struct {
 } BatchObject;
 
 static void Batch_release(BatchObject *self) {
-    free(self->batch.states);
-    free(self->batch.sample_rng);
-    free(self->batch.versus);
-    self->batch.states = NULL;
-    self->batch.sample_rng = NULL;
-    self->batch.versus = NULL;
+    batch_free(&self->batch);
     for (int k = 0; k < OUT_NB; k++) Py_CLEAR(self->outputs[k]);
     for (int k = 0; k < OBS_ARRAY_NB; k++) Py_CLEAR(self->obs_arrays[k]);
     Py_CLEAR(self->setups);
@@ -100,9 +96,6 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     Rules rules;
     ObsSpec spec;
     int threads;
-    GameState *states = NULL;
-    uint64_t *sample_rng = NULL;
-    VersusSlot *versus = NULL;
     PyObject *setups_copy = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "nOOOOOOOOOOO|OOOOOpppOOOOOOOppp", kwlist, &n, &threads_obj,
                                      &rules_obj, &outs[0], &outs[1], &outs[2], &outs[3],
@@ -160,33 +153,20 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
                      "obs_views), 0 without; got %ld with obs_views %ld", final_views, obs_views);
         goto done;
     }
-    if (obs_views > 0 && obs_codes) {
-        /* (n, L) codes, or (n, 2, L); beliefs (n, [2,] 12, 10, 10) float32; final_obs and
-         * final_belief with final_views views a game */
-        npy_intp shape[3] = {n, 2, (npy_intp)CODES_BYTES(spec.history_k)};
-        npy_intp one_view[2] = {n, shape[2]};
-        npy_intp belief_shape[5] = {n, 2, PIECE_TYPE_NB, BOARD_SIZE, BOARD_SIZE};
-        npy_intp one_belief[4] = {n, PIECE_TYPE_NB, BOARD_SIZE, BOARD_SIZE};
-        if (check_array_shape(obs[0], "obs", NPY_UINT8, obs_views == 2 ? 3 : 2,
-                              obs_views == 2 ? shape : one_view) < 0 ||
-            check_array_shape(obs[1], "final_obs", NPY_UINT8, final_views == 2 ? 3 : 2,
-                              final_views == 2 ? shape : one_view) < 0)
-            goto done;
-        if (probabilities &&
-            (check_array_shape(obs[3], "belief", NPY_FLOAT32, obs_views == 2 ? 5 : 4,
-                               obs_views == 2 ? belief_shape : one_belief) < 0 ||
-             check_array_shape(obs[4], "final_belief", NPY_FLOAT32, final_views == 2 ? 5 : 4,
-                               final_views == 2 ? belief_shape : one_belief) < 0))
-            goto done;
-    } else if (obs_views > 0) {
-        /* (n, C, 10, 10), or (n, 2, C, 10, 10) for both players' views */
-        npy_intp shape[5] = {n, 2, observe_channels(&spec), BOARD_SIZE, BOARD_SIZE};
-        npy_intp one_view[4] = {n, observe_channels(&spec), BOARD_SIZE, BOARD_SIZE};
+    /* One view's shape comes from its spec: (C, 10, 10) planes or (L,) codes; then
+     * (n, ...) or (n, 2, ...) for both players' views, and final_obs with final_views. */
+    int64_t view_dims[OBS_DIMS_MAX], belief_dims[OBS_DIMS_MAX];
+    int view_ndim = observe_spec_shape(&spec, view_dims), belief_ndim = observe_belief_shape(belief_dims);
+    npy_intp lead[2] = {n, 2};
+    if (obs_views > 0) {
         int obs_type = as_float ? NPY_FLOAT32 : NPY_UINT8;
-        if (check_array_shape(obs[0], "obs", obs_type, obs_views == 2 ? 5 : 4,
-                              obs_views == 2 ? shape : one_view) < 0 ||
-            check_array_shape(obs[1], "final_obs", obs_type, final_views == 2 ? 5 : 4,
-                              final_views == 2 ? shape : one_view) < 0)
+        if (check_obs_array(obs[0], "obs", obs_type, lead, (int)obs_views, view_dims, view_ndim) < 0 ||
+            check_obs_array(obs[1], "final_obs", obs_type, lead, (int)final_views, view_dims, view_ndim) < 0)
+            goto done;
+        /* Beliefs beside the codes: float32 (n, [2,] 12, 10, 10). */
+        if (obs_codes && probabilities &&
+            (check_obs_array(obs[3], "belief", NPY_FLOAT32, lead, (int)obs_views, belief_dims, belief_ndim) < 0 ||
+             check_obs_array(obs[4], "final_belief", NPY_FLOAT32, lead, (int)final_views, belief_dims, belief_ndim) < 0))
             goto done;
     } else if (obs[0] != Py_None || obs[1] != Py_None) {
         PyErr_SetString(PyExc_ValueError, "obs and final_obs need obs_views 1 or 2");
@@ -203,32 +183,43 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
                        : check_array_shape(obs[2], "full_obs", NPY_UINT8, 4, shape) < 0)
             goto done;
     }
-    states = malloc((size_t)n * sizeof(GameState));
-    sample_rng = malloc((size_t)n * sizeof(uint64_t));
-    versus = opponent >= 0 ? calloc((size_t)n, sizeof(VersusSlot)) : NULL;
-    if (states == NULL || sample_rng == NULL || (opponent >= 0 && versus == NULL)) {
+    BatchConfig config = {
+        .num_envs = (int)n,
+        .rules = rules,
+        .setups = table,
+        .write_mask = write_mask,
+        .mask_bits = mask_bits,
+        .obs_spec = spec,
+        .obs_views = (int)obs_views,
+        .final_views = (int)final_views,
+        .full_obs = obs[2] != Py_None,
+        .full_codes = full_codes,
+        .autoreset = (int)autoreset,
+        .opponent = (int)opponent,
+        .learner_mode = (int)learner_mode,
+    };
+    BatchOutputs outputs = {
+        .vec = {
+            .mask = PyArray_DATA((PyArrayObject *)outs[OUT_MASK]),
+            .rewards = PyArray_DATA((PyArrayObject *)outs[OUT_REWARDS]),
+            .reward = PyArray_DATA((PyArrayObject *)outs[OUT_REWARD]),
+            .terminated = PyArray_DATA((PyArrayObject *)outs[OUT_TERMINATED]),
+            .truncated = PyArray_DATA((PyArrayObject *)outs[OUT_TRUNCATED]),
+            .to_play = PyArray_DATA((PyArrayObject *)outs[OUT_TO_PLAY]),
+            .final_winner = PyArray_DATA((PyArrayObject *)outs[OUT_FINAL_WINNER]),
+            .final_reason = PyArray_DATA((PyArrayObject *)outs[OUT_FINAL_REASON]),
+            .final_plies = PyArray_DATA((PyArrayObject *)outs[OUT_FINAL_PLIES]),
+            .obs = obs[0] != Py_None ? PyArray_DATA((PyArrayObject *)obs[0]) : NULL,
+            .final_obs = obs[1] != Py_None ? PyArray_DATA((PyArrayObject *)obs[1]) : NULL,
+        },
+        .full_obs = obs[2] != Py_None ? PyArray_DATA((PyArrayObject *)obs[2]) : NULL,
+        .belief = obs[3] != Py_None ? PyArray_DATA((PyArrayObject *)obs[3]) : NULL,
+        .final_belief = obs[4] != Py_None ? PyArray_DATA((PyArrayObject *)obs[4]) : NULL,
+    };
+    if (batch_init(&self->batch, &config, &outputs) < 0) {
         PyErr_Format(PyExc_MemoryError, "cannot allocate %zd games", n);
         goto done;
     }
-    self->batch.states = states;
-    self->batch.sample_rng = sample_rng;
-    self->batch.versus = versus;
-    states = NULL;
-    sample_rng = NULL;
-    versus = NULL;
-    self->batch.opponent = (int)opponent;
-    self->batch.learner_mode = (int)learner_mode;
-    self->batch.num_envs = (int)n;
-    self->batch.rules = rules;
-    self->batch.obs_spec = spec;
-    self->batch.obs_views = (int)obs_views;
-    self->batch.obs_codes = obs_codes;
-    self->batch.full_codes = full_codes;
-    self->batch.final_views = (int)final_views;
-    self->batch.autoreset = (int)autoreset;
-    self->batch.write_mask = write_mask;
-    self->batch.mask_bits = mask_bits;
-    self->batch.setups = table;
     if (setups_obj != Py_None) {
         Py_INCREF(setups_obj);
         self->setups = setups_obj;
@@ -244,28 +235,11 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
         Py_INCREF(obs[k]);
         self->obs_arrays[k] = obs[k];
     }
-    self->batch.mask = PyArray_DATA((PyArrayObject *)outs[OUT_MASK]);
-    self->batch.rewards = PyArray_DATA((PyArrayObject *)outs[OUT_REWARDS]);
-    self->batch.reward = PyArray_DATA((PyArrayObject *)outs[OUT_REWARD]);
-    self->batch.terminated = PyArray_DATA((PyArrayObject *)outs[OUT_TERMINATED]);
-    self->batch.truncated = PyArray_DATA((PyArrayObject *)outs[OUT_TRUNCATED]);
-    self->batch.to_play = PyArray_DATA((PyArrayObject *)outs[OUT_TO_PLAY]);
-    self->batch.final_winner = PyArray_DATA((PyArrayObject *)outs[OUT_FINAL_WINNER]);
-    self->batch.final_reason = PyArray_DATA((PyArrayObject *)outs[OUT_FINAL_REASON]);
-    self->batch.final_plies = PyArray_DATA((PyArrayObject *)outs[OUT_FINAL_PLIES]);
-    self->batch.obs = self->obs_arrays[0] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[0]) : NULL;
-    self->batch.final_obs = self->obs_arrays[1] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[1]) : NULL;
-    self->batch.full_obs = self->obs_arrays[2] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[2]) : NULL;
-    self->batch.belief = self->obs_arrays[3] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[3]) : NULL;
-    self->batch.final_belief = self->obs_arrays[4] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[4]) : NULL;
     self->num_threads = threads;
     /* Games start from seed 0 until reset() is called with another. */
     batch_reset(&self->batch, 0, threads);
     result = 0;
 done:
-    free(states);
-    free(sample_rng);
-    free(versus);
     Py_XDECREF(setups_copy);
     return result;
 }

@@ -51,6 +51,8 @@ extern PyTypeObject BatchType;
 
 /* args.c */
 int check_array_shape(PyObject *obj, const char *name, int typenum, int ndim, const npy_intp *shape);
+int check_obs_array(PyObject *obj, const char *name, int typenum, const npy_intp *lead, int nlead,
+                    const int64_t *dims, int ndims);
 int check_out_array(PyObject *obj, const char *name, int typenum, npy_intp n, npy_intp d1);
 int obs_spec_parse(long history_k, int probabilities, int as_float, int codes, const Rules *r, ObsSpec *spec);
 int parse_action(PyObject *obj, int *out);
