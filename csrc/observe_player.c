@@ -1,6 +1,7 @@
 #include "observe_player.h"
 
 #include "observe_codes.h"
+#include "observe_full.h"
 #include "view.h"
 
 size_t observe_spec_bytes(const ObsSpec *spec) {
@@ -19,6 +20,16 @@ int observe_spec_shape(const ObsSpec *spec, int64_t dims[OBS_DIMS_MAX]) {
 
 int observe_belief_shape(int64_t dims[OBS_DIMS_MAX]) {
     dims[0] = PIECE_TYPE_NB;
+    dims[1] = dims[2] = BOARD_SIZE;
+    return 3;
+}
+
+int observe_full_shape(int codes, int64_t dims[OBS_DIMS_MAX]) {
+    if (codes) {
+        dims[0] = SQ_NB;
+        return 1;
+    }
+    dims[0] = FULL_OBS_CHANNELS;
     dims[1] = dims[2] = BOARD_SIZE;
     return 3;
 }

@@ -28,6 +28,10 @@ int observe_spec_shape(const ObsSpec *spec, int64_t dims[OBS_DIMS_MAX]);
  * plane per piece type, BOARD_SIZE x BOARD_SIZE; returns the number of dimensions. */
 int observe_belief_shape(int64_t dims[OBS_DIMS_MAX]);
 
+/* The shape of the full-information view (observe_full.h): FULL_OBS_CHANNELS planes, or
+ * with codes one code a square; returns the number of dimensions. */
+int observe_full_shape(int codes, int64_t dims[OBS_DIMS_MAX]);
+
 /* Writes `player`'s observation of s under spec into out (observe_spec_bytes bytes),
  * and with codes and probabilities the belief planes into belief
  * (PIECE_TYPE_NB x SQ_NB floats; otherwise belief is not read and may be NULL). */

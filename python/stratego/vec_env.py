@@ -14,8 +14,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv as GymVectorEnv
 
 from .arguments import check_one_of
 from . import _core
-from .compact import codes_bytes, mask_bytes
-from .observation import FULL_OBSERVATION_CHANNELS, OBSERVATION_VERSION, channel_names
+from .compact import mask_bytes
+from .observation import OBSERVATION_VERSION, channel_names
 from .seeding import resolve_seed
 from .setups import human_setups
 from .threads import default_num_threads
@@ -183,25 +183,24 @@ class VecEnv(GymVectorEnv):
         self.observation_version = OBSERVATION_VERSION
         self.history_k, self.belief, self.views = history_k, bool(belief), views
         self.obs_format, self.mask_format = obs_format, mask_format
-        c = len(self.observation_channels)
         lead = (n,) if views == "to_play" else (n, 2)
         final_lead = (n,) if final_views == "to_play" else (n, 2)
         dtype = OBS_DTYPES[obs_dtype]
+        # One view's shape is the C spec's ((C, 10, 10) planes, (L,) codes), after the
+        # leading (2,) of views="both".
+        view_shape = _core.observation_shape(history_k, bool(belief), codes)
+        obs_shape = lead[1:] + view_shape
+        final_shape = final_lead[1:] + view_shape
+        # obs and final_obs
+        obs_bytes = (int(np.prod(obs_shape)) + int(np.prod(final_shape))) * np.dtype(dtype).itemsize
         if codes:
-            obs_shape = lead[1:] + (codes_bytes(history_k),)
-            final_shape = final_lead[1:] + (codes_bytes(history_k),)
-            belief_shape = lead[1:] + (12, 10, 10)
-            final_belief_shape = final_lead[1:] + (12, 10, 10)
-            # obs and final_obs, each with its belief block
-            obs_bytes = int(np.prod(obs_shape)) + int(np.prod(final_shape))
-            if belief:
+            belief_view = _core.observation_shape(history_k, True, True, True)
+            belief_shape = lead[1:] + belief_view
+            final_belief_shape = final_lead[1:] + belief_view
+            if belief:  # each with its float32 belief block
                 obs_bytes += 4 * (int(np.prod(belief_shape)) + int(np.prod(final_belief_shape)))
-        else:
-            obs_shape = lead[1:] + (c, 10, 10)
-            final_shape = final_lead[1:] + (c, 10, 10)
-            obs_bytes = (int(np.prod(obs_shape)) + int(np.prod(final_shape))) * np.dtype(dtype).itemsize
         mask_width = mask_bytes(num_actions) if mask_format == "bits" else num_actions
-        full_shape = (100,) if codes else (len(FULL_OBSERVATION_CHANNELS), 10, 10)
+        full_shape = _core.full_observation_shape(codes)
         _check_memory(n, _bytes_per_game(mask_width, obs_bytes if observations else 0,
                                          int(np.prod(full_shape)) if full_obs else 0))
         try:
