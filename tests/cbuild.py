@@ -55,6 +55,12 @@ def _key(cc: str, flags: list[str], programs: dict[str, list[Path]]) -> str:
     digest.update(f"{cc}\n{version.stdout}\n{flags}\n{sorted(programs)}\n".encode())
     for path in sorted(CSRC.rglob("*.[ch]")):
         digest.update(str(path.relative_to(CSRC)).encode() + b"\0" + path.read_bytes() + b"\0")
+    # The programs' own sources and the headers beside them (a test program outside
+    # csrc/, such as tests/c/), so that editing them builds anew too.
+    own = {p for sources in programs.values() for s in sources if not s.is_relative_to(CSRC)
+           for p in [s, *s.parent.glob("*.h")]}
+    for path in sorted(own):
+        digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
