@@ -1,6 +1,7 @@
 /* vec.c: what vec.h's batches share that is not on the per-game hot path. */
 #include "vec.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,4 +129,43 @@ int vec_mask_sample(const uint8_t *mask, int n, uint64_t *rng) {
     uint16_t groups[MASK_GROUPS_MAX];
     int count = mask_count(mask, n, groups);
     return count > 0 ? mask_select(mask, n, groups, (int)rng_below(rng, (uint32_t)count)) : -1;
+}
+
+void vec_save_frame_fill(VecSaveFrame *f, const char magic[8], uint32_t version, uint32_t kind, uint32_t state_bytes) {
+    memset(f, 0, sizeof(*f));
+    memcpy(f->magic, magic, sizeof(f->magic));
+    f->version = version;
+    f->kind = kind;
+    f->byte_order = VEC_SAVE_BYTE_ORDER;
+    f->state_bytes = state_bytes;
+}
+
+int vec_save_frame_check(const uint8_t *data, size_t len, size_t header_bytes, const VecSaveFrame *ours,
+                         const char *name, const char *expected_kind, char *err, size_t err_len) {
+    VecSaveFrame f;
+    if (len < header_bytes) {
+        snprintf(err, err_len, "too short for a save: %zu bytes, the header alone has %zu", len, header_bytes);
+        return -1;
+    }
+    memcpy(&f, data, sizeof(f));
+    if (memcmp(f.magic, ours->magic, sizeof(f.magic)) != 0) {
+        snprintf(err, err_len, "not a %s save (it does not start with \"%.8s\")", name, ours->magic);
+        return -1;
+    }
+    if (f.byte_order != VEC_SAVE_BYTE_ORDER) {
+        snprintf(err, err_len, "the save was written on a machine of the other byte order");
+        return -1;
+    }
+    if (f.version != ours->version) {
+        snprintf(err, err_len, "the save has format version %u, this engine reads version %u", f.version,
+                 ours->version);
+        return -1;
+    }
+    if (f.kind != ours->kind) {
+        snprintf(err, err_len, "the save is %s, expected %s",
+                 f.kind == VEC_SAVE_GAME ? "of one game" : f.kind == VEC_SAVE_BATCH ? "of a batch of games" : "of an unknown kind",
+                 expected_kind);
+        return -1;
+    }
+    return 0;
 }

@@ -230,6 +230,32 @@ static inline void vec_step_range(const VecGame *g, VecStepJob *job, int64_t n, 
     vec_tally_add(&job->tally, &t);
 }
 
+/* The frame every game's save starts with: what tells a save of this game and engine
+ * build from anything else. A game's header goes on after it with what its games depend
+ * on (rules, setups, sizes, the number of games), then its payload (save.h for Stratego). */
+typedef struct {
+    char magic[8];        /* the game's name, e.g. "STRATEGO" */
+    uint32_t version;     /* the game's save format version */
+    uint32_t kind;        /* VEC_SAVE_BATCH or VEC_SAVE_GAME */
+    uint32_t byte_order;  /* VEC_SAVE_BYTE_ORDER as the writer stores a uint32_t */
+    uint32_t state_bytes; /* sizeof the game's state */
+} VecSaveFrame;
+
+enum { VEC_SAVE_BATCH = 1, VEC_SAVE_GAME = 2 };
+/* Written as a native uint32_t: a reader of the other byte order sees 0x04030201. */
+enum { VEC_SAVE_BYTE_ORDER = 0x01020304 };
+
+/* Fills a frame (padding and all: equal saves are equal bytes). */
+void vec_save_frame_fill(VecSaveFrame *f, const char magic[8], uint32_t version, uint32_t kind, uint32_t state_bytes);
+
+/* 0 if data (len bytes) is at least header_bytes long and starts with a frame like
+ * `ours` in magic, byte order, version and kind; otherwise -1 with the first difference
+ * in err ("not a <name> save", "format version 2, this engine reads version 3", "the
+ * save is of one game, expected <expected_kind>"). The state size is left to the game,
+ * which names it with its other sizes. */
+int vec_save_frame_check(const uint8_t *data, size_t len, size_t header_bytes, const VecSaveFrame *ours,
+                         const char *name, const char *expected_kind, char *err, size_t err_len);
+
 /* A uniformly random set entry of mask[0..n) (any non-zero byte is set), drawn from
  * *rng, or -1 if none: the random agent of every game's bool mask. n <= VEC_ACTIONS_MAX. */
 enum { VEC_ACTIONS_MAX = 1 << 14 };

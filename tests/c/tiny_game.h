@@ -21,6 +21,7 @@
 #define TINY_GAME_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -314,6 +315,61 @@ static inline void tiny_batch_free(TinyBatch *b) {
     free(b->states);
     free(b->sample_rng);
     memset(b, 0, sizeof(*b));
+}
+
+/* A save: vec.h's frame, the number of games, the statistics, then every state and
+ * sampler stream. */
+typedef struct {
+    VecSaveFrame frame;
+    uint32_t num_games;
+    uint32_t reserved;
+} TinySaveHeader;
+
+static const char TINY_MAGIC[8] = {'T', 'I', 'N', 'Y', 'H', 'I', 'D', 'E'};
+enum { TINY_SAVE_VERSION = 1 };
+
+static inline size_t tiny_save_bytes(const TinyBatch *b) {
+    return sizeof(TinySaveHeader) + sizeof(VecTally) + (size_t)b->num_envs * (sizeof(TinyState) + sizeof(uint64_t));
+}
+
+static inline void tiny_save_header(const TinyBatch *b, TinySaveHeader *h) {
+    memset(h, 0, sizeof(*h));
+    vec_save_frame_fill(&h->frame, TINY_MAGIC, TINY_SAVE_VERSION, VEC_SAVE_BATCH, sizeof(TinyState));
+    h->num_games = (uint32_t)b->num_envs;
+}
+
+static inline void tiny_save_write(const TinyBatch *b, uint8_t *out) {
+    TinySaveHeader h;
+    tiny_save_header(b, &h);
+    memcpy(out, &h, sizeof(h));
+    out += sizeof(h);
+    memcpy(out, &b->stats, sizeof(b->stats));
+    out += sizeof(b->stats);
+    memcpy(out, b->states, (size_t)b->num_envs * sizeof(TinyState));
+    memcpy(out + (size_t)b->num_envs * sizeof(TinyState), b->sample_rng, (size_t)b->num_envs * sizeof(uint64_t));
+}
+
+/* 0 if data is a save that loads into b, else -1 with the problem in err. */
+static inline int tiny_save_check(const TinyBatch *b, const uint8_t *data, size_t len, char *err, size_t err_len) {
+    TinySaveHeader ours, h;
+    tiny_save_header(b, &ours);
+    if (vec_save_frame_check(data, len, sizeof(h), &ours.frame, "tinyhide", "a batch of games", err, err_len) < 0)
+        return -1;
+    memcpy(&h, data, sizeof(h));
+    if (h.frame.state_bytes != sizeof(TinyState) || h.num_games != ours.num_games || len != tiny_save_bytes(b)) {
+        snprintf(err, err_len, "the save is of another build or number of games");
+        return -1;
+    }
+    return 0;
+}
+
+/* Loads a save tiny_save_check accepted; the caller writes the outputs afterwards. */
+static inline void tiny_save_read(TinyBatch *b, const uint8_t *data) {
+    data += sizeof(TinySaveHeader);
+    memcpy(&b->stats, data, sizeof(b->stats));
+    data += sizeof(b->stats);
+    memcpy(b->states, data, (size_t)b->num_envs * sizeof(TinyState));
+    memcpy(b->sample_rng, data + (size_t)b->num_envs * sizeof(TinyState), (size_t)b->num_envs * sizeof(uint64_t));
 }
 
 /* The three tasks a game runs on the pool: each is vec.h's loop with this game's hooks. */

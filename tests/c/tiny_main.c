@@ -7,8 +7,9 @@
  *  - the skipped seat never acts in an odd round, and the others act in its place;
  *  - actions from cells past 127 are played (the board has 144);
  *  - an observation does not change with a hidden value, and does once it is shown;
- *  - a batch restored from another's states and streams (vec_write_range) goes on
- *    exactly as the original.
+ *  - a batch restored from another's save (vec.h's frame, then the game's payload;
+ *    vec_write_range writes its outputs) goes on exactly as the original, and a save
+ *    of another game or kind is refused.
  * Prints one line of figures and exits 0, or names the failed check and exits 1.
  */
 #include <stdio.h>
@@ -192,8 +193,8 @@ static void check_hidden_values(void) {
     CHECK(memcmp(a, b, sizeof(a)) != 0);
 }
 
-/* A second batch given the first one's states and streams (what a restore loads), its
- * outputs written by vec_write_range, goes on exactly as the first. */
+/* A second batch loaded from the first one's save, its outputs written by
+ * vec_write_range, goes on exactly as the first; a damaged save is refused. */
 static void check_restore(void) {
     VecShape shape = tiny_shape(N, 1);
     VecOutputs out_a, out_b;
@@ -208,9 +209,22 @@ static void check_restore(void) {
         choose(&a, t, actions);
         tiny_batch_step(&a, actions, ILLEGAL_LOSES, 2);
     }
-    memcpy(b.states, a.states, N * sizeof(TinyState));
-    memcpy(b.sample_rng, a.sample_rng, N * sizeof(uint64_t));
-    b.stats = a.stats;
+    /* Through the save format: vec.h's frame, then the game's header and payload. */
+    size_t len = tiny_save_bytes(&a);
+    uint8_t *blob = malloc(len);
+    char err[200];
+    CHECK(blob != NULL);
+    tiny_save_write(&a, blob);
+    CHECK(tiny_save_check(&b, blob, len, err, sizeof(err)) == 0);
+    blob[0] ^= 1;
+    CHECK(tiny_save_check(&b, blob, len, err, sizeof(err)) < 0 && strstr(err, "not a tinyhide save") != NULL);
+    blob[0] ^= 1;
+    ((TinySaveHeader *)(void *)blob)->frame.kind = VEC_SAVE_GAME;
+    CHECK(tiny_save_check(&b, blob, len, err, sizeof(err)) < 0 && strstr(err, "of one game, expected a batch") != NULL);
+    ((TinySaveHeader *)(void *)blob)->frame.kind = VEC_SAVE_BATCH;
+    CHECK(tiny_save_check(&b, blob, len - 1, err, sizeof(err)) < 0);
+    tiny_save_read(&b, blob);
+    free(blob);
     tiny_batch_write_outputs(&b, 2);
     CHECK(memcmp(out_a.mask, out_b.mask, (size_t)N * TINY_ACTIONS) == 0);
     CHECK(memcmp(out_a.obs, out_b.obs, (size_t)N * TINY_OBS_BYTES) == 0);
