@@ -101,3 +101,38 @@ def build(name: str, cc: str, flags: list[str], programs: dict[str, list[Path]])
         if old != out:
             shutil.rmtree(old, ignore_errors=True)
     return paths
+
+
+def build_extension(module: str, cc: str, sources: list[Path]) -> Path:
+    """A Python extension module for the tests (never installed): `sources` compiled
+    together with this Python's and NumPy's headers, csrc/ and csrc/python/ on the include
+    path, into build/c-tests/<module>-<key>/<module><EXT_SUFFIX>, cached like the programs.
+    Without sanitizers: the interpreter that loads it is not built with them."""
+    import sysconfig
+
+    import numpy
+
+    flags = ["-std=c11", "-O1", "-g", "-fPIC", "-shared", "-pthread", "-Wall", "-Wextra",
+             "-Wno-missing-field-initializers", f"-I{sysconfig.get_paths()['include']}",
+             f"-I{numpy.get_include()}", f"-I{CSRC / 'python'}"]
+    out = BUILD / f"{module}-{_key(cc, flags, {module: sources})}"
+    path = out / f"{module}{sysconfig.get_config_var('EXT_SUFFIX')}"
+    if path.is_file():
+        return path
+    BUILD.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f"tmp-{module}-", dir=BUILD))
+    try:
+        done = subprocess.run([cc, *flags, f"-I{CSRC}", *map(str, sources), "-o", str(work / path.name)],
+                              capture_output=True, text=True, env=clean_env(), timeout=600)
+        if done.returncode != 0:
+            raise RuntimeError(f"building {module} failed:\n{done.stderr}")
+        try:
+            work.rename(out)
+        except OSError:  # another run finished first: its module is the same
+            pass
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    for old in BUILD.glob(f"{module}-*"):
+        if old != out:
+            shutil.rmtree(old, ignore_errors=True)
+    return path

@@ -296,13 +296,19 @@ static inline VecShape tiny_shape(int num_envs, int obs_views) {
     return shape;
 }
 
-/* 0, or -1 when memory runs out. The outputs are the caller's (tiny_shape's sizes). */
+/* 0, or -1 when memory runs out (nothing left to free). The outputs are the caller's
+ * (tiny_shape's sizes). */
 static inline int tiny_batch_init(TinyBatch *b, int num_envs, TinyRules rules, int obs_views, int autoreset,
                                   const VecOutputs *out) {
     memset(b, 0, sizeof(*b));
     b->states = calloc((size_t)num_envs, sizeof(TinyState));
     b->sample_rng = calloc((size_t)num_envs, sizeof(uint64_t));
-    if (b->states == NULL || b->sample_rng == NULL) return -1;
+    if (b->states == NULL || b->sample_rng == NULL) {
+        free(b->states);
+        free(b->sample_rng);
+        memset(b, 0, sizeof(*b));
+        return -1;
+    }
     b->num_envs = num_envs;
     b->rules = rules;
     b->out = *out;
