@@ -171,11 +171,9 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
         goto done;
     }
     if (obs[2] != Py_None) {
-        npy_intp shape[4] = {n, FULL_OBS_CHANNELS, BOARD_SIZE, BOARD_SIZE};
-        npy_intp code_shape[2] = {n, SQ_NB};
-        if (full_codes ? check_array_shape(obs[2], "full_obs", NPY_UINT8, 2, code_shape) < 0
-                       : check_array_shape(obs[2], "full_obs", NPY_UINT8, 4, shape) < 0)
-            goto done;
+        int64_t full_dims[OBS_DIMS_MAX];
+        int full_ndim = observe_full_shape(full_codes, full_dims);
+        if (check_obs_array(obs[2], "full_obs", NPY_UINT8, lead, 1, full_dims, full_ndim) < 0) goto done;
     }
     BatchConfig config = {
         .num_envs = (int)n,

@@ -328,11 +328,9 @@ static PyObject *GameState_observe_full(GameStateObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO|p", &player_obj, &out, &codes)) return NULL;
     if (parse_player(player_obj, "player", &player) < 0 || GameState_check_ready(self) < 0)
         return NULL;
-    npy_intp shape[3] = {FULL_OBS_CHANNELS, BOARD_SIZE, BOARD_SIZE};
-    npy_intp code_shape[1] = {SQ_NB};
-    if (codes ? check_array_shape(out, "out", NPY_UINT8, 1, code_shape) < 0
-              : check_array_shape(out, "out", NPY_UINT8, 3, shape) < 0)
-        return NULL;
+    int64_t dims[OBS_DIMS_MAX];
+    int ndim = observe_full_shape(codes, dims);
+    if (check_obs_array(out, "out", NPY_UINT8, NULL, 0, dims, ndim) < 0) return NULL;
     if (codes) observe_full_codes(&self->state, player, PyArray_DATA((PyArrayObject *)out));
     else observe_full(&self->state, player, PyArray_DATA((PyArrayObject *)out));
     Py_RETURN_NONE;
