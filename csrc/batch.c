@@ -361,8 +361,8 @@ void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_thre
     VecStepJob job = {.game = b, .out = &b->out, .autoreset = b->autoreset, .actions = actions,
                       .illegal_mode = illegal_mode};
     pool_run(num_threads, b->num_envs, batch_step_games, &job);
-    VecTally t;
-    vec_tally_read(&job.tally, &t);
+    VecTally t = {0};
+    vec_tally_collect(&job.tally, &t);
     b->stats.games_finished += t.finished;
     b->stats.red_wins += t.wins[RED];
     b->stats.blue_wins += t.wins[BLUE];

@@ -56,13 +56,13 @@ void vec_tally_add(VecTallyShared *shared, const VecTally *t) {
     atomic_fetch_add(&shared->checksum, t->checksum);
 }
 
-void vec_tally_read(const VecTallyShared *shared, VecTally *t) {
-    t->finished = atomic_load(&shared->finished);
-    t->draws = atomic_load(&shared->draws);
-    t->marked = atomic_load(&shared->marked);
-    t->plies = atomic_load(&shared->plies);
-    for (int p = 0; p < VEC_PLAYERS_MAX; p++) t->wins[p] = atomic_load(&shared->wins[p]);
-    t->checksum = atomic_load(&shared->checksum);
+void vec_tally_collect(const VecTallyShared *shared, VecTally *total) {
+    total->finished += atomic_load(&shared->finished);
+    total->draws += atomic_load(&shared->draws);
+    total->marked += atomic_load(&shared->marked);
+    total->plies += atomic_load(&shared->plies);
+    for (int p = 0; p < VEC_PLAYERS_MAX; p++) total->wins[p] += atomic_load(&shared->wins[p]);
+    total->checksum += atomic_load(&shared->checksum);
 }
 
 /* Set (non-zero) entries of a byte mask. numpy's bool is one byte and any non-zero

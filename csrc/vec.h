@@ -133,8 +133,8 @@ typedef struct {
 /* Adds a chunk's tally to the shared one (nothing when no game finished). */
 void vec_tally_add(VecTallyShared *shared, const VecTally *t);
 
-/* Reads the shared tally after the loop. */
-void vec_tally_read(const VecTallyShared *shared, VecTally *t);
+/* Adds the shared tally, after the loop, to a batch's running totals. */
+void vec_tally_collect(const VecTallyShared *shared, VecTally *total);
 
 /* A hash of one finished game, summed over games so that the total does not depend on
  * the order in which threads finish them. */

@@ -91,16 +91,23 @@ def build(name: str, cc: str, flags: list[str], programs: dict[str, list[Path]])
                 raise RuntimeError(f"building {prog} ({' '.join(flags)}) failed:\n{done.stderr}")
         for obj in objects:
             obj.unlink()
-        try:
-            work.rename(out)
-        except OSError:  # another run finished first: its programs are the same
-            pass
+        _publish(work, out, name)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    return paths
+
+
+def _publish(work: Path, out: Path, name: str) -> None:
+    """Renames a finished build folder into place whole (a run stopped half-way, or two
+    runs at once, never leave a build that the cache check would trust) and removes
+    older builds of the same name."""
+    try:
+        work.rename(out)
+    except OSError:  # another run finished first: its build is the same
+        pass
     for old in BUILD.glob(f"{name}-*"):
         if old != out:
             shutil.rmtree(old, ignore_errors=True)
-    return paths
 
 
 def build_extension(module: str, cc: str, sources: list[Path]) -> Path:
@@ -126,13 +133,7 @@ def build_extension(module: str, cc: str, sources: list[Path]) -> Path:
                               capture_output=True, text=True, env=clean_env(), timeout=600)
         if done.returncode != 0:
             raise RuntimeError(f"building {module} failed:\n{done.stderr}")
-        try:
-            work.rename(out)
-        except OSError:  # another run finished first: its module is the same
-            pass
+        _publish(work, out, module)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    for old in BUILD.glob(f"{module}-*"):
-        if old != out:
-            shutil.rmtree(old, ignore_errors=True)
     return path

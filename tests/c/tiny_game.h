@@ -401,14 +401,7 @@ static inline void tiny_batch_step(TinyBatch *b, const int64_t *actions, int ill
     VecStepJob job = {.game = b, .out = &b->out, .autoreset = b->autoreset, .actions = actions,
                       .illegal_mode = illegal_mode};
     pool_run(threads, b->num_envs, tiny_step_task, &job);
-    VecTally t;
-    vec_tally_read(&job.tally, &t);
-    b->stats.finished += t.finished;
-    b->stats.draws += t.draws;
-    b->stats.marked += t.marked;
-    b->stats.plies += t.plies;
-    for (int p = 0; p < VEC_PLAYERS_MAX; p++) b->stats.wins[p] += t.wins[p];
-    b->stats.checksum += t.checksum;
+    vec_tally_collect(&job.tally, &b->stats);
 }
 
 static inline void tiny_batch_write_outputs(TinyBatch *b, int threads) {
