@@ -223,8 +223,9 @@ static void batch_start_game(void *ctx, int64_t i, int first_episode) {
 static int batch_game_over(const void *ctx, int64_t i) { return ((const Batch *)ctx)->states[i].done; }
 
 /* Plays the action of the player to move (the learner, in the learner-vs-opponent mode,
- * then the opponent's replies); an illegal one loses under ILLEGAL_LOSES. */
-static int batch_play(void *ctx, int64_t i, int64_t action, int illegal_mode) {
+ * then the opponent's replies); an illegal one loses under ILLEGAL_LOSES. Inlined into
+ * the step loop, as it was before the seam: a call per game costs ~2% of the bare step. */
+static inline __attribute__((always_inline)) int batch_play(void *ctx, int64_t i, int64_t action, int illegal_mode) {
     Batch *b = ctx;
     GameState *s = &b->states[i];
     int player = s->to_move;

@@ -1,5 +1,8 @@
 /* batch.h: N games stepped together, writing into arrays the caller owns.
  *
+ * Stratego on the seam of vec.h: the loops, outputs, autoreset and statistics are vec.h's
+ * (what any game's batch shares); this file is Stratego's settings and hooks (batch.c).
+ *
  * Auto-reset, as Gymnasium 1.x defines its modes (gymnasium.vector.AutoresetMode):
  *  - SAME_STEP: a game that ends during batch_step has its result written to the
  *    final_* arrays and its rewards set, and is replaced at once by a new game whose
@@ -135,7 +138,7 @@ void batch_free(Batch *b);
 int batch_outputs_alloc(const BatchConfig *c, BatchOutputs *out);
 void batch_outputs_free(BatchOutputs *out);
 
-/* Bytes of one view in b->obs: the planes or the codes. */
+/* Bytes of one view in b->out.obs: the planes or the codes (observe_spec_bytes). */
 size_t batch_obs_bytes(const Batch *b);
 
 /* Bytes of one game's row of b->mask. */
@@ -165,7 +168,7 @@ int64_t batch_find_illegal(const Batch *b, const int64_t *actions, int *code, in
 /* Plays actions[i] in game i (all in range; under ILLEGAL_RAISE all legal). */
 void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_threads);
 
-/* For each game a uniformly random set entry of its row of b->mask (the legal actions
+/* For each game a uniformly random set entry of its row of b->out.mask (the legal actions
  * unless the caller narrowed them), from the game's own sampler stream; -1 if none.
  * With write_mask 0, a uniformly random legal action generated afresh. */
 void batch_sample_actions(Batch *b, int64_t *actions, int num_threads);
