@@ -11,11 +11,12 @@ import numpy
 from setuptools import Extension, setup
 
 # The binding (csrc/python/, the only files that include Python.h) and the C core.
-BINDING_SOURCES = ["module.c", "args.c", "game_type.c", "batch_type.c"]
+BINDING_SOURCES = ["module.c", "args.c", "vec_binding.c", "game_type.c", "batch_type.c"]
 CORE_SOURCES = [
     "init.c", "board.c", "rules.c", "action.c", "rays.c", "walk.c", "moves_fast.c", "moves_check.c", "moves.c",
     "repetition.c", "chase.c", "setup.c", "game.c",
-    "view.c", "observe.c", "observe_codes.c", "observe_full.c", "mask_bits.c", "bot.c", "bot_game.c", "pool.c", "batch.c", "save.c",
+    "view.c", "observe.c", "observe_codes.c", "observe_full.c", "observe_player.c", "mask_bits.c", "bot.c", "bot_game.c",
+    "pool.c", "vec.c", "batch.c", "save.c",
 ]
 
 

@@ -1,66 +1,135 @@
 #include "batch.h"
 
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bot.h"
 #include "game.h"
 #include "mask_bits.h"
 #include "moves.h"
-#include "observe_codes.h"
 #include "observe_full.h"
+#include "observe_player.h"
 #include "pool.h"
-#include "view.h"
 #include "rng.h"
 
-size_t batch_obs_bytes(const Batch *b) {
-    return b->obs_codes ? CODES_BYTES(b->obs_spec.history_k) : observe_bytes(&b->obs_spec);
-}
+size_t batch_obs_bytes(const Batch *b) { return observe_spec_bytes(&b->obs_spec); }
 
 int batch_mask_bytes(const Batch *b) {
     int n = rules_num_actions(&b->rules);
     return b->mask_bits ? MASK_BITS_BYTES(n) : n;
 }
 
-/* Writes player p's view v of game i into its row of `dst` (b->obs with b->obs_views, or
- * b->final_obs with b->final_views: `views` a game), and with codes and beliefs the
- * belief planes into `belief`'s row. */
-static void batch_write_view(const Batch *b, int64_t i, int p, int views, const PlayerView *v, uint8_t *dst,
-                             float *belief) {
-    size_t row = (size_t)i * (size_t)views + (size_t)p;
-    if (!b->obs_codes) {
-        observe_partial(v, &b->obs_spec, dst + row * observe_bytes(&b->obs_spec));
-        return;
-    }
-    observe_codes(v, &b->obs_spec, dst + row * CODES_BYTES(b->obs_spec.history_k));
-    if (b->obs_spec.probabilities) observe_belief_planes(v, belief + row * PIECE_TYPE_NB * SQ_NB);
+void batch_config_default(BatchConfig *c, int num_envs) {
+    memset(c, 0, sizeof(*c));
+    c->num_envs = num_envs;
+    rules_default(&c->rules);
+    c->write_mask = 1;
+    c->obs_spec = (ObsSpec){4, 0, 0, c->rules.max_plies, c->rules.max_plies_without_attack, 0};
+    c->obs_views = c->final_views = 1;
+    c->autoreset = AUTORESET_SAME_STEP;
+    c->opponent = -1;
+    c->learner_mode = LEARNER_RED;
 }
 
-/* Writes game i's observation(s) into its row of `dst` (b->obs with b->obs_views, or
- * b->final_obs with b->final_views), and with codes and beliefs the belief planes into
- * `belief`: `views` 1 the view of `player`, 2 red's and blue's. */
+VecShape batch_shape(const BatchConfig *c) {
+    int actions = rules_num_actions(&c->rules);
+    VecShape shape = {
+        .num_envs = c->num_envs,
+        .num_players = PLAYER_NB,
+        .mask_bytes = (size_t)(c->mask_bits ? MASK_BITS_BYTES(actions) : actions),
+        .obs_bytes = c->obs_views ? observe_spec_bytes(&c->obs_spec) : 0,
+        .obs_views = c->obs_views,
+        .final_views = c->obs_views ? c->final_views : 0,
+    };
+    return shape;
+}
+
+int batch_init(Batch *b, const BatchConfig *c, const BatchOutputs *out) {
+    memset(b, 0, sizeof(*b));
+    size_t n = (size_t)c->num_envs;
+    b->states = malloc(n * sizeof(GameState));
+    b->sample_rng = malloc(n * sizeof(uint64_t));
+    b->versus = c->opponent >= 0 ? calloc(n, sizeof(VersusSlot)) : NULL;
+    if (b->states == NULL || b->sample_rng == NULL || (c->opponent >= 0 && b->versus == NULL)) {
+        batch_free(b);
+        return -1;
+    }
+    b->num_envs = c->num_envs;
+    b->rules = c->rules;
+    b->setups = c->setups;
+    b->write_mask = c->write_mask;
+    b->mask_bits = c->mask_bits;
+    b->out = out->vec;
+    b->obs_spec = c->obs_spec;
+    b->obs_views = c->obs_views;
+    b->final_views = c->obs_views ? c->final_views : 0;
+    int beliefs = c->obs_views && c->obs_spec.codes && c->obs_spec.probabilities;
+    b->belief = beliefs ? out->belief : NULL;
+    b->final_belief = beliefs ? out->final_belief : NULL;
+    b->full_obs = c->full_obs ? out->full_obs : NULL;
+    b->full_codes = c->full_codes;
+    b->autoreset = c->autoreset;
+    b->opponent = c->opponent;
+    b->learner_mode = c->learner_mode;
+    return 0;
+}
+
+void batch_free(Batch *b) {
+    free(b->states);
+    free(b->sample_rng);
+    free(b->versus);
+    b->states = NULL;
+    b->sample_rng = NULL;
+    b->versus = NULL;
+}
+
+int batch_outputs_alloc(const BatchConfig *c, BatchOutputs *out) {
+    VecShape shape = batch_shape(c);
+    size_t n = (size_t)c->num_envs;
+    memset(out, 0, sizeof(*out));
+    if (vec_outputs_alloc(&shape, &out->vec) < 0) return -1;
+    if (c->obs_views && c->obs_spec.codes && c->obs_spec.probabilities) {
+        size_t plane = (size_t)PIECE_TYPE_NB * SQ_NB * sizeof(float);
+        out->belief = calloc(n * (size_t)shape.obs_views, plane);
+        out->final_belief = calloc(n * (size_t)shape.final_views, plane);
+        if (out->belief == NULL || out->final_belief == NULL) goto fail;
+    }
+    if (c->full_obs) {
+        out->full_obs = calloc(n, c->full_codes ? SQ_NB : (size_t)FULL_OBS_CHANNELS * SQ_NB);
+        if (out->full_obs == NULL) goto fail;
+    }
+    return 0;
+fail:
+    batch_outputs_free(out);
+    return -1;
+}
+
+void batch_outputs_free(BatchOutputs *out) {
+    vec_outputs_free(&out->vec);
+    free(out->belief);
+    free(out->final_belief);
+    free(out->full_obs);
+    memset(out, 0, sizeof(*out));
+}
+
+/* Writes game i's observation(s) into its row of `dst` (b->out.obs with b->obs_views, or
+ * b->out.final_obs with b->final_views), and with codes and beliefs the belief planes
+ * into `belief`: `views` 1 the view of `player`, 2 red's and blue's. */
 static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst, float *belief, int views, int player) {
     size_t bytes = batch_obs_bytes(b);
-    uint8_t *row = dst + (size_t)i * (size_t)views * bytes;
-    const GameState *s = &b->states[i];
+    size_t first = (size_t)i * (size_t)views;
     /* Rows of a large batch have left the caches since the last step: fetch this one
      * while the view is built. Measured with one thread: steps/s +35% at 4096 games
      * (28 MB of rows), +5% at 1024 (7 MB), no change at 768, -4% at 256 and 512, whose rows
      * stay cached and the prefetches only cost instructions. */
     enum { PREFETCH_MIN_BYTES = 6 << 20 };
-    if (!b->obs_codes && (size_t)b->num_envs * (size_t)views * bytes >= PREFETCH_MIN_BYTES)
-        observe_prefetch(&b->obs_spec, row, views);
-    /* Only the plies the encoder shows. */
-    int plies = b->obs_spec.history_k;
-    PlayerView view;
-    if (views == 1) {
-        view_build_recent(s, player, plies, &view);
-        batch_write_view(b, i, 0, 1, &view, dst, belief);
-    } else {
-        for (int p = 0; p < PLAYER_NB; p++) {
-            view_build_recent(s, p, plies, &view);
-            batch_write_view(b, i, p, 2, &view, dst, belief);
-        }
+    if (!b->obs_spec.codes && (size_t)b->num_envs * (size_t)views * bytes >= PREFETCH_MIN_BYTES)
+        observe_prefetch(&b->obs_spec, dst + first * bytes, views);
+    for (int v = 0; v < views; v++) {
+        size_t row = first + (size_t)v;
+        float *belief_row = belief != NULL ? belief + row * PIECE_TYPE_NB * SQ_NB : NULL;
+        observe_player(&b->states[i], views == 1 ? player : v, &b->obs_spec, dst + row * bytes, belief_row);
     }
 }
 
@@ -71,24 +140,15 @@ static void batch_write_turn(Batch *b, int64_t i) {
     const GameState *s = &b->states[i];
     int viewer = b->versus ? b->versus[i].learner : s->to_move;
     if (b->write_mask) {
-        uint8_t *row = b->mask + i * batch_mask_bytes(b);
+        uint8_t *row = b->out.mask + i * batch_mask_bytes(b);
         game_legal_mask(s, &b->rules, row, b->mask_bits); /* all clear for a game left over */
     }
-    b->to_play[i] = (int8_t)viewer;
-    if (b->obs_views) batch_write_obs(b, i, b->obs, b->belief, b->obs_views, viewer);
+    b->out.to_play[i] = (int8_t)viewer;
+    if (b->obs_views) batch_write_obs(b, i, b->out.obs, b->belief, b->obs_views, viewer);
     if (b->full_obs) {
         if (b->full_codes) observe_full_codes(s, viewer, b->full_obs + i * SQ_NB);
         else observe_full(s, viewer, b->full_obs + i * FULL_OBS_CHANNELS * SQ_NB);
     }
-}
-
-/* Clears game i's per-step results (no reward, nothing finished). */
-static void batch_clear_results(Batch *b, int64_t i) {
-    b->rewards[2 * i] = b->rewards[2 * i + 1] = b->reward[i] = 0.0f;
-    b->terminated[i] = b->truncated[i] = 0;
-    b->final_winner[i] = -1;
-    b->final_reason[i] = END_NONE;
-    b->final_plies[i] = 0;
 }
 
 /* Learner vs opponent: the opponent plays, from its own view, until the learner is to
@@ -130,8 +190,11 @@ static void versus_start(Batch *b, int64_t i, int first_episode) {
     }
 }
 
+/* ---------------------------------------------------------------- the hooks (vec.h) */
+
 /* Seeds game i's streams from (seed, i): setups, the sampler, the opponent. */
-static void batch_seed_game(Batch *b, int64_t i, uint64_t seed) {
+static void batch_seed_game(void *ctx, int64_t i, uint64_t seed) {
+    Batch *b = ctx;
     b->states[i].rng = rng_seed_stream(seed, (uint64_t)i, 0);
     b->sample_rng[i] = rng_seed_stream(seed, (uint64_t)i, 1);
     if (b->versus) {
@@ -141,7 +204,8 @@ static void batch_seed_game(Batch *b, int64_t i, uint64_t seed) {
 }
 
 /* Starts game i's next game (episode, against the opponent) from its streams. */
-static void batch_start_game(Batch *b, int64_t i, int first_episode) {
+static void batch_start_game(void *ctx, int64_t i, int first_episode) {
+    Batch *b = ctx;
     if (b->versus) {
         versus_start(b, i, first_episode);
     } else {
@@ -149,42 +213,90 @@ static void batch_start_game(Batch *b, int64_t i, int first_episode) {
     }
 }
 
-typedef struct {
-    Batch *b;
-    const uint8_t *reset_mask; /* NULL: every game */
-    int reseed;
-    uint64_t seed;
-} ResetJob;
+static int batch_game_over(const void *ctx, int64_t i) { return ((const Batch *)ctx)->states[i].done; }
+
+/* Plays the action of the player to move (the learner, in the learner-vs-opponent mode,
+ * then the opponent's replies); an illegal one loses under ILLEGAL_LOSES. Inlined into
+ * the step loop, as it was before the seam: a call per game costs ~2% of the bare step. */
+static inline __attribute__((always_inline)) int batch_play(void *ctx, int64_t i, int64_t action, int illegal_mode) {
+    Batch *b = ctx;
+    GameState *s = &b->states[i];
+    int player = s->to_move;
+    if (illegal_mode == ILLEGAL_LOSES && moves_check_action(s, &b->rules, (int)action) != 0) {
+        game_forfeit(s);
+    } else {
+        game_apply_action(s, &b->rules, (int)action);
+    }
+    if (b->versus) versus_reply(b, s, &b->versus[i]);
+    return player;
+}
+
+/* The winner +1, the loser -1, a draw 0 each; a cap is a draw (game.h). */
+static VecResult batch_finish(const void *ctx, int64_t i, float *rewards) {
+    const GameState *s = &((const Batch *)ctx)->states[i];
+    if (s->winner != NO_WINNER) {
+        rewards[s->winner] = 1.0f;
+        rewards[1 - s->winner] = -1.0f;
+    }
+    VecResult r = {s->winner, s->end_reason, s->ply, game_is_cap(s->end_reason)};
+    return r;
+}
+
+static void batch_write_turn_hook(void *ctx, int64_t i) { batch_write_turn(ctx, i); }
+
+/* The learner's last view, whoever ended the game; in the two-player batch the view of
+ * the player who would move next (or both). */
+static void batch_write_final(void *ctx, int64_t i, int actor) {
+    Batch *b = ctx;
+    if (b->obs_views)
+        batch_write_obs(b, i, b->out.final_obs, b->final_belief, b->final_views,
+                        b->versus ? actor : b->states[i].to_move);
+}
+
+/* Asks the caches for a game's state, which a step touches in a dozen places across the
+ * whole struct: fetched one game ahead, it arrives while the current game is stepped
+ * (measured, 4096 games, 1 thread: +13% steps/s with the default observation). */
+static inline void state_prefetch(const GameState *s) {
+    for (size_t at = 0; at < sizeof(GameState); at += 64) __builtin_prefetch((const char *)s + at);
+}
+
+static void batch_prefetch(const void *ctx, int64_t i) { state_prefetch(&((const Batch *)ctx)->states[i]); }
+
+static const VecGame STRATEGO_GAME = {
+    .players = PLAYER_NB,
+    .seed = batch_seed_game,
+    .start = batch_start_game,
+    .over = batch_game_over,
+    .play = batch_play,
+    .finish = batch_finish,
+    .write_turn = batch_write_turn_hook,
+    .write_final = batch_write_final,
+    .prefetch = batch_prefetch,
+};
+
+/* The red and blue seats of the hooks are Stratego's colours, and a draw's winner code
+ * (NO_WINNER) is the seat count, as VecResult has it. */
+_Static_assert(RED == 0 && BLUE == 1 && (int)NO_WINNER == (int)PLAYER_NB, "seats are colours");
+_Static_assert((int)ACTION_MAX <= (int)VEC_ACTIONS_MAX, "vec_mask_sample covers the action space");
 
 static void batch_reset_games(void *ctx, int64_t begin, int64_t end) {
-    const ResetJob *job = ctx;
-    Batch *b = job->b;
-    for (int64_t i = begin; i < end; i++) {
-        if (job->reset_mask != NULL && !job->reset_mask[i]) continue;
-        if (job->reseed) batch_seed_game(b, i, job->seed);
-        batch_start_game(b, i, job->reseed);
-        batch_clear_results(b, i);
-        batch_write_turn(b, i);
-    }
+    vec_reset_range(&STRATEGO_GAME, ctx, begin, end);
 }
 
 void batch_reset(Batch *b, uint64_t seed, int num_threads) {
     memset(&b->stats, 0, sizeof(b->stats));
-    ResetJob job = {.b = b, .reset_mask = NULL, .reseed = 1, .seed = seed};
+    VecResetJob job = {.game = b, .out = &b->out, .reset_mask = NULL, .reseed = 1, .seed = seed};
     pool_run(num_threads, b->num_envs, batch_reset_games, &job);
 }
 
 void batch_reset_some(Batch *b, const uint8_t *reset_mask, int reseed, uint64_t seed, int num_threads) {
-    ResetJob job = {.b = b, .reset_mask = reset_mask, .reseed = reseed, .seed = seed};
+    VecResetJob job = {.game = b, .out = &b->out, .reset_mask = reset_mask, .reseed = reseed, .seed = seed};
     pool_run(num_threads, b->num_envs, batch_reset_games, &job);
 }
 
 static void batch_write_games(void *ctx, int64_t begin, int64_t end) {
     Batch *b = ctx;
-    for (int64_t i = begin; i < end; i++) {
-        batch_clear_results(b, i);
-        batch_write_turn(b, i);
-    }
+    vec_write_range(&STRATEGO_GAME, b, &b->out, begin, end);
 }
 
 void batch_write_outputs(Batch *b, int num_threads) {
@@ -198,13 +310,6 @@ int64_t batch_find_out_of_range(const Batch *b, const int64_t *actions) {
         if (actions[i] < 0 || actions[i] >= num_actions) return i;
     }
     return -1;
-}
-
-/* Asks the caches for a game's state, which a step touches in a dozen places across the
- * whole struct: fetched one game ahead, it arrives while the current game is stepped
- * (measured, 4096 games, 1 thread: +13% steps/s with the default observation). */
-static inline void state_prefetch(const GameState *s) {
-    for (size_t at = 0; at < sizeof(GameState); at += 64) __builtin_prefetch((const char *)s + at);
 }
 
 typedef struct {
@@ -241,167 +346,24 @@ int64_t batch_find_illegal(const Batch *b, const int64_t *actions, int *code, in
     return first;
 }
 
-/* A hash of one finished game, summed over games so that the total does not depend on
- * the order in which threads finish them. */
-static uint64_t game_result_hash(int64_t index, const GameState *s) {
-    uint64_t h = (uint64_t)index * 0x9E3779B97F4A7C15ull ^ ((uint64_t)s->ply << 16) ^
-                 ((uint64_t)s->winner << 8) ^ s->end_reason;
-    return rng_next(&h);
-}
-
-typedef struct {
-    Batch *b;
-    const int64_t *actions;
-    int illegal_mode;
-    /* Sums over the finished games, added chunk by chunk: addition commutes, so the
-     * totals do not depend on which thread ran which chunk. */
-    _Atomic int64_t finished, red, blue, draws, caps, plies;
-    _Atomic uint64_t checksum;
-} StepJob;
-
 static void batch_step_games(void *ctx, int64_t begin, int64_t end) {
-    StepJob *job = ctx;
-    Batch *b = job->b;
-    const Rules *r = &b->rules;
-    int64_t n = b->num_envs;
-    int64_t finished = 0, red = 0, blue = 0, draws = 0, caps = 0, plies = 0;
-    uint64_t checksum = 0;
-    for (int64_t i = begin; i < end; i++) {
-        GameState *s = &b->states[i];
-        if (i + 1 < n) state_prefetch(s + 1);
-        /* A game over since an earlier step (never under SAME_STEP): its action is
-         * ignored; NEXT_STEP starts its next game (episode) now, DISABLED waits for a
-         * reset. */
-        if (s->done) {
-            if (b->autoreset != AUTORESET_NEXT_STEP) {
-                batch_clear_results(b, i);
-                continue;
-            }
-            batch_start_game(b, i, 0);
-            batch_clear_results(b, i);
-            batch_write_turn(b, i);
-            continue;
-        }
-        int player = s->to_move; /* the learner, in the learner-vs-opponent mode */
-        int action = (int)job->actions[i];
-        if (job->illegal_mode == ILLEGAL_LOSES && moves_check_action(s, r, action) != 0) {
-            game_forfeit(s);
-        } else {
-            game_apply_action(s, r, action);
-        }
-        if (b->versus) versus_reply(b, s, &b->versus[i]);
-        float *rew = b->rewards + 2 * i;
-        batch_clear_results(b, i);
-        if (s->done) {
-            /* Every end is a rule of the game, the caps included (a draw): terminated,
-             * never truncated, which is left to limits outside the game. */
-            b->terminated[i] = 1;
-            b->final_reason[i] = s->end_reason;
-            b->final_plies[i] = s->ply;
-            if (s->winner != NO_WINNER) {
-                b->final_winner[i] = (int8_t)s->winner;
-                rew[s->winner] = 1.0f;
-                rew[1 - s->winner] = -1.0f;
-            }
-            finished++;
-            red += s->winner == RED;
-            blue += s->winner == BLUE;
-            draws += s->winner == NO_WINNER;
-            caps += game_is_cap(s->end_reason);
-            plies += s->ply;
-            checksum += game_result_hash(i, s);
-            if (b->autoreset == AUTORESET_SAME_STEP) {
-                /* The learner's last view, whoever ended the game; in the two-player
-                 * batch the view of the player who would move next (or both). */
-                if (b->obs_views)
-                    batch_write_obs(b, i, b->final_obs, b->final_belief, b->final_views,
-                                    b->versus ? player : s->to_move);
-                batch_start_game(b, i, 0);
-            }
-        }
-        b->reward[i] = rew[player];
-        batch_write_turn(b, i);
-    }
-    if (finished == 0) return;
-    atomic_fetch_add(&job->finished, finished);
-    atomic_fetch_add(&job->red, red);
-    atomic_fetch_add(&job->blue, blue);
-    atomic_fetch_add(&job->draws, draws);
-    atomic_fetch_add(&job->caps, caps);
-    atomic_fetch_add(&job->plies, plies);
-    atomic_fetch_add(&job->checksum, checksum);
+    VecStepJob *job = ctx;
+    vec_step_range(&STRATEGO_GAME, job, ((const Batch *)job->game)->num_envs, begin, end);
 }
 
 void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_threads) {
-    StepJob job = {.b = b, .actions = actions, .illegal_mode = illegal_mode};
+    VecStepJob job = {.game = b, .out = &b->out, .autoreset = b->autoreset, .actions = actions,
+                      .illegal_mode = illegal_mode};
     pool_run(num_threads, b->num_envs, batch_step_games, &job);
-    b->stats.games_finished += atomic_load(&job.finished);
-    b->stats.red_wins += atomic_load(&job.red);
-    b->stats.blue_wins += atomic_load(&job.blue);
-    b->stats.draws += atomic_load(&job.draws);
-    b->stats.cap_draws += atomic_load(&job.caps);
-    b->stats.plies_of_finished += atomic_load(&job.plies);
-    b->stats.checksum += atomic_load(&job.checksum);
-}
-
-/* Set (non-zero) entries of a byte mask. numpy's bool is one byte and any non-zero
- * byte reads as True (a mask written through a uint8 view may hold 255 or 2), so a
- * block counts bytes that are not zero, not their sum. 16 bytes at a time with SSE2
- * where the compiler has it (x86-64 always does): min(byte, 1), then the sum of
- * absolute differences; 8 at a time elsewhere: each non-zero byte becomes 1, then a
- * multiply gathers the byte sum of a word. */
-#ifdef __SSE2__
-#include <emmintrin.h>
-enum { MASK_BLOCK = 16 };
-static inline int block_ones(const uint8_t *m) {
-    __m128i bits = _mm_min_epu8(_mm_loadu_si128((const __m128i *)m), _mm_set1_epi8(1));
-    __m128i sums = _mm_sad_epu8(bits, _mm_setzero_si128());
-    return _mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(sums, sums));
-}
-#else
-enum { MASK_BLOCK = 8 };
-static inline int block_ones(const uint8_t *m) {
-    uint64_t word;
-    memcpy(&word, m, 8);
-    /* Per byte: the high bit set iff the byte is non-zero, without carries between bytes. */
-    uint64_t low7 = (word & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full;
-    uint64_t ones = ((low7 | word) & 0x8080808080808080ull) >> 7;
-    return (int)((ones * 0x0101010101010101ull) >> 56);
-}
-#endif
-
-/* Ones in mask[0..n), with the ones of each 64-byte group kept in groups[], so that
- * finding the k-th one afterwards reads at most one group of the mask again. */
-enum { MASK_GROUP = 64, MASK_GROUPS_MAX = (ACTION_MAX + MASK_GROUP - 1) / MASK_GROUP };
-
-static int mask_count(const uint8_t *mask, int n, uint16_t *groups) {
-    int total = 0, a = 0, g = 0;
-    for (; a + MASK_GROUP <= n; a += MASK_GROUP, g++) {
-        int ones = 0;
-        for (int b = 0; b < MASK_GROUP; b += MASK_BLOCK) ones += block_ones(mask + a + b);
-        groups[g] = (uint16_t)ones;
-        total += ones;
-    }
-    for (; a < n; a++) total += mask[a] != 0;
-    return total;
-}
-
-/* The k-th (0-based) set entry, k below the count mask_count() gave with groups. */
-static int mask_select(const uint8_t *mask, int n, const uint16_t *groups, int k) {
-    int a = 0;
-    for (int g = 0; a + MASK_GROUP <= n; a += MASK_GROUP, g++) {
-        if (k < groups[g]) break;
-        k -= groups[g];
-    }
-    for (; a + MASK_BLOCK <= n; a += MASK_BLOCK) {
-        int ones = block_ones(mask + a);
-        if (k < ones) break;
-        k -= ones;
-    }
-    for (; a < n; a++) {
-        if (mask[a] && k-- == 0) return a;
-    }
-    return -1;
+    VecTally t = {0};
+    vec_tally_collect(&job.tally, &t);
+    b->stats.games_finished += t.finished;
+    b->stats.red_wins += t.wins[RED];
+    b->stats.blue_wins += t.wins[BLUE];
+    b->stats.draws += t.draws;
+    b->stats.cap_draws += t.marked;
+    b->stats.plies_of_finished += t.plies;
+    b->stats.checksum += t.checksum;
 }
 
 typedef struct {
@@ -427,18 +389,13 @@ static void batch_sample_games(void *ctx, int64_t begin, int64_t end) {
          * or a narrower one the caller wrote into it. A row with none gives -1. Packed or
          * not, the k-th set entry in action order: the same games either way. */
         if (b->mask_bits) {
-            const uint8_t *bits = b->mask + i * MASK_BITS_BYTES(num_actions);
+            const uint8_t *bits = b->out.mask + i * MASK_BITS_BYTES(num_actions);
             int count = mask_bits_count(bits, num_actions);
             actions[i] = count > 0 ? mask_bits_select(bits, num_actions, (int)rng_below(&b->sample_rng[i], (uint32_t)count))
                                    : -1;
             continue;
         }
-        const uint8_t *mask = b->mask + i * num_actions;
-        uint16_t groups[MASK_GROUPS_MAX];
-        int count = mask_count(mask, num_actions, groups);
-        actions[i] = count > 0 ? mask_select(mask, num_actions, groups,
-                                             (int)rng_below(&b->sample_rng[i], (uint32_t)count))
-                               : -1;
+        actions[i] = vec_mask_sample(b->out.mask + i * num_actions, num_actions, &b->sample_rng[i]);
     }
 }
 

@@ -1,5 +1,8 @@
 /* batch.h: N games stepped together, writing into arrays the caller owns.
  *
+ * Stratego on the seam of vec.h: the loops, outputs, autoreset and statistics are vec.h's
+ * (what any game's batch shares); this file is Stratego's settings and hooks (batch.c).
+ *
  * Auto-reset, as Gymnasium 1.x defines its modes (gymnasium.vector.AutoresetMode):
  *  - SAME_STEP: a game that ends during batch_step has its result written to the
  *    final_* arrays and its rewards set, and is replaced at once by a new game whose
@@ -25,6 +28,7 @@
 #include "game.h"
 #include "observe.h"
 #include "rules.h"
+#include "vec.h"
 
 typedef struct {
     int64_t games_finished;
@@ -47,42 +51,57 @@ typedef struct {
     uint8_t reserved[7]; /* zero: the struct is saved as bytes */
 } VersusSlot;
 
+/* A batch's settings: everything but the arrays it writes. */
+typedef struct {
+    int num_envs;
+    Rules rules;
+    SetupTable setups;   /* rows the games draw their setups from; n 0 for random ones; the
+                          * caller keeps the rows alive and unchanged while the batch lives */
+    int write_mask;      /* 0: leave mask untouched (benchmarks of the bare step) */
+    int mask_bits;       /* the mask packed with mask_bits (mask_bits.h) */
+    /* Observations (observe_player.h), or obs_views 0 for none. With obs_views 1 each game
+     * has the view of its player to move; with 2 the views of red then blue. With
+     * obs_spec.codes the rows are the compact codes (observe_codes.h), and
+     * spec.probabilities puts the belief planes in belief / final_belief. */
+    ObsSpec obs_spec;
+    int obs_views;
+    int final_views;     /* 1: the player to move's view (as obs_views 1), 2: red's, blue's */
+    int full_obs;        /* write the full view of the player to move (observe_full.h) */
+    int full_codes;      /* as codes, [N][100] (observe_full.h) */
+    int autoreset;       /* AUTORESET_* (vec.h) */
+    int opponent;        /* a BotKind: learner vs opponent below; -1 the two-player batch */
+    int learner_mode;    /* LEARNER_* */
+} BatchConfig;
+
+/* The arrays a batch writes, owned by the caller: the outputs every game's batch has
+ * (vec.h) and Stratego's own. */
+typedef struct {
+    VecOutputs vec;
+    float *belief;       /* with codes and probabilities: [N][obs_views][12][100] */
+    float *final_belief; /* [N][final_views][12][100] */
+    uint8_t *full_obs;   /* [N][FULL_OBS_CHANNELS][100] or [N][100] codes, with full_obs */
+} BatchOutputs;
+
 typedef struct {
     int num_envs;
     Rules rules;
     GameState *states;   /* num_envs, owned by the batch */
     uint64_t *sample_rng; /* num_envs, owned by the batch */
     BatchStats stats;
-    SetupTable setups;    /* rows the games draw their setups from; n 0 for random ones */
-    /* Output arrays, owned by the caller, num_envs rows each. */
-    uint8_t *mask;          /* [N][rules_num_actions] legal actions of the player to move, or
-                             * [N][MASK_BITS_BYTES] packed with mask_bits (mask_bits.h) */
-    int write_mask;         /* 0: leave mask untouched (benchmarks of the bare step) */
+    SetupTable setups;
+    int write_mask;
     int mask_bits;
-    float *rewards;         /* [N][2] reward of red and blue for the last step */
-    float *reward;          /* [N] reward of the player who acted in the last step */
-    uint8_t *terminated;    /* [N] the game ended by the rules this step */
-    uint8_t *truncated;     /* [N] always 0: every end is a rule of the game (caps are
-                             * draws, rules.h); kept for Gymnasium's step signature */
-    int8_t *to_play;        /* [N] player to move now */
-    int8_t *final_winner;   /* [N] winner of the game that ended this step, -1 draw */
-    uint8_t *final_reason;  /* [N] its EndReason */
-    int32_t *final_plies;   /* [N] its length in plies */
-    /* Observations (observe.h), or obs_views 0 for none. With obs_views 1 each game has
-     * the view of its player to move; with 2 the views of red then blue. With obs_codes
-     * the rows are the compact codes (observe_codes.h), and spec.probabilities puts the
-     * belief planes in belief / final_belief. */
+    /* Output arrays (vec.h): mask [N][rules_num_actions], or [N][MASK_BITS_BYTES] packed;
+     * rewards [N][2] of red and blue; obs [N][obs_views][batch_obs_bytes]. */
+    VecOutputs out;
     ObsSpec obs_spec;
     int obs_views;
-    int obs_codes;
-    uint8_t *obs;           /* [N][obs_views][batch_obs_bytes] */
-    uint8_t *final_obs;     /* [N][final_views][batch_obs_bytes]: the last view(s) of a game
-                             * that ended this step (SAME_STEP only) */
-    int final_views;        /* 1: the player to move's view (as obs_views 1), 2: red's, blue's */
-    float *belief;          /* with obs_codes and probabilities: [N][obs_views][12][100] */
-    float *final_belief;    /* [N][final_views][12][100] */
-    uint8_t *full_obs;      /* [N][FULL_OBS_CHANNELS][100] of the player to move, or NULL */
-    int autoreset;          /* AUTORESET_* */
+    int final_views;
+    float *belief;
+    float *final_belief;
+    uint8_t *full_obs;      /* NULL: no full view */
+    int full_codes;
+    int autoreset;
     /* Learner vs opponent: opponent is a BotKind, or -1 for the two-player batch. Then
      * every step plays the learner's action and the opponent's replies (in C, from the
      * opponent's own view) until the learner is to move again, and every output is the
@@ -93,13 +112,33 @@ typedef struct {
     int opponent;
     int learner_mode;       /* LEARNER_* */
     VersusSlot *versus;     /* [N], owned by the batch; NULL in the two-player batch */
-    int full_codes;         /* full_obs holds [N][100] codes (observe_full.h) */
 } Batch;
 
-enum { ILLEGAL_RAISE = 0, ILLEGAL_LOSES = 1 };
-enum { AUTORESET_SAME_STEP = 0, AUTORESET_NEXT_STEP = 1, AUTORESET_DISABLED = 2 };
+/* The settings of a classic batch of n games: default rules, random setups, the legal
+ * mask as bytes, one view a game as uint8 planes with 4 plies of history, autoreset in
+ * the same step, two players. */
+void batch_config_default(BatchConfig *c, int num_envs);
 
-/* Bytes of one view in b->obs: the planes or the codes. */
+/* Byte sizes of the outputs of a batch under c (vec.h), for the caller to allocate. */
+VecShape batch_shape(const BatchConfig *c);
+
+/* Makes b a batch of c->num_envs games writing into `out`, every array of the sizes
+ * batch_shape(c) gives (belief arrays with codes and probabilities, full_obs with
+ * c->full_obs). It allocates the games and their streams; batch_reset starts them.
+ * 0, or -1 when memory runs out (b then holds nothing to free). */
+int batch_init(Batch *b, const BatchConfig *c, const BatchOutputs *out);
+
+/* Frees what batch_init allocated (not the outputs, which are the caller's); safe on a
+ * batch whose batch_init failed and a second time. */
+void batch_free(Batch *b);
+
+/* Every output of a batch under c allocated (zeroed) for a program without Python
+ * (main.c, fuzzers): batch_shape(c)'s arrays, and the belief and full-view arrays when
+ * c asks for them. 0, or -1 with nothing left allocated. */
+int batch_outputs_alloc(const BatchConfig *c, BatchOutputs *out);
+void batch_outputs_free(BatchOutputs *out);
+
+/* Bytes of one view in b->out.obs: the planes or the codes (observe_spec_bytes). */
 size_t batch_obs_bytes(const Batch *b);
 
 /* Bytes of one game's row of b->mask. */
@@ -129,7 +168,7 @@ int64_t batch_find_illegal(const Batch *b, const int64_t *actions, int *code, in
 /* Plays actions[i] in game i (all in range; under ILLEGAL_RAISE all legal). */
 void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_threads);
 
-/* For each game a uniformly random set entry of its row of b->mask (the legal actions
+/* For each game a uniformly random set entry of its row of b->out.mask (the legal actions
  * unless the caller narrowed them), from the game's own sampler stream; -1 if none.
  * With write_mask 0, a uniformly random legal action generated afresh. */
 void batch_sample_actions(Batch *b, int64_t *actions, int num_threads);

@@ -38,65 +38,51 @@ static uint64_t digest_bytes(uint64_t h, const void *data, size_t len) {
     return h;
 }
 
-/* A batch of n classic games with its own output buffers (observations if with_obs).
- * 0, or -1 when memory runs out (batch_free frees what was allocated). */
-static int batch_alloc(Batch *b, int n, int with_obs) {
-    memset(b, 0, sizeof(*b));
-    rules_default(&b->rules);
-    b->num_envs = n;
-    b->write_mask = 1;
-    b->obs_spec = (ObsSpec){4, 0, 0, b->rules.max_plies, b->rules.max_plies_without_attack};
-    b->obs_views = b->final_views = with_obs ? 1 : 0;
-    /* obs 2: the compact formats, codes and the packed mask. */
-    b->obs_codes = b->mask_bits = with_obs == 2;
-    size_t obs_bytes = batch_obs_bytes(b);
-    b->states = malloc((size_t)n * sizeof(GameState));
-    b->sample_rng = malloc((size_t)n * sizeof(uint64_t));
-    b->mask = malloc((size_t)n * (size_t)batch_mask_bytes(b));
-    b->rewards = malloc((size_t)n * 2 * sizeof(float));
-    b->reward = malloc((size_t)n * sizeof(float));
-    b->terminated = malloc((size_t)n);
-    b->truncated = malloc((size_t)n);
-    b->to_play = malloc((size_t)n);
-    b->final_winner = malloc((size_t)n);
-    b->final_reason = malloc((size_t)n);
-    b->final_plies = malloc((size_t)n * sizeof(int32_t));
-    /* Zeroed: the digest reads final_obs rows that no game has finished into yet. */
-    b->obs = with_obs ? calloc((size_t)n, obs_bytes) : NULL;
-    b->final_obs = with_obs ? calloc((size_t)n, obs_bytes) : NULL;
-    if (!b->states || !b->sample_rng || !b->mask || !b->rewards || !b->reward || !b->terminated ||
-        !b->truncated || !b->to_play || !b->final_winner || !b->final_reason || !b->final_plies ||
-        (with_obs && (!b->obs || !b->final_obs))) {
+/* A classic batch of n games with its own outputs (observations if with_obs; 2: codes
+ * and the packed mask). 0, or -1 when memory runs out (bench_free frees what there is). */
+typedef struct {
+    Batch batch;
+    BatchOutputs out;
+} Bench;
+
+static int bench_alloc(Bench *bench, int n, int with_obs) {
+    BatchConfig c;
+    batch_config_default(&c, n);
+    c.obs_views = c.final_views = with_obs ? 1 : 0;
+    c.obs_spec.codes = (uint8_t)(with_obs == 2);
+    c.mask_bits = with_obs == 2;
+    memset(bench, 0, sizeof(*bench));
+    if (batch_outputs_alloc(&c, &bench->out) < 0 || batch_init(&bench->batch, &c, &bench->out) < 0) {
         fprintf(stderr, "out of memory\n");
         return -1;
     }
     return 0;
 }
 
-static void batch_free(Batch *b) {
-    free(b->states); free(b->sample_rng); free(b->mask); free(b->rewards); free(b->reward);
-    free(b->terminated); free(b->truncated); free(b->to_play); free(b->final_winner);
-    free(b->final_reason); free(b->final_plies); free(b->obs); free(b->final_obs);
+static void bench_free(Bench *bench) {
+    batch_free(&bench->batch);
+    batch_outputs_free(&bench->out);
 }
 
 static int run_bench(int n, int steps, int threads, int with_obs, int digest) {
-    Batch b;
+    Bench bench;
+    Batch *b = &bench.batch;
     int64_t *actions = malloc((size_t)n * sizeof(int64_t));
     int result = 1;
-    if (batch_alloc(&b, n, with_obs) < 0 || actions == NULL) goto done;
-    batch_reset(&b, 0, threads);
+    if (bench_alloc(&bench, n, with_obs) < 0 || actions == NULL) goto done;
+    batch_reset(b, 0, threads);
     uint64_t h = 0xcbf29ce484222325ULL;
-    size_t mask_bytes = (size_t)n * (size_t)batch_mask_bytes(&b);
-    size_t obs_bytes = batch_obs_bytes(&b);
+    size_t mask_bytes = (size_t)n * (size_t)batch_mask_bytes(b);
+    size_t obs_bytes = batch_obs_bytes(b);
     double start = now_seconds();
     for (int t = 0; t < steps; t++) {
-        batch_sample_actions(&b, actions, threads);
-        batch_step(&b, actions, ILLEGAL_RAISE, threads);
+        batch_sample_actions(b, actions, threads);
+        batch_step(b, actions, ILLEGAL_RAISE, threads);
         if (digest) {
-            h = digest_bytes(h, b.mask, mask_bytes);
+            h = digest_bytes(h, b->out.mask, mask_bytes);
             if (with_obs) {
-                h = digest_bytes(h, b.obs, (size_t)n * obs_bytes);
-                h = digest_bytes(h, b.final_obs, (size_t)n * obs_bytes);
+                h = digest_bytes(h, b->out.obs, (size_t)n * obs_bytes);
+                h = digest_bytes(h, b->out.final_obs, (size_t)n * obs_bytes);
             }
         }
     }
@@ -105,10 +91,10 @@ static int run_bench(int n, int steps, int threads, int with_obs, int digest) {
     printf("%d games x %d steps, %d thread(s), obs %s: %.0f steps/s, %lld games finished, "
            "checksum %016llx\n",
            n, steps, threads, with_obs == 2 ? "codes+bits" : with_obs ? "on" : "off", (double)n * steps / secs,
-           (long long)b.stats.games_finished, (unsigned long long)b.stats.checksum);
+           (long long)b->stats.games_finished, (unsigned long long)b->stats.checksum);
     result = 0;
 done:
-    batch_free(&b);
+    bench_free(&bench);
     free(actions);
     return result;
 }
@@ -117,57 +103,58 @@ done:
  * `steps` more steps: the same checksum and states, or exit 1. Then a corrupted copy and
  * one of other rules must be refused. Runs the save format under gdb and sanitizers. */
 static int run_saves(int n, int steps) {
-    Batch a, b;
+    Bench bench_a, bench_b;
+    Batch *a = &bench_a.batch, *b = &bench_b.batch;
     int64_t *actions = malloc((size_t)n * sizeof(int64_t));
     uint8_t *blob = NULL;
     char err[300];
     int result = 1;
-    memset(&b, 0, sizeof(b)); /* batch_free(&b) is safe even when a's allocation fails */
-    if (batch_alloc(&a, n, 1) < 0 || batch_alloc(&b, n, 1) < 0 || actions == NULL) goto done;
-    batch_reset(&a, 7, 1);
-    batch_reset(&b, 8, 1);
+    memset(&bench_b, 0, sizeof(bench_b)); /* bench_free(&bench_b) is safe even when a's allocation fails */
+    if (bench_alloc(&bench_a, n, 1) < 0 || bench_alloc(&bench_b, n, 1) < 0 || actions == NULL) goto done;
+    batch_reset(a, 7, 1);
+    batch_reset(b, 8, 1);
     for (int t = 0; t < steps; t++) {
-        batch_sample_actions(&a, actions, 1);
-        batch_step(&a, actions, ILLEGAL_RAISE, 1);
+        batch_sample_actions(a, actions, 1);
+        batch_step(a, actions, ILLEGAL_RAISE, 1);
     }
-    size_t len = save_batch_bytes(&a);
+    size_t len = save_batch_bytes(a);
     blob = malloc(len);
     if (blob == NULL) goto done;
-    save_batch_write(&a, blob);
-    if (save_batch_check(&b, blob, len, err, sizeof(err)) < 0) {
+    save_batch_write(a, blob);
+    if (save_batch_check(b, blob, len, err, sizeof(err)) < 0) {
         fprintf(stderr, "saves: a fresh save was refused: %s\n", err);
         goto done;
     }
-    save_batch_read(&b, blob);
-    batch_write_outputs(&b, 1);
+    save_batch_read(b, blob);
+    batch_write_outputs(b, 1);
     for (int t = 0; t < steps; t++) {
-        batch_sample_actions(&a, actions, 1);
-        batch_step(&a, actions, ILLEGAL_RAISE, 1);
-        batch_sample_actions(&b, actions, 1);
-        batch_step(&b, actions, ILLEGAL_RAISE, 1);
+        batch_sample_actions(a, actions, 1);
+        batch_step(a, actions, ILLEGAL_RAISE, 1);
+        batch_sample_actions(b, actions, 1);
+        batch_step(b, actions, ILLEGAL_RAISE, 1);
     }
-    if (a.stats.checksum != b.stats.checksum ||
-        memcmp(a.states, b.states, (size_t)n * sizeof(GameState)) != 0) {
+    if (a->stats.checksum != b->stats.checksum ||
+        memcmp(a->states, b->states, (size_t)n * sizeof(GameState)) != 0) {
         fprintf(stderr, "saves: the loaded batch diverged\n");
         goto done;
     }
     /* The first board square of the last game: board and piece table must agree. */
     size_t last_board = len - (size_t)n * sizeof(uint64_t) - sizeof(GameState) + offsetof(GameState, board);
     blob[last_board] ^= 0x5a;
-    int corrupt_refused = save_batch_check(&b, blob, len, err, sizeof(err)) < 0;
+    int corrupt_refused = save_batch_check(b, blob, len, err, sizeof(err)) < 0;
     blob[last_board] ^= 0x5a;
-    b.rules.two_square_limit = 5;
-    int rules_refused = save_batch_check(&b, blob, len, err, sizeof(err)) < 0;
-    b.rules.two_square_limit = a.rules.two_square_limit;
+    b->rules.two_square_limit = 5;
+    int rules_refused = save_batch_check(b, blob, len, err, sizeof(err)) < 0;
+    b->rules.two_square_limit = a->rules.two_square_limit;
     printf("saves: %zu bytes for %d games (header %zu, format version %d); loaded and replayed "
            "%d steps identically, checksum %016llx; %s; other rules refused: %s\n",
-           len, n, sizeof(SaveHeader), SAVE_VERSION, steps, (unsigned long long)a.stats.checksum,
+           len, n, sizeof(SaveHeader), SAVE_VERSION, steps, (unsigned long long)a->stats.checksum,
            corrupt_refused ? "a corrupted board refused" : "a corrupted board NOT refused",
            rules_refused ? err : "NO");
     result = corrupt_refused && rules_refused ? 0 : 1;
 done:
-    batch_free(&a);
-    batch_free(&b);
+    bench_free(&bench_a);
+    bench_free(&bench_b);
     free(actions);
     free(blob);
     return result;

@@ -55,6 +55,7 @@ typedef struct {
     uint8_t as_float;      /* 0: uint8 planes, 1: float32 */
     uint16_t max_plies;    /* caps, for the progress planes */
     uint16_t max_plies_without_attack;
+    uint8_t codes;         /* 1: the compact codes of observe_codes.h instead of planes */
 } ObsSpec;
 
 /* Builds the encoder's tables. Idempotent; call once before any thread observes. */

@@ -8,10 +8,11 @@
 #include "game.h"
 
 static const char SAVE_MAGIC[8] = {'S', 'T', 'R', 'A', 'T', 'E', 'G', 'O'};
-/* Written as a native uint32_t: a reader of the other byte order sees 0x04030201. */
-enum { SAVE_BYTE_ORDER = 0x01020304 };
 
 _Static_assert(sizeof(SaveHeader) % 8 == 0, "the payload after the header stays 8-byte aligned");
+/* The layout of format version 3: the frame is its first five fields. */
+_Static_assert(offsetof(SaveHeader, rules_bytes) == 24 && offsetof(SaveHeader, setup_digest) == 40,
+               "the header keeps its layout");
 
 static void piece_counts_text(const Rules *r, char *out, size_t len) {
     size_t used = 0;
@@ -65,11 +66,7 @@ static uint32_t save_versus_word(const Batch *b) {
 static void header_fill(SaveHeader *h, SaveKind kind, uint32_t num_games, const Rules *r,
                         const SetupTable *setups, uint32_t versus) {
     memset(h, 0, sizeof(*h)); /* padding included: equal saves are equal bytes */
-    memcpy(h->magic, SAVE_MAGIC, sizeof(SAVE_MAGIC));
-    h->version = SAVE_VERSION;
-    h->kind = kind;
-    h->byte_order = SAVE_BYTE_ORDER;
-    h->state_bytes = sizeof(GameState);
+    vec_save_frame_fill(&h->frame, SAVE_MAGIC, SAVE_VERSION, kind, sizeof(GameState));
     h->rules_bytes = sizeof(Rules);
     h->stats_bytes = sizeof(BatchStats);
     h->num_games = num_games;
@@ -93,37 +90,16 @@ static int header_check(const uint8_t *data, size_t len, SaveKind kind, uint32_t
                         const Rules *r, const SetupTable *setups, uint32_t versus, char *err,
                         size_t err_len) {
     SaveHeader h, ours;
-    if (len < sizeof(h)) {
-        snprintf(err, err_len, "too short for a save: %zu bytes, the header alone has %zu", len,
-                 sizeof(h));
-        return -1;
-    }
-    memcpy(&h, data, sizeof(h));
     header_fill(&ours, kind, num_games, r, setups, versus);
-    if (memcmp(h.magic, SAVE_MAGIC, sizeof(SAVE_MAGIC)) != 0) {
-        snprintf(err, err_len, "not a stratego save (it does not start with \"STRATEGO\")");
+    if (vec_save_frame_check(data, len, sizeof(h), &ours.frame, "stratego",
+                             kind == SAVE_KIND_GAME ? "one game (Game)" : "a batch (VecEnv)", err, err_len) < 0)
         return -1;
-    }
-    if (h.byte_order != SAVE_BYTE_ORDER) {
-        snprintf(err, err_len, "the save was written on a machine of the other byte order");
-        return -1;
-    }
-    if (h.version != SAVE_VERSION) {
-        snprintf(err, err_len, "the save has format version %u, this engine reads version %d",
-                 h.version, SAVE_VERSION);
-        return -1;
-    }
-    if (h.kind != (uint32_t)kind) {
-        snprintf(err, err_len, "the save is %s, expected %s",
-                 h.kind == SAVE_KIND_GAME ? "of one game" : h.kind == SAVE_KIND_BATCH ? "of a batch of games" : "of an unknown kind",
-                 kind == SAVE_KIND_GAME ? "one game (Game)" : "a batch (VecEnv)");
-        return -1;
-    }
-    if (h.state_bytes != ours.state_bytes || h.rules_bytes != ours.rules_bytes ||
+    memcpy(&h, data, sizeof(h));
+    if (h.frame.state_bytes != ours.frame.state_bytes || h.rules_bytes != ours.rules_bytes ||
         h.stats_bytes != ours.stats_bytes) {
         snprintf(err, err_len, "the save is of another engine build: game states of %u bytes, "
-                 "rules of %u, counters of %u; this build has %u, %u, %u", h.state_bytes,
-                 h.rules_bytes, h.stats_bytes, ours.state_bytes, ours.rules_bytes, ours.stats_bytes);
+                 "rules of %u, counters of %u; this build has %u, %u, %u", h.frame.state_bytes,
+                 h.rules_bytes, h.stats_bytes, ours.frame.state_bytes, ours.rules_bytes, ours.stats_bytes);
         return -1;
     }
     if (rules_match(&h.rules, r, err, err_len) < 0) return -1;

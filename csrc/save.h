@@ -44,17 +44,16 @@
 #include "batch.h"
 #include "board.h"
 #include "rules.h"
+#include "vec.h"
 
 enum { SAVE_VERSION = 3 };
 
-typedef enum { SAVE_KIND_BATCH = 1, SAVE_KIND_GAME = 2 } SaveKind;
+typedef enum { SAVE_KIND_BATCH = VEC_SAVE_BATCH, SAVE_KIND_GAME = VEC_SAVE_GAME } SaveKind;
 
 typedef struct {
-    char magic[8];          /* "STRATEGO" */
-    uint32_t version;       /* SAVE_VERSION */
-    uint32_t kind;          /* SaveKind */
-    uint32_t byte_order;    /* SAVE_BYTE_ORDER as the writer stores a uint32_t */
-    uint32_t state_bytes;   /* sizeof(GameState) */
+    /* The frame of every game's save (vec.h): magic "STRATEGO", SAVE_VERSION, SaveKind,
+     * the byte-order mark, sizeof(GameState). */
+    VecSaveFrame frame;
     uint32_t rules_bytes;   /* sizeof(Rules) */
     uint32_t stats_bytes;   /* sizeof(BatchStats) */
     uint32_t num_games;     /* 1 for a game */

@@ -85,8 +85,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="chances of self, snapshot, heuristic, random as the learner's opponent")
     p.add_argument("--snapshot-every", type=int, default=10, help="updates between snapshots added to the pool")
     p.add_argument("--pool-size", type=int, default=8, help="snapshots kept")
-    p.add_argument("--eval-minutes", type=float, default=2.5, help="wall time between evaluations")
-    p.add_argument("--eval-games", type=int, default=100, help="evaluation games per opponent and colour")
+    p.add_argument("--eval-minutes", type=float, default=5.0, help="wall time between evaluations")
+    p.add_argument("--eval-games", type=int, default=50, help="evaluation games per opponent and colour")
     p.add_argument("--final-eval-games", type=int, default=500,
                    help="final evaluation games per opponent and colour (random and human setups)")
     p.add_argument("--torch-threads", type=int, default=0, help="torch threads (0: the cores this process may use)")

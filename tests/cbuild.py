@@ -55,6 +55,12 @@ def _key(cc: str, flags: list[str], programs: dict[str, list[Path]]) -> str:
     digest.update(f"{cc}\n{version.stdout}\n{flags}\n{sorted(programs)}\n".encode())
     for path in sorted(CSRC.rglob("*.[ch]")):
         digest.update(str(path.relative_to(CSRC)).encode() + b"\0" + path.read_bytes() + b"\0")
+    # The programs' own sources and the headers beside them (a test program outside
+    # csrc/, such as tests/c/), so that editing them builds anew too.
+    own = {p for sources in programs.values() for s in sources if not s.is_relative_to(CSRC)
+           for p in [s, *s.parent.glob("*.h")]}
+    for path in sorted(own):
+        digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
@@ -85,13 +91,49 @@ def build(name: str, cc: str, flags: list[str], programs: dict[str, list[Path]])
                 raise RuntimeError(f"building {prog} ({' '.join(flags)}) failed:\n{done.stderr}")
         for obj in objects:
             obj.unlink()
-        try:
-            work.rename(out)
-        except OSError:  # another run finished first: its programs are the same
-            pass
+        _publish(work, out, name)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    return paths
+
+
+def _publish(work: Path, out: Path, name: str) -> None:
+    """Renames a finished build folder into place whole (a run stopped half-way, or two
+    runs at once, never leave a build that the cache check would trust) and removes
+    older builds of the same name."""
+    try:
+        work.rename(out)
+    except OSError:  # another run finished first: its build is the same
+        pass
     for old in BUILD.glob(f"{name}-*"):
         if old != out:
             shutil.rmtree(old, ignore_errors=True)
-    return paths
+
+
+def build_extension(module: str, cc: str, sources: list[Path]) -> Path:
+    """A Python extension module for the tests (never installed): `sources` compiled
+    together with this Python's and NumPy's headers, csrc/ and csrc/python/ on the include
+    path, into build/c-tests/<module>-<key>/<module><EXT_SUFFIX>, cached like the programs.
+    Without sanitizers: the interpreter that loads it is not built with them."""
+    import sysconfig
+
+    import numpy
+
+    flags = ["-std=c11", "-O1", "-g", "-fPIC", "-shared", "-pthread", "-Wall", "-Wextra",
+             "-Wno-missing-field-initializers", f"-I{sysconfig.get_paths()['include']}",
+             f"-I{numpy.get_include()}", f"-I{CSRC / 'python'}"]
+    out = BUILD / f"{module}-{_key(cc, flags, {module: sources})}"
+    path = out / f"{module}{sysconfig.get_config_var('EXT_SUFFIX')}"
+    if path.is_file():
+        return path
+    BUILD.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f"tmp-{module}-", dir=BUILD))
+    try:
+        done = subprocess.run([cc, *flags, f"-I{CSRC}", *map(str, sources), "-o", str(work / path.name)],
+                              capture_output=True, text=True, env=clean_env(), timeout=600)
+        if done.returncode != 0:
+            raise RuntimeError(f"building {module} failed:\n{done.stderr}")
+        _publish(work, out, module)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return path

@@ -105,50 +105,33 @@ static void read_variant(Bytes *in, Rules *r) { fuzz_set_switches(r, take8(in));
 
 typedef struct {
     Batch b;
+    BatchOutputs out;
     int64_t *actions;
     size_t obs_bytes;
 } FuzzBatch;
 
 static void fuzz_batch_free(FuzzBatch *fb) {
-    Batch *b = &fb->b;
-    free(b->states); free(b->sample_rng); free(b->mask); free(b->rewards); free(b->reward);
-    free(b->terminated); free(b->truncated); free(b->to_play); free(b->final_winner);
-    free(b->final_reason); free(b->final_plies); free(b->obs); free(b->final_obs);
-    free(b->full_obs); free(fb->actions);
+    batch_free(&fb->b);
+    batch_outputs_free(&fb->out);
+    free(fb->actions);
     memset(fb, 0, sizeof(*fb));
 }
 
-/* Buffers of exactly the sizes batch.h documents, malloc'd as main.c does, so that
- * ASan sees any write past a row. */
+/* Outputs of exactly the sizes batch.h documents, each its own allocation
+ * (batch_outputs_alloc), so that ASan sees any write past a row. */
 static void fuzz_batch_alloc(FuzzBatch *fb, const Rules *r, int n, int views, ObsSpec spec, int full,
                              int write_mask) {
     memset(fb, 0, sizeof(*fb));
-    Batch *b = &fb->b;
-    b->num_envs = n;
-    b->write_mask = write_mask;
-    b->rules = *r;
-    b->obs_spec = spec;
-    b->obs_views = b->final_views = views;
+    BatchConfig c;
+    batch_config_default(&c, n);
+    c.write_mask = write_mask;
+    c.rules = *r;
+    c.obs_spec = spec;
+    c.obs_views = c.final_views = views;
+    c.full_obs = full;
     fb->obs_bytes = observe_bytes(&spec);
-    size_t un = (size_t)n;
-    b->states = malloc(un * sizeof(GameState));
-    b->sample_rng = malloc(un * sizeof(uint64_t));
-    b->mask = malloc(un * (size_t)rules_num_actions(r));
-    b->rewards = malloc(un * 2 * sizeof(float));
-    b->reward = malloc(un * sizeof(float));
-    b->terminated = malloc(un);
-    b->truncated = malloc(un);
-    b->to_play = malloc(un);
-    b->final_winner = malloc(un);
-    b->final_reason = malloc(un);
-    b->final_plies = malloc(un * sizeof(int32_t));
-    b->obs = views ? malloc(un * (size_t)views * fb->obs_bytes) : NULL;
-    b->final_obs = views ? malloc(un * (size_t)views * fb->obs_bytes) : NULL;
-    b->full_obs = full ? malloc(un * FULL_OBS_CHANNELS * SQ_NB) : NULL;
-    fb->actions = malloc(un * sizeof(int64_t));
-    FUZZ_CHECK(b->states && b->sample_rng && b->mask && b->rewards && b->reward && b->terminated &&
-               b->truncated && b->to_play && b->final_winner && b->final_reason && b->final_plies &&
-               fb->actions && (!views || (b->obs && b->final_obs)) && (!full || b->full_obs));
+    fb->actions = malloc((size_t)n * sizeof(int64_t));
+    FUZZ_CHECK(fb->actions != NULL && batch_outputs_alloc(&c, &fb->out) == 0 && batch_init(&fb->b, &c, &fb->out) == 0);
 }
 
 /* What the caller reads for game i agrees with game i's state. */
@@ -163,11 +146,11 @@ static void check_batch_turn(const FuzzBatch *fb, int64_t i, int check_planes) {
     FUZZ_CHECK(!s->done);
     if (b->write_mask) {
         moves_legal_mask(s, &b->rules, mask);
-        FUZZ_CHECK(memcmp(mask, b->mask + (size_t)i * nb, nb) == 0);
+        FUZZ_CHECK(memcmp(mask, b->out.mask + (size_t)i * nb, nb) == 0);
     }
-    FUZZ_CHECK(b->to_play[i] == s->to_move);
+    FUZZ_CHECK(b->out.to_play[i] == s->to_move);
     if (b->obs_views) {
-        const uint8_t *row = b->obs + (size_t)i * (size_t)b->obs_views * fb->obs_bytes;
+        const uint8_t *row = b->out.obs + (size_t)i * (size_t)b->obs_views * fb->obs_bytes;
         for (int k = 0; k < b->obs_views; k++) {
             PlayerView v;
             view_build(s, b->obs_views == 1 ? s->to_move : k, &v);
@@ -184,19 +167,19 @@ static void check_batch_turn(const FuzzBatch *fb, int64_t i, int check_planes) {
 
 /* The per-step results of game i after a step in which `actor` played. */
 static void check_batch_results(const Batch *b, int64_t i, int actor) {
-    uint8_t reason = b->final_reason[i];
-    const float *rew = b->rewards + 2 * i;
+    uint8_t reason = b->out.final_reason[i];
+    const float *rew = b->out.rewards + 2 * i;
     /* Every end is a termination, the caps included (batch.h). */
-    FUZZ_CHECK(b->terminated[i] <= 1 && b->truncated[i] == 0);
-    FUZZ_CHECK(b->reward[i] == rew[actor]);
-    if (!b->terminated[i] && !b->truncated[i]) {
-        FUZZ_CHECK(reason == END_NONE && b->final_winner[i] == -1 && b->final_plies[i] == 0);
+    FUZZ_CHECK(b->out.terminated[i] <= 1 && b->out.truncated[i] == 0);
+    FUZZ_CHECK(b->out.reward[i] == rew[actor]);
+    if (!b->out.terminated[i] && !b->out.truncated[i]) {
+        FUZZ_CHECK(reason == END_NONE && b->out.final_winner[i] == -1 && b->out.final_plies[i] == 0);
         FUZZ_CHECK(rew[0] == 0.0f && rew[1] == 0.0f);
         return;
     }
     FUZZ_CHECK(reason != END_NONE && reason < END_REASON_NB);
-    FUZZ_CHECK(b->final_plies[i] >= 0);
-    int8_t w = b->final_winner[i];
+    FUZZ_CHECK(b->out.final_plies[i] >= 0);
+    int8_t w = b->out.final_winner[i];
     FUZZ_CHECK(w >= -1 && w <= 1);
     if (w < 0) {
         FUZZ_CHECK(rew[0] == 0.0f && rew[1] == 0.0f);
@@ -218,7 +201,7 @@ static void fuzz_batch_run(Bytes in, const Rules *r, int n, int views, ObsSpec s
     int nb = rules_num_actions(r);
     batch_reset(b, seed, threads);
     for (int64_t i = 0; i < n; i++) {
-        FUZZ_CHECK(b->terminated[i] == 0 && b->truncated[i] == 0 && b->final_winner[i] == -1);
+        FUZZ_CHECK(b->out.terminated[i] == 0 && b->out.truncated[i] == 0 && b->out.final_winner[i] == -1);
         check_batch_turn(&fb, i, 1);
     }
     for (int t = 0; t < steps; t++) {
@@ -228,7 +211,7 @@ static void fuzz_batch_run(Bytes in, const Rules *r, int n, int views, ObsSpec s
             if (sel & 2) {
                 for (int64_t i = 0; i < n; i++) {
                     uint8_t keep = take8(&in);
-                    uint8_t *row = b->mask + i * nb;
+                    uint8_t *row = b->out.mask + i * nb;
                     if (!narrow) continue;
                     for (int a = 0; a < nb; a++) row[a] &= (uint8_t)(((a * 37 + keep) & 7) == 0);
                 }
@@ -238,7 +221,7 @@ static void fuzz_batch_run(Bytes in, const Rules *r, int n, int views, ObsSpec s
                 int64_t a = fb.actions[i];
                 const GameState *s = &b->states[i];
                 if (write_mask) {
-                    const uint8_t *row = b->mask + i * nb;
+                    const uint8_t *row = b->out.mask + i * nb;
                     int any = 0;
                     for (int k = 0; k < nb; k++) any |= row[k];
                     if (any) FUZZ_CHECK(a >= 0 && a < nb && row[a] == 1);
@@ -276,7 +259,7 @@ static void fuzz_batch_run(Bytes in, const Rules *r, int n, int views, ObsSpec s
             check_batch_results(b, i, actor[i]);
             /* The planes' values every 8th step (the bytes match a fresh encoding always). */
             check_batch_turn(&fb, i, t % 8 == 7);
-            finished += b->terminated[i] || b->truncated[i];
+            finished += b->out.terminated[i] || b->out.truncated[i];
         }
         const BatchStats *st = &b->stats;
         FUZZ_CHECK(st->games_finished - before.games_finished == finished);

@@ -175,69 +175,6 @@ int parse_bot(PyObject *obj, int *out) {
     return 0;
 }
 
-static const char *dtype_name(int typenum) {
-    switch (typenum) {
-    case NPY_BOOL: return "bool";
-    case NPY_FLOAT32: return "float32";
-    case NPY_INT8: return "int8";
-    case NPY_UINT8: return "uint8";
-    case NPY_INT32: return "int32";
-    case NPY_INT64: return "int64";
-    default: return "?";
-    }
-}
-
-/* Checks an output array completely: ndarray, dtype, C-contiguous, aligned, writeable,
- * and exactly `shape`. 0, or -1 with an exception naming `name`. */
-int check_array_shape(PyObject *obj, const char *name, int typenum, int ndim,
-                             const npy_intp *shape) {
-    char want[96] = "(", got[96] = "(";
-    for (int d = 0; d < ndim; d++) {
-        size_t w = strlen(want);
-        snprintf(want + w, sizeof(want) - w, d + 1 < ndim ? "%zd, " : ndim == 1 ? "%zd,)" : "%zd)",
-                 (Py_ssize_t)shape[d]);
-    }
-    if (!PyArray_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s must be a numpy.ndarray of dtype %s and shape %s, got %s",
-                     name, dtype_name(typenum), want, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    PyArrayObject *a = (PyArrayObject *)obj;
-    if (PyArray_TYPE(a) != typenum) {
-        PyErr_Format(PyExc_TypeError, "%s must have dtype %s, got %R", name, dtype_name(typenum),
-                     (PyObject *)PyArray_DESCR(a));
-        return -1;
-    }
-    int same = PyArray_NDIM(a) == ndim;
-    for (int d = 0; same && d < ndim; d++) same = PyArray_DIM(a, d) == shape[d];
-    if (!same) {
-        for (int d = 0; d < PyArray_NDIM(a) && d < 8; d++) {
-            size_t w = strlen(got);
-            snprintf(got + w, sizeof(got) - w, "%zd%s", (Py_ssize_t)PyArray_DIM(a, d),
-                     d + 1 < PyArray_NDIM(a) ? ", " : ")");
-        }
-        if (PyArray_NDIM(a) == 0) strcpy(got, "()");
-        PyErr_Format(PyExc_ValueError, "%s must have shape %s, got %s", name, want, got);
-        return -1;
-    }
-    if (!PyArray_IS_C_CONTIGUOUS(a) || !PyArray_ISALIGNED(a)) {
-        PyErr_Format(PyExc_ValueError, "%s must be C-contiguous, aligned and writeable", name);
-        return -1;
-    }
-    if (!PyArray_ISWRITEABLE(a)) {
-        PyErr_Format(PyExc_ValueError, "%s was made read-only (writeable=False), but it is "
-                     "written in place; copy what you keep instead", name);
-        return -1;
-    }
-    return 0;
-}
-
-/* Shorthand for (n,) and (n, d1) arrays. */
-int check_out_array(PyObject *obj, const char *name, int typenum, npy_intp n, npy_intp d1) {
-    npy_intp shape[2] = {n, d1};
-    return check_array_shape(obj, name, typenum, d1 > 0 ? 2 : 1, shape);
-}
-
 /* The one conversion of history_k, so Game, VecEnv and channel_names raise the same
  * exception for the same fault (TypeError: not an integer; ValueError: out of range). */
 int parse_history_k(PyObject *obj, long *out) {
@@ -261,6 +198,7 @@ int obs_spec_parse(long history_k, int probabilities, int as_float, int codes, c
     spec->history_k = (uint8_t)history_k;
     spec->probabilities = (uint8_t)(probabilities != 0);
     spec->as_float = (uint8_t)(as_float != 0);
+    spec->codes = (uint8_t)(codes != 0);
     spec->max_plies = r->max_plies;
     spec->max_plies_without_attack = r->max_plies_without_attack;
     return 0;

@@ -15,46 +15,40 @@
 #include "observe.h"
 #include "observe_codes.h"
 #include "observe_full.h"
+#include "observe_player.h"
 #include "pool.h"
 #include "rng.h"
 #include "rules.h"
 #include "save.h"
 #include "view.h"
 
-enum { OUT_MASK, OUT_REWARDS, OUT_REWARD, OUT_TERMINATED, OUT_TRUNCATED, OUT_TO_PLAY, OUT_FINAL_WINNER,
-       OUT_FINAL_REASON, OUT_FINAL_PLIES, OUT_NB };
 enum { OBS_ARRAY_NB = 5 }; /* obs, final_obs, full_obs, belief, final_belief: optional */
-static const char *const OUT_NAMES[OUT_NB] = {"mask", "rewards", "reward", "terminated", "truncated",
-                                              "to_play", "final_winner", "final_reason", "final_plies"};
+/* The names read-only outputs are called by in messages: VecEnv's attribute names. */
+static const char *const OUT_ATTRIBUTE_NAMES[VEC_OUT_NB] = {"action_mask", "rewards", "reward", "terminated",
+                                                            "truncated", "to_play", "final_winner",
+                                                            "final_reason", "final_plies"};
 static const char *const OBS_ARRAY_NAMES[OBS_ARRAY_NB] = {"obs", "final_obs", "full_obs", "belief", "final_belief"};
 
-/* Life cycle: made by __new__ (batch.states NULL, closed 0: refuses every call), then
- * __init__ once, then close() (closed 1). */
+/* Life cycle (vec_binding.h): made by __new__ (batch.states NULL: refuses every call),
+ * then __init__ once, then close(). */
 typedef struct {
     PyObject_HEAD
     Batch batch;
-    PyObject *outputs[OUT_NB]; /* the caller's arrays, kept alive while we write them */
+    PyObject *outputs[VEC_OUT_NB]; /* the caller's arrays, kept alive while we write them */
     PyObject *obs_arrays[OBS_ARRAY_NB];
     PyObject *setups; /* a private, read-only copy of the setup table the games draw from, or NULL */
     int num_threads;
-    int busy; /* set while a call runs without the GIL: a second caller gets an error */
-    unsigned long busy_thread; /* the thread inside that call, to tell re-entry from a race */
-    int closed;
+    VecGuard guard;
 } BatchObject;
 
 static void Batch_release(BatchObject *self) {
-    free(self->batch.states);
-    free(self->batch.sample_rng);
-    free(self->batch.versus);
-    self->batch.states = NULL;
-    self->batch.sample_rng = NULL;
-    self->batch.versus = NULL;
-    for (int k = 0; k < OUT_NB; k++) Py_CLEAR(self->outputs[k]);
+    batch_free(&self->batch);
+    for (int k = 0; k < VEC_OUT_NB; k++) Py_CLEAR(self->outputs[k]);
     for (int k = 0; k < OBS_ARRAY_NB; k++) Py_CLEAR(self->obs_arrays[k]);
     Py_CLEAR(self->setups);
     self->batch.setups.letters = NULL;
     self->batch.setups.n = 0;
-    self->closed = 1;
+    self->guard.closed = 1;
 }
 
 static void Batch_dealloc(BatchObject *self) {
@@ -83,11 +77,8 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
                              "history_k", "probabilities", "as_float", "write_mask", "setups",
                              "final_views", "autoreset", "opponent", "learner_mode", "belief", "final_belief",
                              "obs_codes", "mask_bits", "full_codes", NULL};
-    static const int types[OUT_NB] = {NPY_BOOL, NPY_FLOAT32, NPY_FLOAT32, NPY_BOOL, NPY_BOOL,
-                                      NPY_INT8, NPY_INT8, NPY_UINT8, NPY_INT32};
-    npy_intp widths[OUT_NB] = {0, 2, 0, 0, 0, 0, 0, 0, 0};
     long n;
-    PyObject *n_obj, *threads_obj, *rules_obj, *outs[OUT_NB];
+    PyObject *n_obj, *threads_obj, *rules_obj, *outs[VEC_OUT_NB];
     PyObject *obs[OBS_ARRAY_NB] = {Py_None, Py_None, Py_None, Py_None, Py_None};
     PyObject *views_obj = NULL, *history_obj = NULL, *setups_obj = Py_None;
     int probabilities = 0, as_float = 0, write_mask = 1, result = -1;
@@ -100,9 +91,6 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     Rules rules;
     ObsSpec spec;
     int threads;
-    GameState *states = NULL;
-    uint64_t *sample_rng = NULL;
-    VersusSlot *versus = NULL;
     PyObject *setups_copy = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOOOOOOO|OOOOOpppOOOOOOOppp", kwlist, &n_obj, &threads_obj,
                                      &rules_obj, &outs[0], &outs[1], &outs[2], &outs[3],
@@ -141,49 +129,35 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
         setups_obj = setups_copy;
     }
     /* Converted: from here on no Python code runs until the object is filled. */
-    if (self->batch.states != NULL || self->closed) {
+    if (self->batch.states != NULL || self->guard.closed) {
         PyErr_SetString(PyExc_RuntimeError, "Batch.__init__ may be called only once");
         goto done;
     }
-    widths[OUT_MASK] = mask_bits ? MASK_BITS_BYTES(rules_num_actions(&rules)) : rules_num_actions(&rules);
     if (setup_table_parse(setups_obj, &rules, &table) < 0) goto done;
-    for (int k = 0; k < OUT_NB; k++) {
-        int type = k == OUT_MASK && mask_bits ? NPY_UINT8 : types[k];
-        if (check_out_array(outs[k], OUT_NAMES[k], type, n, widths[k]) < 0) goto done;
-    }
+    int num_actions = rules_num_actions(&rules);
+    VecShape out_shape = {.num_envs = (int)n, .num_players = PLAYER_NB,
+                          .mask_bytes = (size_t)(mask_bits ? MASK_BITS_BYTES(num_actions) : num_actions)};
+    if (vec_outputs_check(outs, &out_shape, mask_bits ? NPY_UINT8 : NPY_BOOL) < 0) goto done;
     if (final_views == 0) final_views = obs_views;
     if ((final_views > 0) != (obs_views > 0)) {
         PyErr_Format(PyExc_ValueError, "final_views must be 1 or 2 with observations (0: as "
                      "obs_views), 0 without; got %ld with obs_views %ld", final_views, obs_views);
         goto done;
     }
-    if (obs_views > 0 && obs_codes) {
-        /* (n, L) codes, or (n, 2, L); beliefs (n, [2,] 12, 10, 10) float32; final_obs and
-         * final_belief with final_views views a game */
-        npy_intp shape[3] = {n, 2, (npy_intp)CODES_BYTES(spec.history_k)};
-        npy_intp one_view[2] = {n, shape[2]};
-        npy_intp belief_shape[5] = {n, 2, PIECE_TYPE_NB, BOARD_SIZE, BOARD_SIZE};
-        npy_intp one_belief[4] = {n, PIECE_TYPE_NB, BOARD_SIZE, BOARD_SIZE};
-        if (check_array_shape(obs[0], "obs", NPY_UINT8, obs_views == 2 ? 3 : 2,
-                              obs_views == 2 ? shape : one_view) < 0 ||
-            check_array_shape(obs[1], "final_obs", NPY_UINT8, final_views == 2 ? 3 : 2,
-                              final_views == 2 ? shape : one_view) < 0)
-            goto done;
-        if (probabilities &&
-            (check_array_shape(obs[3], "belief", NPY_FLOAT32, obs_views == 2 ? 5 : 4,
-                               obs_views == 2 ? belief_shape : one_belief) < 0 ||
-             check_array_shape(obs[4], "final_belief", NPY_FLOAT32, final_views == 2 ? 5 : 4,
-                               final_views == 2 ? belief_shape : one_belief) < 0))
-            goto done;
-    } else if (obs_views > 0) {
-        /* (n, C, 10, 10), or (n, 2, C, 10, 10) for both players' views */
-        npy_intp shape[5] = {n, 2, observe_channels(&spec), BOARD_SIZE, BOARD_SIZE};
-        npy_intp one_view[4] = {n, observe_channels(&spec), BOARD_SIZE, BOARD_SIZE};
+    /* One view's shape comes from its spec: (C, 10, 10) planes or (L,) codes; then
+     * (n, ...) or (n, 2, ...) for both players' views, and final_obs with final_views. */
+    int64_t view_dims[OBS_DIMS_MAX], belief_dims[OBS_DIMS_MAX];
+    int view_ndim = observe_spec_shape(&spec, view_dims), belief_ndim = observe_belief_shape(belief_dims);
+    npy_intp lead[2] = {n, 2};
+    if (obs_views > 0) {
         int obs_type = as_float ? NPY_FLOAT32 : NPY_UINT8;
-        if (check_array_shape(obs[0], "obs", obs_type, obs_views == 2 ? 5 : 4,
-                              obs_views == 2 ? shape : one_view) < 0 ||
-            check_array_shape(obs[1], "final_obs", obs_type, final_views == 2 ? 5 : 4,
-                              final_views == 2 ? shape : one_view) < 0)
+        if (check_obs_array(obs[0], "obs", obs_type, lead, (int)obs_views, view_dims, view_ndim) < 0 ||
+            check_obs_array(obs[1], "final_obs", obs_type, lead, (int)final_views, view_dims, view_ndim) < 0)
+            goto done;
+        /* Beliefs beside the codes: float32 (n, [2,] 12, 10, 10). */
+        if (obs_codes && probabilities &&
+            (check_obs_array(obs[3], "belief", NPY_FLOAT32, lead, (int)obs_views, belief_dims, belief_ndim) < 0 ||
+             check_obs_array(obs[4], "final_belief", NPY_FLOAT32, lead, (int)final_views, belief_dims, belief_ndim) < 0))
             goto done;
     } else if (obs[0] != Py_None || obs[1] != Py_None) {
         PyErr_SetString(PyExc_ValueError, "obs and final_obs need obs_views 1 or 2");
@@ -194,45 +168,46 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
         goto done;
     }
     if (obs[2] != Py_None) {
-        npy_intp shape[4] = {n, FULL_OBS_CHANNELS, BOARD_SIZE, BOARD_SIZE};
-        npy_intp code_shape[2] = {n, SQ_NB};
-        if (full_codes ? check_array_shape(obs[2], "full_obs", NPY_UINT8, 2, code_shape) < 0
-                       : check_array_shape(obs[2], "full_obs", NPY_UINT8, 4, shape) < 0)
-            goto done;
+        int64_t full_dims[OBS_DIMS_MAX];
+        int full_ndim = observe_full_shape(full_codes, full_dims);
+        if (check_obs_array(obs[2], "full_obs", NPY_UINT8, lead, 1, full_dims, full_ndim) < 0) goto done;
     }
-    states = malloc((size_t)n * sizeof(GameState));
-    sample_rng = malloc((size_t)n * sizeof(uint64_t));
-    versus = opponent >= 0 ? calloc((size_t)n, sizeof(VersusSlot)) : NULL;
-    if (states == NULL || sample_rng == NULL || (opponent >= 0 && versus == NULL)) {
+    BatchConfig config = {
+        .num_envs = (int)n,
+        .rules = rules,
+        .setups = table,
+        .write_mask = write_mask,
+        .mask_bits = mask_bits,
+        .obs_spec = spec,
+        .obs_views = (int)obs_views,
+        .final_views = (int)final_views,
+        .full_obs = obs[2] != Py_None,
+        .full_codes = full_codes,
+        .autoreset = (int)autoreset,
+        .opponent = (int)opponent,
+        .learner_mode = (int)learner_mode,
+    };
+    BatchOutputs outputs = {
+        .vec = {
+            .obs = obs[0] != Py_None ? PyArray_DATA((PyArrayObject *)obs[0]) : NULL,
+            .final_obs = obs[1] != Py_None ? PyArray_DATA((PyArrayObject *)obs[1]) : NULL,
+        },
+        .full_obs = obs[2] != Py_None ? PyArray_DATA((PyArrayObject *)obs[2]) : NULL,
+        .belief = obs[3] != Py_None ? PyArray_DATA((PyArrayObject *)obs[3]) : NULL,
+        .final_belief = obs[4] != Py_None ? PyArray_DATA((PyArrayObject *)obs[4]) : NULL,
+    };
+    vec_outputs_point(&outputs.vec, outs);
+    if (batch_init(&self->batch, &config, &outputs) < 0) {
         PyErr_Format(PyExc_MemoryError, "cannot allocate %ld games", n);
         goto done;
     }
-    self->batch.states = states;
-    self->batch.sample_rng = sample_rng;
-    self->batch.versus = versus;
-    states = NULL;
-    sample_rng = NULL;
-    versus = NULL;
-    self->batch.opponent = (int)opponent;
-    self->batch.learner_mode = (int)learner_mode;
-    self->batch.num_envs = (int)n;
-    self->batch.rules = rules;
-    self->batch.obs_spec = spec;
-    self->batch.obs_views = (int)obs_views;
-    self->batch.obs_codes = obs_codes;
-    self->batch.full_codes = full_codes;
-    self->batch.final_views = (int)final_views;
-    self->batch.autoreset = (int)autoreset;
-    self->batch.write_mask = write_mask;
-    self->batch.mask_bits = mask_bits;
-    self->batch.setups = table;
     if (setups_obj != Py_None) {
         Py_INCREF(setups_obj);
         self->setups = setups_obj;
     }
     /* The table is read with the GIL released: nothing may write it again. */
     if (setups_copy != NULL) PyArray_CLEARFLAGS((PyArrayObject *)setups_copy, NPY_ARRAY_WRITEABLE);
-    for (int k = 0; k < OUT_NB; k++) {
+    for (int k = 0; k < VEC_OUT_NB; k++) {
         Py_INCREF(outs[k]);
         self->outputs[k] = outs[k];
     }
@@ -241,94 +216,38 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
         Py_INCREF(obs[k]);
         self->obs_arrays[k] = obs[k];
     }
-    self->batch.mask = PyArray_DATA((PyArrayObject *)outs[OUT_MASK]);
-    self->batch.rewards = PyArray_DATA((PyArrayObject *)outs[OUT_REWARDS]);
-    self->batch.reward = PyArray_DATA((PyArrayObject *)outs[OUT_REWARD]);
-    self->batch.terminated = PyArray_DATA((PyArrayObject *)outs[OUT_TERMINATED]);
-    self->batch.truncated = PyArray_DATA((PyArrayObject *)outs[OUT_TRUNCATED]);
-    self->batch.to_play = PyArray_DATA((PyArrayObject *)outs[OUT_TO_PLAY]);
-    self->batch.final_winner = PyArray_DATA((PyArrayObject *)outs[OUT_FINAL_WINNER]);
-    self->batch.final_reason = PyArray_DATA((PyArrayObject *)outs[OUT_FINAL_REASON]);
-    self->batch.final_plies = PyArray_DATA((PyArrayObject *)outs[OUT_FINAL_PLIES]);
-    self->batch.obs = self->obs_arrays[0] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[0]) : NULL;
-    self->batch.final_obs = self->obs_arrays[1] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[1]) : NULL;
-    self->batch.full_obs = self->obs_arrays[2] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[2]) : NULL;
-    self->batch.belief = self->obs_arrays[3] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[3]) : NULL;
-    self->batch.final_belief = self->obs_arrays[4] ? PyArray_DATA((PyArrayObject *)self->obs_arrays[4]) : NULL;
     self->num_threads = threads;
     /* Games start from seed 0 until reset() is called with another. */
     batch_reset(&self->batch, 0, threads);
     result = 0;
 done:
-    free(states);
-    free(sample_rng);
-    free(versus);
     Py_XDECREF(setups_copy);
     return result;
 }
 
-/* 0 if the batch may be read now: initialised, open, and not inside a call that released
- * the GIL (that call is changing the games). -1 with an exception otherwise. Called
- * after every argument is converted, since a conversion can close or step the batch. */
-static int Batch_check_idle(BatchObject *self) {
-    if (self->closed) {
-        PyErr_SetString(PyExc_RuntimeError, "the environment is closed");
-        return -1;
-    }
-    if (self->batch.states == NULL) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "this Batch was never initialised (make environments with stratego.VecEnv)");
-        return -1;
-    }
-    if (self->busy && self->busy_thread == PyThread_get_thread_ident()) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "re-entrant call: this thread is already inside a call of this "
-                        "environment (step, reset, sample_actions or load_state)");
-        return -1;
-    }
-    if (self->busy) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "the environment is being used by another thread; step it from one "
-                        "thread at a time");
-        return -1;
-    }
-    return 0;
-}
+/* 0 if the batch may be read now (vec_guard_idle): initialised, open, not inside a call
+ * that released the GIL. -1 with an exception otherwise. */
+static int Batch_check_idle(BatchObject *self) { return vec_guard_idle(&self->guard, self->batch.states != NULL); }
 
 /* Guards a call that runs without the GIL. 0, or -1 with an exception. */
-static int Batch_enter(BatchObject *self) {
-    if (Batch_check_idle(self) < 0) return -1;
-    self->busy = 1;
-    self->busy_thread = PyThread_get_thread_ident();
-    return 0;
-}
+static int Batch_enter(BatchObject *self) { return vec_guard_enter(&self->guard, self->batch.states != NULL); }
 
 /* 0 if every array the batch writes is still writeable: the caller owns them and may
  * have set writeable=False since __init__; then nothing is written and -1 is returned
  * with an exception naming the array. */
 static int Batch_check_outputs(BatchObject *self) {
-    for (int k = 0; k < OUT_NB + OBS_ARRAY_NB; k++) {
-        PyObject *a = k < OUT_NB ? self->outputs[k] : self->obs_arrays[k - OUT_NB];
-        if (a == NULL || PyArray_ISWRITEABLE((PyArrayObject *)a)) continue;
-        PyErr_Format(PyExc_ValueError,
-                     "%s was made read-only (writeable=False), but the environment writes it "
-                     "in place at every reset and step; copy what you keep instead",
-                     k == OUT_MASK ? "action_mask" : k < OUT_NB ? OUT_NAMES[k] : OBS_ARRAY_NAMES[k - OUT_NB]);
-        return -1;
-    }
-    return 0;
+    if (vec_arrays_writeable(self->outputs, OUT_ATTRIBUTE_NAMES, VEC_OUT_NB) < 0) return -1;
+    return vec_arrays_writeable(self->obs_arrays, OBS_ARRAY_NAMES, OBS_ARRAY_NB);
 }
 
 static PyObject *Batch_reset(BatchObject *self, PyObject *seed_obj) {
     uint64_t seed;
     if (parse_seed(seed_obj, &seed) < 0) return NULL;
-    if (Batch_check_idle(self) < 0 || Batch_check_outputs(self) < 0) return NULL;
-    self->busy = 1;
-    self->busy_thread = PyThread_get_thread_ident();
+    if (Batch_check_idle(self) < 0 || Batch_check_outputs(self) < 0 || Batch_enter(self) < 0) return NULL;
     Py_BEGIN_ALLOW_THREADS
     batch_reset(&self->batch, seed, self->num_threads);
     Py_END_ALLOW_THREADS
-    self->busy = 0;
+    vec_guard_leave(&self->guard);
     Py_RETURN_NONE;
 }
 
@@ -345,13 +264,12 @@ static PyObject *Batch_reset_some(BatchObject *self, PyObject *args) {
     if (check_array_shape(mask_obj, "reset_mask", NPY_BOOL, 1,
                           (npy_intp[1]){self->batch.num_envs}) < 0)
         return NULL;
-    self->busy = 1;
-    self->busy_thread = PyThread_get_thread_ident();
+    if (Batch_enter(self) < 0) return NULL;
     const uint8_t *mask = PyArray_DATA((PyArrayObject *)mask_obj);
     Py_BEGIN_ALLOW_THREADS
     batch_reset_some(&self->batch, mask, reseed, seed, self->num_threads);
     Py_END_ALLOW_THREADS
-    self->busy = 0;
+    vec_guard_leave(&self->guard);
     Py_RETURN_NONE;
 }
 
@@ -364,39 +282,16 @@ static PyObject *Batch_step(BatchObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO", &actions_obj, &mode_obj)) goto done;
     if (parse_int_in(mode_obj, "illegal_mode", ILLEGAL_RAISE, ILLEGAL_LOSES, "0 or 1", &mode) < 0)
         goto done;
-    if (!PyArray_Check(actions_obj) || !PyArray_ISINTEGER((PyArrayObject *)actions_obj)) {
-        PyErr_Format(PyExc_TypeError, "actions must be a numpy array of integers, got %s",
-                     PyArray_Check(actions_obj) ? "a non-integer array"
-                                                : Py_TYPE(actions_obj)->tp_name);
-        goto done;
-    }
-    from_unsigned = PyArray_ISUNSIGNED((PyArrayObject *)actions_obj);
-    /* Always a private int64 base-class copy (8 bytes a game), made before the batch is
-     * checked: the actions are checked, the GIL is released, then they are played, and
-     * neither the caller nor a subclass hook may change them in between. */
-    actions = (PyArrayObject *)PyArray_FROMANY(actions_obj, NPY_INT64, 0, 0,
-                                               NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST |
-                                                   NPY_ARRAY_ENSURECOPY | NPY_ARRAY_ENSUREARRAY);
+    /* A private copy, made before the batch is checked (vec_actions_copy). */
+    actions = vec_actions_copy(actions_obj, &from_unsigned);
     if (actions == NULL) goto done;
     /* Converted: now the batch's state, then the values. */
     if (Batch_check_idle(self) < 0 || Batch_check_outputs(self) < 0) goto done;
-    if (PyArray_NDIM(actions) != 1 || PyArray_DIM(actions, 0) != self->batch.num_envs) {
-        PyErr_Format(PyExc_ValueError, "actions must have shape (%d,), one per game; got ndim %d "
-                     "with %zd entries", self->batch.num_envs, PyArray_NDIM(actions),
-                     (Py_ssize_t)PyArray_SIZE(actions));
-        goto done;
-    }
+    if (vec_actions_check_shape(actions, self->batch.num_envs) < 0) goto done;
     const int64_t *a = PyArray_DATA(actions);
     int64_t bad = batch_find_out_of_range(&self->batch, a);
     if (bad >= 0) {
-        /* An unsigned array's values past INT64_MAX wrapped in the cast: show them as given. */
-        if (from_unsigned) {
-            PyErr_Format(PyExc_ValueError, "action %llu of game %lld is out of range [0, %d)",
-                         (unsigned long long)a[bad], (long long)bad, rules_num_actions(&self->batch.rules));
-        } else {
-            PyErr_Format(PyExc_ValueError, "action %lld of game %lld is out of range [0, %d)",
-                         (long long)a[bad], (long long)bad, rules_num_actions(&self->batch.rules));
-        }
+        vec_actions_out_of_range(a, bad, from_unsigned, rules_num_actions(&self->batch.rules));
         goto done;
     }
     if (Batch_enter(self) < 0) goto done;
@@ -418,7 +313,7 @@ static PyObject *Batch_step(BatchObject *self, PyObject *args) {
     result = Py_None;
     Py_INCREF(result);
 done:
-    if (entered) self->busy = 0;
+    if (entered) vec_guard_leave(&self->guard);
     Py_XDECREF(actions);
     return result;
 }
@@ -432,7 +327,7 @@ static PyObject *Batch_sample_actions(BatchObject *self, PyObject *out) {
     Py_BEGIN_ALLOW_THREADS
     batch_sample_actions(&self->batch, a, self->num_threads);
     Py_END_ALLOW_THREADS
-    self->busy = 0;
+    vec_guard_leave(&self->guard);
     Py_RETURN_NONE;
 }
 
@@ -461,7 +356,7 @@ static PyObject *Batch_bot_actions(BatchObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     batch_bot_actions(&self->batch, kind, a, self->num_threads);
     Py_END_ALLOW_THREADS
-    self->busy = 0;
+    vec_guard_leave(&self->guard);
     Py_RETURN_NONE;
 }
 
@@ -509,7 +404,7 @@ static PyObject *Batch_restore(BatchObject *self, PyObject *data) {
         batch_write_outputs(b, self->num_threads);
     }
     Py_END_ALLOW_THREADS
-    self->busy = 0;
+    vec_guard_leave(&self->guard);
     if (bad) {
         PyErr_Format(PyExc_ValueError, "cannot load this saved state: %s", err);
         return NULL;
@@ -539,13 +434,7 @@ static PyObject *Batch_game(BatchObject *self, PyObject *index_obj) {
 
 static PyObject *Batch_close(BatchObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
-    if (self->busy) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        self->busy_thread == PyThread_get_thread_ident()
-                            ? "cannot close from inside a call of this environment (re-entrant close)"
-                            : "cannot close while another thread steps");
-        return NULL;
-    }
+    if (vec_guard_close(&self->guard) < 0) return NULL;
     Batch_release(self);
     Py_RETURN_NONE;
 }
@@ -569,7 +458,7 @@ static int Batch_set_num_threads(BatchObject *self, PyObject *value, void *closu
 
 static PyObject *Batch_get_closed(BatchObject *self, void *closure) {
     STRATEGO_UNUSED(closure);
-    return PyBool_FromLong(self->closed);
+    return PyBool_FromLong(self->guard.closed);
 }
 
 static PyGetSetDef Batch_getset[] = {

@@ -6,6 +6,7 @@
  *   game_type.c   _core.GameState, one game
  *   batch_type.c  _core.Batch, N games stepped together
  *   module.c      the module: its functions, constants and types
+ *   vec_binding.c what any game's binding shares (vec_binding.h)
  *
  * Style: every call that can fail is checked; messages name the argument and say what
  * was expected and what came. Every entry point converts all its arguments first (a
@@ -22,15 +23,9 @@
 #ifndef STRATEGO_BINDING_H
 #define STRATEGO_BINDING_H
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
-/* One NumPy API table for all the files; module.c imports it. */
-#define PY_ARRAY_UNIQUE_SYMBOL stratego_ARRAY_API
-#ifndef BINDING_IMPORTS_NUMPY
-#define NO_IMPORT_ARRAY
-#endif
-#include <numpy/arrayobject.h>
+/* Python, NumPy (one API table for all the files; module.c imports it), the array
+ * checks, guards and outputs every game's binding shares. */
+#include "vec_binding.h"
 
 #include "batch.h"
 #include "rules.h"
@@ -61,8 +56,6 @@ extern PyTypeObject GameStateType;
 extern PyTypeObject BatchType;
 
 /* args.c */
-int check_array_shape(PyObject *obj, const char *name, int typenum, int ndim, const npy_intp *shape);
-int check_out_array(PyObject *obj, const char *name, int typenum, npy_intp n, npy_intp d1);
 int obs_spec_parse(long history_k, int probabilities, int as_float, int codes, const Rules *r, ObsSpec *spec);
 int parse_action(PyObject *obj, int *out);
 int parse_bot(PyObject *obj, int *out);

@@ -14,6 +14,7 @@
 #include "observe.h"
 #include "observe_codes.h"
 #include "observe_full.h"
+#include "observe_player.h"
 #include "pool.h"
 #include "rng.h"
 #include "rules.h"
@@ -304,23 +305,14 @@ static PyObject *GameState_observe(GameStateObject *self, PyObject *args) {
     if (obs_spec_parse(history_k, probabilities, as_float, codes, &self->rules, &spec) < 0 ||
         GameState_check_ready(self) < 0)
         return NULL;
-    if (codes) {
-        npy_intp shape[1] = {(npy_intp)CODES_BYTES(spec.history_k)};
-        npy_intp belief_shape[3] = {PIECE_TYPE_NB, BOARD_SIZE, BOARD_SIZE};
-        if (check_array_shape(out, "out", NPY_UINT8, 1, shape) < 0) return NULL;
-        if (probabilities && check_array_shape(belief, "belief", NPY_FLOAT32, 3, belief_shape) < 0) return NULL;
-    } else {
-        npy_intp shape[3] = {observe_channels(&spec), BOARD_SIZE, BOARD_SIZE};
-        if (check_array_shape(out, "out", as_float ? NPY_FLOAT32 : NPY_UINT8, 3, shape) < 0) return NULL;
-    }
-    PlayerView view;
-    view_build_recent(&self->state, player, spec.history_k, &view);
-    if (!codes) {
-        observe_partial(&view, &spec, PyArray_DATA((PyArrayObject *)out));
-    } else {
-        observe_codes(&view, &spec, PyArray_DATA((PyArrayObject *)out));
-        if (probabilities) observe_belief_planes(&view, PyArray_DATA((PyArrayObject *)belief));
-    }
+    /* The shapes come from the spec (observe_player.h): (C, 10, 10) or (L,). */
+    int64_t dims[OBS_DIMS_MAX], belief_dims[OBS_DIMS_MAX];
+    int ndim = observe_spec_shape(&spec, dims), belief_ndim = observe_belief_shape(belief_dims);
+    if (check_obs_array(out, "out", as_float ? NPY_FLOAT32 : NPY_UINT8, NULL, 0, dims, ndim) < 0) return NULL;
+    int beliefs = codes && probabilities;
+    if (beliefs && check_obs_array(belief, "belief", NPY_FLOAT32, NULL, 0, belief_dims, belief_ndim) < 0) return NULL;
+    observe_player(&self->state, player, &spec, PyArray_DATA((PyArrayObject *)out),
+                   beliefs ? PyArray_DATA((PyArrayObject *)belief) : NULL);
     Py_RETURN_NONE;
 }
 
@@ -332,11 +324,9 @@ static PyObject *GameState_observe_full(GameStateObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO|p", &player_obj, &out, &codes)) return NULL;
     if (parse_player(player_obj, "player", &player) < 0 || GameState_check_ready(self) < 0)
         return NULL;
-    npy_intp shape[3] = {FULL_OBS_CHANNELS, BOARD_SIZE, BOARD_SIZE};
-    npy_intp code_shape[1] = {SQ_NB};
-    if (codes ? check_array_shape(out, "out", NPY_UINT8, 1, code_shape) < 0
-              : check_array_shape(out, "out", NPY_UINT8, 3, shape) < 0)
-        return NULL;
+    int64_t dims[OBS_DIMS_MAX];
+    int ndim = observe_full_shape(codes, dims);
+    if (check_obs_array(out, "out", NPY_UINT8, NULL, 0, dims, ndim) < 0) return NULL;
     if (codes) observe_full_codes(&self->state, player, PyArray_DATA((PyArrayObject *)out));
     else observe_full(&self->state, player, PyArray_DATA((PyArrayObject *)out));
     Py_RETURN_NONE;

@@ -15,6 +15,7 @@
 #include "observe.h"
 #include "observe_codes.h"
 #include "observe_full.h"
+#include "observe_player.h"
 #include "pool.h"
 #include "rng.h"
 #include "rules.h"
@@ -103,6 +104,50 @@ static PyObject *core_channel_names(PyObject *mod, PyObject *args) {
     int c_nb = observe_channels(&spec);
     for (int c = 0; c < c_nb; c++) observe_channel_name(&spec, c, names[c], NAME_LEN);
     return names_tuple(names, c_nb);
+}
+
+/* A shape of C int64s as a tuple of ints. */
+static PyObject *shape_tuple(const int64_t *dims, int ndim) {
+    PyObject *tuple = PyTuple_New(ndim);
+    if (tuple == NULL) return NULL;
+    for (int k = 0; k < ndim; k++) {
+        PyObject *d = PyLong_FromLongLong(dims[k]);
+        if (d == NULL) {
+            Py_DECREF(tuple);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tuple, k, d);
+    }
+    return tuple;
+}
+
+/* observation_shape(history_k, probabilities, codes, belief_block=False) -> the shape of one
+ * observation as its spec gives it (observe_player.h): (C, 10, 10) planes or (L,) codes;
+ * belief_block: the belief planes beside the codes instead. */
+static PyObject *core_observation_shape(PyObject *mod, PyObject *args) {
+    STRATEGO_UNUSED(mod);
+    PyObject *history_obj;
+    int probabilities, codes, belief_block = 0;
+    long history_k;
+    ObsSpec spec;
+    Rules rules;
+    int64_t dims[OBS_DIMS_MAX];
+    if (!PyArg_ParseTuple(args, "Opp|p", &history_obj, &probabilities, &codes, &belief_block)) return NULL;
+    if (parse_history_k(history_obj, &history_k) < 0) return NULL;
+    rules_default(&rules);
+    /* Planes with beliefs are float32; the dtype does not change the shape. */
+    if (obs_spec_parse(history_k, probabilities, !codes, codes, &rules, &spec) < 0) return NULL;
+    if (belief_block) return shape_tuple(dims, observe_belief_shape(dims));
+    return shape_tuple(dims, observe_spec_shape(&spec, dims));
+}
+
+/* full_observation_shape(codes) -> (30, 10, 10), or (100,) with codes. */
+static PyObject *core_full_observation_shape(PyObject *mod, PyObject *codes_obj) {
+    STRATEGO_UNUSED(mod);
+    int codes = PyObject_IsTrue(codes_obj);
+    if (codes < 0) return NULL;
+    int64_t dims[OBS_DIMS_MAX];
+    return shape_tuple(dims, observe_full_shape(codes, dims));
 }
 
 /* full_channel_names() -> names of the full-information view's channels */
@@ -214,6 +259,11 @@ static PyMethodDef core_methods[] = {
     {"channel_names", core_channel_names, METH_VARARGS,
      "channel_names(history_k, probabilities, as_float=True, codes=False) -> names of the observation channels; "
      "ValueError for settings that do not go together."},
+    {"observation_shape", core_observation_shape, METH_VARARGS,
+     "observation_shape(history_k, probabilities, codes, belief_block=False) -> shape of one observation "
+     "(or of its belief block beside the codes)."},
+    {"full_observation_shape", core_full_observation_shape, METH_O,
+     "full_observation_shape(codes) -> shape of one full-information view."},
     {"action_encode", core_action_encode, METH_VARARGS,
      "action_encode(player, from, to) -> action, or -1 if not on a common line."},
     {"action_decode", core_action_decode, METH_VARARGS,

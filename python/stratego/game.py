@@ -6,7 +6,7 @@ import operator
 import numpy as np
 
 from . import _core
-from .compact import codes_bytes, mask_bytes
+from .compact import mask_bytes
 from .actions import action_to_move, move_to_action
 from .notation import check_numbering, format_move, parse_move
 from .setups import human_setups
@@ -195,15 +195,15 @@ class Game:
             raise ValueError(f"dtype must be 'uint8' or 'float32', got {dtype!r}")
         # history_k, and the settings that do not go together, are checked once, in C
         # (channel_names), as VecEnv's are.
-        names = _core.channel_names(history_k, bool(belief), dtype == "float32", obs_format == "codes")
+        _core.channel_names(history_k, bool(belief), dtype == "float32", obs_format == "codes")
         if obs_format == "codes":
-            codes = np.zeros(codes_bytes(history_k), dtype=np.uint8)
-            beliefs = np.zeros((12, 10, 10), dtype=np.float32) if belief else None
+            codes = np.zeros(_core.observation_shape(history_k, bool(belief), True), dtype=np.uint8)
+            beliefs = np.zeros(_core.observation_shape(history_k, True, True, True), np.float32) if belief else None
             self._state.observe(player, codes, history_k, bool(belief), True, beliefs)
             return codes if beliefs is None else {"codes": codes, "belief": beliefs}
         if obs_format != "planes":
             raise ValueError(f"obs_format must be 'planes' or 'codes', got {obs_format!r}")
-        out = np.zeros((len(names), 10, 10), dtype=dtype)
+        out = np.zeros(_core.observation_shape(history_k, bool(belief), False), dtype=dtype)
         self._state.observe(player, out, history_k, bool(belief))
         return out
 
@@ -218,7 +218,7 @@ class Game:
         if obs_format not in ("planes", "codes"):
             raise ValueError(f"obs_format must be 'planes' or 'codes', got {obs_format!r}")
         codes = obs_format == "codes"
-        out = np.zeros((100,) if codes else (_core.FULL_OBS_CHANNELS, 10, 10), dtype=np.uint8)
+        out = np.zeros(_core.full_observation_shape(codes), dtype=np.uint8)
         self._state.observe_full(player, out, codes)
         return out
 

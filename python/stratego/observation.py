@@ -34,8 +34,9 @@ def format_observation(obs: np.ndarray, history_k: int = 4, belief: bool = False
     """
     names = channel_names(history_k, belief)
     obs = np.asarray(obs)
-    if obs.shape != (len(names), 10, 10):
-        raise ValueError(f"obs must have shape ({len(names)}, 10, 10) for history_k={history_k}, "
+    shape = _core.observation_shape(history_k, bool(belief), False)
+    if obs.shape != shape:
+        raise ValueError(f"obs must have shape {shape} for history_k={history_k}, "
                          f"belief={belief}; got {obs.shape}")
     idx = {name: i for i, name in enumerate(names)}
     lines = ["    " + "".join(f"{c:^4}" for c in COLUMNS)]

@@ -5,33 +5,24 @@ copy): copy what you keep across steps.
 """
 from __future__ import annotations
 
-import os
-
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv as GymVectorEnv
+from gymnasium.vector import AutoresetMode
 
 from .arguments import check_one_of
 from . import _core
-from .compact import codes_bytes, mask_bytes
-from .observation import FULL_OBSERVATION_CHANNELS, OBSERVATION_VERSION
-from .seeding import resolve_seed
+from .compact import mask_bytes
+from .observation import OBSERVATION_VERSION
 from .setups import human_setups
-from .threads import default_num_threads
 from .variants import Variant, load_variant
+from .vec_shell import AUTORESET_MODES, VecShell, _autoreset_mode, _check_memory, _resolve_threads
 
 ILLEGAL_ACTION_MODES = {"raise": _core.ILLEGAL_RAISE, "lose": _core.ILLEGAL_LOSES}
 END_REASONS: tuple[str, ...] = _core.END_REASONS
 VIEWS = {"to_play": 1, "both": 2}
 LEARNER_COLORS = {name: mode for mode, name in enumerate(_core.LEARNER_COLORS)}
-AUTORESET_MODES = {
-    AutoresetMode.SAME_STEP: _core.AUTORESET_SAME_STEP,
-    AutoresetMode.NEXT_STEP: _core.AUTORESET_NEXT_STEP,
-    AutoresetMode.DISABLED: _core.AUTORESET_DISABLED,
-}
 OBS_DTYPES = {"uint8": np.uint8, "float32": np.float32}
 MAX_ENVS: int = _core.MAX_ENVS
-_MaskedArray = np.ma.MaskedArray  # looked up once: step() refuses these
 OBS_FORMATS = ("planes", "codes")
 MASK_FORMATS = ("bool", "bits")
 
@@ -49,30 +40,7 @@ def _bytes_per_game(mask: int, obs: int, full: int) -> int:
     return _core.BATCH_GAME_BYTES + mask + obs + full + rows
 
 
-def _check_memory(num_envs: int, per_game: int) -> None:
-    """MemoryError, before anything is allocated, when the games cannot fit in this
-    machine's memory (rather than the allocation failing late or the OS killing us)."""
-    try:
-        physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):
-        return
-    need = num_envs * per_game
-    if need > physical:
-        raise MemoryError(
-            f"{num_envs} games need {need / 2**30:.1f} GiB ({per_game} bytes each), more than "
-            f"this machine's {physical / 2**30:.1f} GiB of memory; use fewer games or no observations"
-        )
-
-
-def _resolve_threads(num_threads):
-    """0 is the default count (stratego.default_num_threads); anything else goes to the
-    core, which checks it."""
-    if isinstance(num_threads, (int, np.integer)) and not isinstance(num_threads, bool) and num_threads == 0:
-        return default_num_threads()
-    return num_threads
-
-
-class VecEnv(GymVectorEnv):
+class VecEnv(VecShell):
     """N games of one variant; each step plays one action per game.
 
     - reset(seed) starts all games; game i draws its setups from its own stream made
@@ -184,55 +152,37 @@ class VecEnv(GymVectorEnv):
         self.observation_version = OBSERVATION_VERSION
         self.history_k, self.belief, self.views = history_k, bool(belief), views
         self.obs_format, self.mask_format = obs_format, mask_format
-        c = len(self.observation_channels)
         lead = (n,) if views == "to_play" else (n, 2)
         final_lead = (n,) if final_views == "to_play" else (n, 2)
         dtype = OBS_DTYPES[obs_dtype]
+        # One view's shape is the C spec's ((C, 10, 10) planes, (L,) codes), after the
+        # leading (2,) of views="both".
+        view_shape = _core.observation_shape(history_k, bool(belief), codes)
+        obs_shape = lead[1:] + view_shape
+        final_shape = final_lead[1:] + view_shape
+        # obs and final_obs
+        obs_bytes = (int(np.prod(obs_shape)) + int(np.prod(final_shape))) * np.dtype(dtype).itemsize
         if codes:
-            obs_shape = lead[1:] + (codes_bytes(history_k),)
-            final_shape = final_lead[1:] + (codes_bytes(history_k),)
-            belief_shape = lead[1:] + (12, 10, 10)
-            final_belief_shape = final_lead[1:] + (12, 10, 10)
-            # obs and final_obs, each with its belief block
-            obs_bytes = int(np.prod(obs_shape)) + int(np.prod(final_shape))
-            if belief:
+            belief_view = _core.observation_shape(history_k, True, True, True)
+            belief_shape = lead[1:] + belief_view
+            final_belief_shape = final_lead[1:] + belief_view
+            if belief:  # each with its float32 belief block
                 obs_bytes += 4 * (int(np.prod(belief_shape)) + int(np.prod(final_belief_shape)))
-        else:
-            obs_shape = lead[1:] + (c, 10, 10)
-            final_shape = final_lead[1:] + (c, 10, 10)
-            obs_bytes = (int(np.prod(obs_shape)) + int(np.prod(final_shape))) * np.dtype(dtype).itemsize
         mask_width = mask_bytes(num_actions) if mask_format == "bits" else num_actions
-        full_shape = (100,) if codes else (len(FULL_OBSERVATION_CHANNELS), 10, 10)
+        full_shape = _core.full_observation_shape(codes)
         _check_memory(n, _bytes_per_game(mask_width, obs_bytes if observations else 0,
                                          int(np.prod(full_shape)) if full_obs else 0))
+        self._allocate_outputs(n, 2, mask_width, np.uint8 if mask_format == "bits" else np.bool_, obs_shape,
+                               final_shape, dtype, observations)
         try:
-            self.action_mask = np.zeros((n, mask_width), dtype=np.uint8 if mask_format == "bits" else np.bool_)
-            self.rewards = np.zeros((n, 2), dtype=np.float32)
-            self.reward = np.zeros(n, dtype=np.float32)
-            self.terminated = np.zeros(n, dtype=np.bool_)
-            self.truncated = np.zeros(n, dtype=np.bool_)
-            self.to_play = np.zeros(n, dtype=np.int8)
-            self.final_winner = np.full(n, -1, dtype=np.int8)
-            self.final_reason = np.zeros(n, dtype=np.uint8)
-            self.final_plies = np.zeros(n, dtype=np.int32)
-            self.obs = np.zeros((n, *obs_shape), dtype=dtype) if observations else None
-            self.final_obs = np.zeros((n, *final_shape), dtype=dtype) if observations else None
-            self.acted = np.full(n, -1, dtype=np.int8)
-            self._over = np.zeros(n, dtype=np.bool_)
-            self._acting = np.zeros(n, dtype=np.int8)
-            self._reset_mask = np.zeros(n, dtype=np.bool_)
             with_belief = observations and codes and belief
             self.belief_obs = np.zeros((n, *belief_shape), np.float32) if with_belief else None
             self.final_belief_obs = np.zeros((n, *final_belief_shape), np.float32) if with_belief else None
             self.full_obs = np.zeros((n, *full_shape), np.uint8) if full_obs else None
-            self._sampled = np.zeros(n, dtype=np.int64)
-            self._finished = np.zeros(n, dtype=np.bool_)
         except (MemoryError, ValueError) as exc:
             raise MemoryError(f"cannot allocate the buffers of {n} games: {exc}") from None
         self._batch = _core.Batch(
-            n, _resolve_threads(num_threads), self.variant.rules,
-            self.action_mask, self.rewards, self.reward, self.terminated, self.truncated,
-            self.to_play, self.final_winner, self.final_reason, self.final_plies,
+            n, _resolve_threads(num_threads), self.variant.rules, *self._outputs(),
             obs=self.obs, final_obs=self.final_obs, full_obs=self.full_obs,
             obs_views=VIEWS[views] if observations else 0,
             history_k=history_k, probabilities=bool(belief), as_float=dtype == np.float32,
@@ -269,88 +219,10 @@ class VecEnv(GymVectorEnv):
         if seed is not None:
             self.reset(seed=seed)
 
-    # -- Gymnasium API -----------------------------------------------------------
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
-        """Starts every game anew. Returns (obs, info).
-
-        options={"reset_mask": mask} (a bool array of shape (num_envs,), Gymnasium's
-        convention) starts only the games where mask is True: their streams go on, or
-        are seeded from (seed, i) as a full reset would when seed is given; the other
-        games, their outputs and the counters are left as they are.
-        """
-        options = dict(options or {})
-        reset_mask = options.pop("reset_mask", None)
-        if options:
-            raise ValueError(f"reset takes only the option 'reset_mask', got {sorted(options)}")
-        if reset_mask is not None:
-            return self._reset_some(reset_mask, seed)
-        seed = resolve_seed(seed)
-        self._batch.reset(seed)
-        self._np_random_seed = seed
-        self._batch.games_over(self._over)
-        self._set_acted(np.full(self.num_envs, -1, dtype=np.int8))
-        return self._observation(), self._info(finished=False)
-
-    def _reset_some(self, reset_mask, seed):
-        if not isinstance(reset_mask, np.ndarray) or reset_mask.dtype != np.bool_:
-            raise TypeError(f"options['reset_mask'] must be a numpy bool array, got "
-                            f"{getattr(reset_mask, 'dtype', type(reset_mask).__name__)}")
-        if reset_mask.shape != (self.num_envs,):
-            raise ValueError(f"options['reset_mask'] must have shape ({self.num_envs},), got {reset_mask.shape}")
-        seed = None if seed is None else resolve_seed(seed)
-        # A private copy: C reads it with the GIL released.
-        np.copyto(self._reset_mask, reset_mask)
-        self._batch.reset_some(self._reset_mask, seed)
-        self._batch.games_over(self._over)
-        self._set_acted(np.where(self._reset_mask, np.int8(-1), self.acted))
-        return self._observation(), self._info(finished=False)
-
-    def step(self, actions):
-        """Plays one action per game. Returns (obs, reward, terminated, truncated, info)."""
-        if not isinstance(actions, np.ndarray):
-            actions = np.asarray(actions)
-        elif isinstance(actions, _MaskedArray):
-            # Its data would be played with the mask ignored: masked games have no action.
-            raise TypeError("actions must be a plain numpy array, got a masked array: every game "
-                            "needs an action (fill the masked entries first, e.g. .filled(a))")
-        # Who acts: the player to move, except in games over since an earlier step
-        # (NEXT_STEP, DISABLED; the engine's games_over), whose actions are ignored.
-        # Written after the step, so a refused step leaves it as it was.
-        acting = self._acting  # a buffer of its own: no allocation per step
-        np.copyto(acting, self.to_play)
-        np.copyto(acting, -1, where=self._over)
-        self._batch.step(actions, self._mode)
-        self._set_acted(acting)
-        self._batch.games_over(self._over)
-        return self._observation(), self.reward, self.terminated, self.truncated, self._info(finished=True)
-
-    @property
-    def over(self) -> np.ndarray:
-        """Games that have ended and not started again (NEXT_STEP until the next step,
-        DISABLED until a reset); never any under SAME_STEP. A copy."""
-        return self._over.copy()
-
     def render(self):
         """The full board of game 0 as text (see Game.render for one player's view)."""
         from .render import render_cells
         return render_cells(self._batch.game(0).cells())  # the full board
-
-    def close_extras(self, **kwargs) -> None:
-        self._batch.close()
-
-    # -- extras ------------------------------------------------------------------
-    @property
-    def num_threads(self) -> int:
-        return self._batch.num_threads
-
-    @num_threads.setter
-    def num_threads(self, value: int) -> None:
-        self._batch.num_threads = _resolve_threads(value)
-
-    def sample_actions(self) -> np.ndarray:
-        """A uniformly random legal action for each game (C, per-game streams)."""
-        self._batch.sample_actions(self._sampled)
-        return self._sampled
 
     def bot_actions(self, name: str) -> np.ndarray:
         """The action bot `name` ("random" or "heuristic", see stratego.BOTS) plays in
@@ -365,10 +237,6 @@ class VecEnv(GymVectorEnv):
         """
         self._batch.bot_actions(name, self._sampled)
         return self._sampled
-
-    def stats(self) -> dict:
-        """Counters of the games finished since the last reset, and their checksum."""
-        return self._batch.stats()
 
     def save_state(self) -> bytes:
         """Every game, random stream and counter, as bytes (docs/api.md, "Saves").
@@ -395,14 +263,6 @@ class VecEnv(GymVectorEnv):
         """The board of game `index` as 100 Gravon letters."""
         return self._batch.game(index).field()
 
-    def _set_acted(self, values: np.ndarray) -> None:
-        """info["acted"] is written in Python after the C step: a caller who made it
-        read-only keeps it as it was and gets a new array (as with _final_info)."""
-        if self.acted.flags.writeable:
-            self.acted[:] = values
-        else:
-            self.acted = values.astype(np.int8, copy=True)
-
     def _observation(self, final: bool = False):
         """The observation buffers: one array, or the codes and their belief block."""
         obs = self.final_obs if final else self.obs
@@ -410,49 +270,7 @@ class VecEnv(GymVectorEnv):
             return obs
         return {"codes": obs, "belief": self.final_belief_obs if final else self.belief_obs}
 
-    def _info(self, finished: bool) -> dict:
-        info = {"action_mask": self.action_mask, "to_play": self.to_play, "rewards": self.rewards, "acted": self.acted}
+    def _turn_info(self, info: dict) -> None:
         if self.full_obs is not None:
             info["full_obs"] = self.full_obs
-        if finished:
-            # Into a buffer of its own, like every other output: no allocation per step.
-            try:
-                done = np.logical_or(self.terminated, self.truncated, out=self._finished)
-            except ValueError:
-                # The caller made it read-only: the step has been played, so rather than
-                # lose its results, hand out a new buffer and never write the frozen one.
-                if self._finished.flags.writeable:
-                    raise
-                self._finished = np.zeros_like(self._finished)
-                done = np.logical_or(self.terminated, self.truncated, out=self._finished)
-            if done.any():
-                info["final_info"] = {
-                    "winner": self.final_winner,
-                    "reason": self.final_reason,
-                    "plies": self.final_plies,
-                }
-                info["_final_info"] = done
-                # Gymnasium gives final_obs under SAME_STEP only: in the other modes
-                # obs itself holds the final position.
-                if self.final_obs is not None and self.autoreset_mode == AutoresetMode.SAME_STEP:
-                    info["final_obs"] = self._observation(final=True)
-                    info["_final_obs"] = done
-        return info
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-
-def _autoreset_mode(mode) -> AutoresetMode:
-    """An AutoresetMode from the enum, its name in any case ("next_step") or its value
-    ("NextStep")."""
-    if isinstance(mode, AutoresetMode):
-        return mode
-    names = {m.value: m for m in AutoresetMode} | {m.name.lower(): m for m in AutoresetMode}
-    if isinstance(mode, str) and (mode in names or mode.lower() in names):
-        return names.get(mode) or names[mode.lower()]
-    raise ValueError(f"autoreset_mode must be a gymnasium.vector.AutoresetMode or one of "
-                     f"{sorted(m.name.lower() for m in AutoresetMode)}, got {mode!r}")

@@ -1,0 +1,194 @@
+/* vec_binding.c: the game-agnostic half of an env's Python type (vec_binding.h). */
+#include "vec_binding.h"
+
+#include <string.h>
+
+static const char *dtype_name(int typenum) {
+    switch (typenum) {
+    case NPY_BOOL: return "bool";
+    case NPY_FLOAT32: return "float32";
+    case NPY_INT8: return "int8";
+    case NPY_UINT8: return "uint8";
+    case NPY_INT32: return "int32";
+    case NPY_INT64: return "int64";
+    default: return "?";
+    }
+}
+
+/* Checks an output array completely: ndarray, dtype, C-contiguous, aligned, writeable,
+ * and exactly `shape`. 0, or -1 with an exception naming `name`. */
+int check_array_shape(PyObject *obj, const char *name, int typenum, int ndim,
+                             const npy_intp *shape) {
+    char want[96] = "(", got[96] = "(";
+    for (int d = 0; d < ndim; d++) {
+        size_t w = strlen(want);
+        snprintf(want + w, sizeof(want) - w, d + 1 < ndim ? "%zd, " : ndim == 1 ? "%zd,)" : "%zd)",
+                 (Py_ssize_t)shape[d]);
+    }
+    if (!PyArray_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a numpy.ndarray of dtype %s and shape %s, got %s",
+                     name, dtype_name(typenum), want, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    PyArrayObject *a = (PyArrayObject *)obj;
+    if (PyArray_TYPE(a) != typenum) {
+        PyErr_Format(PyExc_TypeError, "%s must have dtype %s, got %R", name, dtype_name(typenum),
+                     (PyObject *)PyArray_DESCR(a));
+        return -1;
+    }
+    int same = PyArray_NDIM(a) == ndim;
+    for (int d = 0; same && d < ndim; d++) same = PyArray_DIM(a, d) == shape[d];
+    if (!same) {
+        for (int d = 0; d < PyArray_NDIM(a) && d < 8; d++) {
+            size_t w = strlen(got);
+            snprintf(got + w, sizeof(got) - w, "%zd%s", (Py_ssize_t)PyArray_DIM(a, d),
+                     d + 1 < PyArray_NDIM(a) ? ", " : ")");
+        }
+        if (PyArray_NDIM(a) == 0) strcpy(got, "()");
+        PyErr_Format(PyExc_ValueError, "%s must have shape %s, got %s", name, want, got);
+        return -1;
+    }
+    if (!PyArray_IS_C_CONTIGUOUS(a) || !PyArray_ISALIGNED(a)) {
+        PyErr_Format(PyExc_ValueError, "%s must be C-contiguous, aligned and writeable", name);
+        return -1;
+    }
+    if (!PyArray_ISWRITEABLE(a)) {
+        PyErr_Format(PyExc_ValueError, "%s was made read-only (writeable=False), but it is "
+                     "written in place; copy what you keep instead", name);
+        return -1;
+    }
+    return 0;
+}
+
+/* Shorthand for (n,) and (n, d1) arrays. */
+int check_out_array(PyObject *obj, const char *name, int typenum, npy_intp n, npy_intp d1) {
+    npy_intp shape[2] = {n, d1};
+    return check_array_shape(obj, name, typenum, d1 > 0 ? 2 : 1, shape);
+}
+
+/* Checks an array of observations: the leading dimensions `lead` (e.g. num_envs, and 2
+ * for both players' views), then one observation's shape `dims` as its spec gives it
+ * (observe_player.h), so no caller spells a board size. */
+int check_obs_array(PyObject *obj, const char *name, int typenum, const npy_intp *lead, int nlead,
+                    const int64_t *dims, int ndims) {
+    npy_intp shape[NPY_MAXDIMS];
+    for (int k = 0; k < nlead; k++) shape[k] = lead[k];
+    for (int k = 0; k < ndims; k++) shape[nlead + k] = (npy_intp)dims[k];
+    return check_array_shape(obj, name, typenum, nlead + ndims, shape);
+}
+
+const char *const VEC_OUT_NAMES[VEC_OUT_NB] = {"mask", "rewards", "reward", "terminated", "truncated",
+                                               "to_play", "final_winner", "final_reason", "final_plies"};
+
+int vec_guard_idle(const VecGuard *g, int ready) {
+    if (g->closed) {
+        PyErr_SetString(PyExc_RuntimeError, "the environment is closed");
+        return -1;
+    }
+    if (!ready) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "this Batch was never initialised (make environments with stratego.VecEnv)");
+        return -1;
+    }
+    if (g->busy && g->busy_thread == PyThread_get_thread_ident()) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "re-entrant call: this thread is already inside a call of this "
+                        "environment (step, reset, sample_actions or load_state)");
+        return -1;
+    }
+    if (g->busy) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "the environment is being used by another thread; step it from one "
+                        "thread at a time");
+        return -1;
+    }
+    return 0;
+}
+
+int vec_guard_enter(VecGuard *g, int ready) {
+    if (vec_guard_idle(g, ready) < 0) return -1;
+    g->busy = 1;
+    g->busy_thread = PyThread_get_thread_ident();
+    return 0;
+}
+
+int vec_guard_close(VecGuard *g) {
+    if (g->busy) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        g->busy_thread == PyThread_get_thread_ident()
+                            ? "cannot close from inside a call of this environment (re-entrant close)"
+                            : "cannot close while another thread steps");
+        return -1;
+    }
+    g->closed = 1;
+    return 0;
+}
+
+int vec_outputs_check(PyObject *const arrays[VEC_OUT_NB], const VecShape *shape, int mask_type) {
+    static const int types[VEC_OUT_NB] = {NPY_BOOL, NPY_FLOAT32, NPY_FLOAT32, NPY_BOOL, NPY_BOOL,
+                                          NPY_INT8, NPY_INT8, NPY_UINT8, NPY_INT32};
+    for (int k = 0; k < VEC_OUT_NB; k++) {
+        npy_intp width = k == VEC_OUT_MASK ? (npy_intp)shape->mask_bytes : k == VEC_OUT_REWARDS ? shape->num_players : 0;
+        if (check_out_array(arrays[k], VEC_OUT_NAMES[k], k == VEC_OUT_MASK ? mask_type : types[k], shape->num_envs,
+                            width) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+void vec_outputs_point(VecOutputs *out, PyObject *const arrays[VEC_OUT_NB]) {
+#define DATA(k) PyArray_DATA((PyArrayObject *)arrays[k])
+    out->mask = DATA(VEC_OUT_MASK);
+    out->rewards = DATA(VEC_OUT_REWARDS);
+    out->reward = DATA(VEC_OUT_REWARD);
+    out->terminated = DATA(VEC_OUT_TERMINATED);
+    out->truncated = DATA(VEC_OUT_TRUNCATED);
+    out->to_play = DATA(VEC_OUT_TO_PLAY);
+    out->final_winner = DATA(VEC_OUT_FINAL_WINNER);
+    out->final_reason = DATA(VEC_OUT_FINAL_REASON);
+    out->final_plies = DATA(VEC_OUT_FINAL_PLIES);
+#undef DATA
+}
+
+int vec_arrays_writeable(PyObject *const *arrays, const char *const *names, int n) {
+    for (int k = 0; k < n; k++) {
+        if (arrays[k] == NULL || PyArray_ISWRITEABLE((PyArrayObject *)arrays[k])) continue;
+        PyErr_Format(PyExc_ValueError,
+                     "%s was made read-only (writeable=False), but the environment writes it "
+                     "in place at every reset and step; copy what you keep instead",
+                     names[k]);
+        return -1;
+    }
+    return 0;
+}
+
+PyArrayObject *vec_actions_copy(PyObject *obj, int *from_unsigned) {
+    if (!PyArray_Check(obj) || !PyArray_ISINTEGER((PyArrayObject *)obj)) {
+        PyErr_Format(PyExc_TypeError, "actions must be a numpy array of integers, got %s",
+                     PyArray_Check(obj) ? "a non-integer array" : Py_TYPE(obj)->tp_name);
+        return NULL;
+    }
+    *from_unsigned = PyArray_ISUNSIGNED((PyArrayObject *)obj);
+    /* Always a private int64 base-class copy (8 bytes a game). */
+    return (PyArrayObject *)PyArray_FROMANY(obj, NPY_INT64, 0, 0,
+                                            NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST | NPY_ARRAY_ENSURECOPY |
+                                                NPY_ARRAY_ENSUREARRAY);
+}
+
+int vec_actions_check_shape(PyArrayObject *actions, npy_intp n) {
+    if (PyArray_NDIM(actions) == 1 && PyArray_DIM(actions, 0) == n) return 0;
+    PyErr_Format(PyExc_ValueError, "actions must have shape (%zd,), one per game; got ndim %d with %zd entries",
+                 (Py_ssize_t)n, PyArray_NDIM(actions), (Py_ssize_t)PyArray_SIZE(actions));
+    return -1;
+}
+
+void vec_actions_out_of_range(const int64_t *a, int64_t bad, int from_unsigned, int num_actions) {
+    /* An unsigned array's values past INT64_MAX wrapped in the cast: show them as given. */
+    if (from_unsigned) {
+        PyErr_Format(PyExc_ValueError, "action %llu of game %lld is out of range [0, %d)", (unsigned long long)a[bad],
+                     (long long)bad, num_actions);
+    } else {
+        PyErr_Format(PyExc_ValueError, "action %lld of game %lld is out of range [0, %d)", (long long)a[bad],
+                     (long long)bad, num_actions);
+    }
+}

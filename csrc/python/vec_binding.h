@@ -1,0 +1,94 @@
+/* vec_binding.h: the game-agnostic half of an env's Python type, as vec.h is of its C
+ * batch: the NumPy API table, the complete check of an array the env writes in place,
+ * the guards of an object whose calls release the GIL (busy, closed, never initialised,
+ * re-entered), the nine output arrays of every batch, and the private copy of the
+ * actions a step plays. A game's binding (batch_type.c for Stratego; the test game's
+ * tests/c/tiny_binding.c) adds its settings, observations and methods.
+ *
+ * The file that imports NumPy defines BINDING_IMPORTS_NUMPY before including this and
+ * calls import_array() in its module's init.
+ */
+#ifndef STRATEGO_VEC_BINDING_H
+#define STRATEGO_VEC_BINDING_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+/* One NumPy API table for all the files of a module. */
+#define PY_ARRAY_UNIQUE_SYMBOL stratego_ARRAY_API
+#ifndef BINDING_IMPORTS_NUMPY
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+
+#include "vec.h"
+
+/* Checks an output array completely: ndarray, dtype, C-contiguous, aligned, writeable,
+ * and exactly `shape`. 0, or -1 with an exception naming `name`. */
+int check_array_shape(PyObject *obj, const char *name, int typenum, int ndim, const npy_intp *shape);
+
+/* Shorthand for (n,) and (n, d1) arrays (d1 0: one dimension). */
+int check_out_array(PyObject *obj, const char *name, int typenum, npy_intp n, npy_intp d1);
+
+/* Checks an array of observations: the leading dimensions `lead` (e.g. num_envs, and 2
+ * for both players' views), then one observation's shape `dims` as its spec gives it,
+ * so no caller spells a board size. */
+int check_obs_array(PyObject *obj, const char *name, int typenum, const npy_intp *lead, int nlead,
+                    const int64_t *dims, int ndims);
+
+/* Life cycle of an env object: made by __new__ (not ready: refuses every call), then
+ * __init__ once, then close() (closed). A call that releases the GIL marks it busy. */
+typedef struct {
+    int busy;                  /* set while a call runs without the GIL */
+    unsigned long busy_thread; /* the thread inside that call, to tell re-entry from a race */
+    int closed;
+} VecGuard;
+
+/* 0 if the env may be read now: ready (initialised), open, and not inside a call that
+ * released the GIL. -1 with an exception otherwise. Call it after every argument is
+ * converted, since a conversion can close or step the env. */
+int vec_guard_idle(const VecGuard *g, int ready);
+
+/* vec_guard_idle, then marks the env busy for a call that releases the GIL. */
+int vec_guard_enter(VecGuard *g, int ready);
+
+static inline void vec_guard_leave(VecGuard *g) { g->busy = 0; }
+
+/* Marks the env closed, or -1 with an exception while a call is inside it. */
+int vec_guard_close(VecGuard *g);
+
+/* The arrays every batch writes (vec.h's VecOutputs but obs and final_obs). */
+enum {
+    VEC_OUT_MASK, VEC_OUT_REWARDS, VEC_OUT_REWARD, VEC_OUT_TERMINATED, VEC_OUT_TRUNCATED, VEC_OUT_TO_PLAY,
+    VEC_OUT_FINAL_WINNER, VEC_OUT_FINAL_REASON, VEC_OUT_FINAL_PLIES, VEC_OUT_NB
+};
+extern const char *const VEC_OUT_NAMES[VEC_OUT_NB];
+
+/* Checks the nine arrays against shape: mask (N, mask_bytes) of mask_type (bool, or uint8
+ * for a packed mask), rewards (N, num_players) float32, and (N,) bool terminated and
+ * truncated, float32 reward, int8 to_play and final_winner, uint8 final_reason, int32
+ * final_plies. 0, or -1 with an exception naming the first wrong one. */
+int vec_outputs_check(PyObject *const arrays[VEC_OUT_NB], const VecShape *shape, int mask_type);
+
+/* Points out's nine arrays at the data of arrays (checked); obs and final_obs are left. */
+void vec_outputs_point(VecOutputs *out, PyObject *const arrays[VEC_OUT_NB]);
+
+/* 0 if every array (NULL ones skipped) is still writeable: the caller owns them and may
+ * have set writeable=False since __init__; otherwise -1 with an exception naming it
+ * (names[k]). */
+int vec_arrays_writeable(PyObject *const *arrays, const char *const *names, int n);
+
+/* The actions of a step as a private int64 copy, made before the env is checked (the
+ * actions are checked, the GIL released, then they are played, and neither the caller
+ * nor a subclass hook may change them in between). *from_unsigned: the caller's array
+ * was unsigned (values past INT64_MAX wrapped in the cast). NULL with an exception if
+ * obj is not an integer array. */
+PyArrayObject *vec_actions_copy(PyObject *obj, int *from_unsigned);
+
+/* 0 if the actions have shape (n,), else -1 with an exception. */
+int vec_actions_check_shape(PyArrayObject *actions, npy_intp n);
+
+/* Sets the exception for action a[bad] out of [0, num_actions). */
+void vec_actions_out_of_range(const int64_t *a, int64_t bad, int from_unsigned, int num_actions);
+
+#endif

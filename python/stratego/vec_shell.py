@@ -1,0 +1,234 @@
+"""The game-agnostic half of a vector env over a C batch (csrc/vec.h).
+
+`VecShell` is what `VecEnv` and any second game's vector env share: the outputs the C
+batch writes in place (allocated once: zero copy), Gymnasium's reset, reset_mask, step
+and autoreset bookkeeping (who acted, which games are over), the info dict with
+final_info and final_obs, sampling, statistics and close. A game's env sets
+`self._batch` (its binding's batch, built on csrc/python/vec_binding.h),
+`self._mode` (ILLEGAL_RAISE or ILLEGAL_LOSES) and `self.autoreset_mode`, allocates the
+outputs with `_allocate_outputs` and adds its own spaces, settings and extras.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv as GymVectorEnv
+
+from . import _core
+from .seeding import resolve_seed
+from .threads import default_num_threads
+
+# The modes as every game's batch takes them (AUTORESET_* of csrc/vec.h).
+AUTORESET_MODES = {
+    AutoresetMode.SAME_STEP: _core.AUTORESET_SAME_STEP,
+    AutoresetMode.NEXT_STEP: _core.AUTORESET_NEXT_STEP,
+    AutoresetMode.DISABLED: _core.AUTORESET_DISABLED,
+}
+_MaskedArray = np.ma.MaskedArray  # looked up once: step() refuses these
+
+
+def _check_memory(num_envs: int, per_game: int) -> None:
+    """MemoryError, before anything is allocated, when the games cannot fit in this
+    machine's memory (rather than the allocation failing late or the OS killing us)."""
+    try:
+        physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return
+    need = num_envs * per_game
+    if need > physical:
+        raise MemoryError(
+            f"{num_envs} games need {need / 2**30:.1f} GiB ({per_game} bytes each), more than "
+            f"this machine's {physical / 2**30:.1f} GiB of memory; use fewer games or no observations"
+        )
+
+
+def _resolve_threads(num_threads):
+    """0 is the default count (stratego.default_num_threads); anything else goes to the
+    core, which checks it."""
+    if isinstance(num_threads, (int, np.integer)) and not isinstance(num_threads, bool) and num_threads == 0:
+        return default_num_threads()
+    return num_threads
+
+
+class VecShell(GymVectorEnv):
+    """The parts of a vector env that know no game (module docstring)."""
+
+    def _allocate_outputs(self, num_envs: int, num_players: int, mask_width: int, mask_dtype, obs_shape,
+                          final_shape, obs_dtype, observations: bool) -> None:
+        """Allocates the outputs every game's batch writes in place (csrc/vec.h): the mask
+        (num_envs, mask_width), rewards (num_envs, num_players), the per-game flags and
+        results, obs and final_obs of one game's shapes (None without observations), and
+        the shell's own buffers. MemoryError, naming the games, if they do not fit."""
+        n = num_envs
+        try:
+            self.action_mask = np.zeros((n, mask_width), dtype=mask_dtype)
+            self.rewards = np.zeros((n, num_players), dtype=np.float32)
+            self.reward = np.zeros(n, dtype=np.float32)
+            self.terminated = np.zeros(n, dtype=np.bool_)
+            self.truncated = np.zeros(n, dtype=np.bool_)
+            self.to_play = np.zeros(n, dtype=np.int8)
+            self.final_winner = np.full(n, -1, dtype=np.int8)
+            self.final_reason = np.zeros(n, dtype=np.uint8)
+            self.final_plies = np.zeros(n, dtype=np.int32)
+            self.obs = np.zeros((n, *obs_shape), dtype=obs_dtype) if observations else None
+            self.final_obs = np.zeros((n, *final_shape), dtype=obs_dtype) if observations else None
+            self.acted = np.full(n, -1, dtype=np.int8)
+            self._over = np.zeros(n, dtype=np.bool_)
+            self._acting = np.zeros(n, dtype=np.int8)
+            self._reset_mask = np.zeros(n, dtype=np.bool_)
+            self._sampled = np.zeros(n, dtype=np.int64)
+            self._finished = np.zeros(n, dtype=np.bool_)
+        except (MemoryError, ValueError) as exc:
+            raise MemoryError(f"cannot allocate the buffers of {n} games: {exc}") from None
+
+    def _outputs(self) -> tuple:
+        """The nine outputs in the order every game's binding takes them (vec_binding.h)."""
+        return (self.action_mask, self.rewards, self.reward, self.terminated, self.truncated, self.to_play,
+                self.final_winner, self.final_reason, self.final_plies)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Starts every game anew. Returns (obs, info).
+
+        options={"reset_mask": mask} (a bool array of shape (num_envs,), Gymnasium's
+        convention) starts only the games where mask is True: their streams go on, or
+        are seeded from (seed, i) as a full reset would when seed is given; the other
+        games, their outputs and the counters are left as they are.
+        """
+        options = dict(options or {})
+        reset_mask = options.pop("reset_mask", None)
+        if options:
+            raise ValueError(f"reset takes only the option 'reset_mask', got {sorted(options)}")
+        if reset_mask is not None:
+            return self._reset_some(reset_mask, seed)
+        seed = resolve_seed(seed)
+        self._batch.reset(seed)
+        self._np_random_seed = seed
+        self._batch.games_over(self._over)
+        self._set_acted(np.full(self.num_envs, -1, dtype=np.int8))
+        return self._observation(), self._info(finished=False)
+
+    def _reset_some(self, reset_mask, seed):
+        if not isinstance(reset_mask, np.ndarray) or reset_mask.dtype != np.bool_:
+            raise TypeError(f"options['reset_mask'] must be a numpy bool array, got "
+                            f"{getattr(reset_mask, 'dtype', type(reset_mask).__name__)}")
+        if reset_mask.shape != (self.num_envs,):
+            raise ValueError(f"options['reset_mask'] must have shape ({self.num_envs},), got {reset_mask.shape}")
+        seed = None if seed is None else resolve_seed(seed)
+        # A private copy: C reads it with the GIL released.
+        np.copyto(self._reset_mask, reset_mask)
+        self._batch.reset_some(self._reset_mask, seed)
+        self._batch.games_over(self._over)
+        self._set_acted(np.where(self._reset_mask, np.int8(-1), self.acted))
+        return self._observation(), self._info(finished=False)
+
+    def step(self, actions):
+        """Plays one action per game. Returns (obs, reward, terminated, truncated, info)."""
+        if not isinstance(actions, np.ndarray):
+            actions = np.asarray(actions)
+        elif isinstance(actions, _MaskedArray):
+            # Its data would be played with the mask ignored: masked games have no action.
+            raise TypeError("actions must be a plain numpy array, got a masked array: every game "
+                            "needs an action (fill the masked entries first, e.g. .filled(a))")
+        # Who acts: the player to move, except in games over since an earlier step
+        # (NEXT_STEP, DISABLED; the engine's games_over), whose actions are ignored.
+        # Written after the step, so a refused step leaves it as it was.
+        acting = self._acting  # a buffer of its own: no allocation per step
+        np.copyto(acting, self.to_play)
+        np.copyto(acting, -1, where=self._over)
+        self._batch.step(actions, self._mode)
+        self._set_acted(acting)
+        self._batch.games_over(self._over)
+        return self._observation(), self.reward, self.terminated, self.truncated, self._info(finished=True)
+
+    @property
+    def over(self) -> np.ndarray:
+        """Games that have ended and not started again (NEXT_STEP until the next step,
+        DISABLED until a reset); never any under SAME_STEP. A copy."""
+        return self._over.copy()
+
+    def close_extras(self, **kwargs) -> None:
+        self._batch.close()
+
+    # -- extras ------------------------------------------------------------------
+    @property
+    def num_threads(self) -> int:
+        return self._batch.num_threads
+
+    @num_threads.setter
+    def num_threads(self, value: int) -> None:
+        self._batch.num_threads = _resolve_threads(value)
+
+    def sample_actions(self) -> np.ndarray:
+        """A uniformly random legal action for each game (C, per-game streams)."""
+        self._batch.sample_actions(self._sampled)
+        return self._sampled
+
+    def stats(self) -> dict:
+        """Counters of the games finished since the last reset, and their checksum."""
+        return self._batch.stats()
+
+    def _set_acted(self, values: np.ndarray) -> None:
+        """info["acted"] is written in Python after the C step: a caller who made it
+        read-only keeps it as it was and gets a new array (as with _final_info)."""
+        if self.acted.flags.writeable:
+            self.acted[:] = values
+        else:
+            self.acted = values.astype(np.int8, copy=True)
+
+    def _observation(self, final: bool = False):
+        """The observation buffer (final: the final observations); a game with more than
+        one array a view overrides it."""
+        return self.final_obs if final else self.obs
+
+    def _turn_info(self, info: dict) -> None:
+        """Adds a game's own outputs of the turn to info (Stratego: the full view)."""
+
+    def _info(self, finished: bool) -> dict:
+        """info of a reset or step: the mask, seat to move, per-seat rewards and who acted;
+        after a step, final_info (winner, reason, plies) and final_obs of the games that
+        ended, flagged by _final_info / _final_obs as Gymnasium's vector envs do."""
+        info = {"action_mask": self.action_mask, "to_play": self.to_play, "rewards": self.rewards, "acted": self.acted}
+        self._turn_info(info)
+        if finished:
+            # Into a buffer of its own, like every other output: no allocation per step.
+            try:
+                done = np.logical_or(self.terminated, self.truncated, out=self._finished)
+            except ValueError:
+                # The caller made it read-only: the step has been played, so rather than
+                # lose its results, hand out a new buffer and never write the frozen one.
+                if self._finished.flags.writeable:
+                    raise
+                self._finished = np.zeros_like(self._finished)
+                done = np.logical_or(self.terminated, self.truncated, out=self._finished)
+            if done.any():
+                info["final_info"] = {
+                    "winner": self.final_winner,
+                    "reason": self.final_reason,
+                    "plies": self.final_plies,
+                }
+                info["_final_info"] = done
+                # Gymnasium gives final_obs under SAME_STEP only: in the other modes
+                # obs itself holds the final position.
+                if self.final_obs is not None and self.autoreset_mode == AutoresetMode.SAME_STEP:
+                    info["final_obs"] = self._observation(final=True)
+                    info["_final_obs"] = done
+        return info
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _autoreset_mode(mode) -> AutoresetMode:
+    """An AutoresetMode from the enum, its name in any case ("next_step") or its value
+    ("NextStep")."""
+    if isinstance(mode, AutoresetMode):
+        return mode
+    names = {m.value: m for m in AutoresetMode} | {m.name.lower(): m for m in AutoresetMode}
+    if isinstance(mode, str) and (mode in names or mode.lower() in names):
+        return names.get(mode) or names[mode.lower()]
+    raise ValueError(f"autoreset_mode must be a gymnasium.vector.AutoresetMode or one of "
+                     f"{sorted(m.name.lower() for m in AutoresetMode)}, got {mode!r}")

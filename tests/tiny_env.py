@@ -1,0 +1,40 @@
+"""The test game of tests/c/tiny_game.h as a Gymnasium vector env: stratego.vec_shell's
+VecShell around the test-only extension `_tiny` (tests/c/tiny_binding.c). What a second
+game's Python env costs on the seam: its spaces and settings; reset, step, autoreset,
+info and the outputs are the shell's."""
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+
+from stratego import _core
+from stratego.vec_shell import AUTORESET_MODES, VecShell, _autoreset_mode, _resolve_threads
+
+
+class TinyVecEnv(VecShell):
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(self, tiny, num_envs: int, *, num_threads: int = 1, illegal_action: str = "raise",
+                 autoreset_mode=AutoresetMode.SAME_STEP, max_plies: int = 50):
+        n = self.num_envs = num_envs
+        self.autoreset_mode = _autoreset_mode(autoreset_mode)
+        self._mode = {"raise": _core.ILLEGAL_RAISE, "lose": _core.ILLEGAL_LOSES}[illegal_action]
+        view = (tiny.OBS_BYTES,)
+        self._allocate_outputs(n, tiny.NUM_PLAYERS, tiny.NUM_ACTIONS, np.bool_, view, view, np.uint8, True)
+        self._batch = tiny.Batch(n, _resolve_threads(num_threads), *self._outputs(), obs=self.obs,
+                                 final_obs=self.final_obs, autoreset=AUTORESET_MODES[self.autoreset_mode],
+                                 max_plies=max_plies)
+        self.single_observation_space = spaces.Box(0, 255, view, np.uint8)
+        self.observation_space = spaces.Box(0, 255, (n, *view), np.uint8)
+        self.single_action_space = spaces.Discrete(tiny.NUM_ACTIONS)
+        self.action_space = spaces.MultiDiscrete(np.full(n, tiny.NUM_ACTIONS, dtype=np.int64))
+
+    def save_state(self) -> bytes:
+        return self._batch.save()
+
+    def load_state(self, data: bytes):
+        self._batch.restore(data)
+        self._batch.games_over(self._over)
+        self._set_acted(np.full(self.num_envs, -1, dtype=np.int8))
+        return self._observation(), self._info(finished=False)
