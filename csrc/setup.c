@@ -21,6 +21,31 @@ void setup_random(GameState *s, const Rules *r, int player, uint64_t *rng) {
     }
 }
 
+SetupTableCheck setup_table_check(const uint8_t *letters, int64_t k, const Rules *r, SetupFault *fault) {
+    for (int64_t row = 0; row < k; row++) {
+        int counts[PIECE_TYPE_NB] = {0};
+        fault->row = row;
+        for (int i = 0; i < MAX_PIECES; i++) {
+            uint8_t c = letters[row * MAX_PIECES + i];
+            if (c == 'A') continue;
+            if (c < 'B' || c > 'M') {
+                fault->index = i;
+                fault->letter = c;
+                return SETUP_BAD_LETTER;
+            }
+            counts[c - 'B']++;
+        }
+        for (int t = 0; t < PIECE_TYPE_NB; t++) {
+            if (counts[t] != r->piece_counts[t]) {
+                fault->type = t;
+                fault->count = counts[t];
+                return SETUP_BAD_COUNT;
+            }
+        }
+    }
+    return SETUP_TABLE_OK;
+}
+
 int setup_from_letters(GameState *s, int player, const uint8_t *letters) {
     for (int i = 0; i < MAX_PIECES; i++) {
         uint8_t c = letters[i];

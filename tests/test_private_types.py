@@ -176,3 +176,24 @@ def test_batch_keeps_its_own_copy_of_the_setup_table():
             batch.step(out, 0)
     assert mutated.stats() == kept.stats() and mutated.stats()["games_finished"] >= 8 * 9
     assert [mutated.game(i).field() for i in range(8)] == [kept.game(i).field() for i in range(8)]
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda t: t.__setitem__((2, 5), ord("Z")), r"setup 2: letter 5 is 90, expected 'A'..'M'"),
+    # A Marshal (M) where a Scout (D) stood: one Scout too few, and the Scouts come first.
+    (lambda t: t.__setitem__((1, int(np.flatnonzero(t[1] == ord("D"))[0])), ord("M")),
+     r"setup 1 has 7 pieces of type 2, the variant 8"),
+])
+def test_setup_table_faults_name_the_row(edit, message):
+    """setup_table_check (setup.c) finds the first bad row; the binding words it."""
+    from stratego.setups import human_setups
+
+    table = human_setups(CLASSIC)[:4].copy()
+    edit(table)
+    env = stratego.VecEnv(4, observations=False)
+    with pytest.raises(ValueError, match=message):
+        _core.Batch(4, 1, env.variant.rules, env.action_mask, env.rewards, env.reward, env.terminated,
+                    env.truncated, env.to_play, env.final_winner, env.final_reason, env.final_plies,
+                    setups=table)
+    with pytest.raises(ValueError, match=message):
+        _core.GameState(env.variant.rules).reset(0, table)

@@ -220,26 +220,18 @@ int setup_table_parse(PyObject *obj, const Rules *r, SetupTable *table) {
     }
     const uint8_t *letters = PyArray_DATA((PyArrayObject *)obj);
     npy_intp k = PyArray_DIM((PyArrayObject *)obj, 0);
-    for (npy_intp row = 0; row < k; row++) {
-        int counts[PIECE_TYPE_NB] = {0};
-        for (int i = 0; i < MAX_PIECES; i++) {
-            uint8_t c = letters[row * MAX_PIECES + i];
-            if (c == 'A') continue;
-            if (c < 'B' || c > 'M') {
-                PyErr_Format(PyExc_ValueError, "setup %zd: letter %d is %d, expected 'A'..'M'",
-                             (Py_ssize_t)row, i, c);
-                return -1;
-            }
-            counts[c - 'B']++;
-        }
-        for (int t = 0; t < PIECE_TYPE_NB; t++) {
-            if (counts[t] != r->piece_counts[t]) {
-                PyErr_Format(PyExc_ValueError,
-                             "setup %zd has %d pieces of type %d, the variant %d", (Py_ssize_t)row,
-                             counts[t], t, r->piece_counts[t]);
-                return -1;
-            }
-        }
+    SetupFault fault;
+    switch (setup_table_check(letters, k, r, &fault)) {
+    case SETUP_BAD_LETTER:
+        PyErr_Format(PyExc_ValueError, "setup %zd: letter %d is %d, expected 'A'..'M'", (Py_ssize_t)fault.row,
+                     fault.index, fault.letter);
+        return -1;
+    case SETUP_BAD_COUNT:
+        PyErr_Format(PyExc_ValueError, "setup %zd has %d pieces of type %d, the variant %d",
+                     (Py_ssize_t)fault.row, fault.count, fault.type, r->piece_counts[fault.type]);
+        return -1;
+    case SETUP_TABLE_OK:
+        break;
     }
     table->letters = letters;
     table->n = (int)k;
