@@ -10,14 +10,12 @@ from pathlib import Path
 import numpy
 from setuptools import Extension, setup
 
-# The binding (csrc/python/, the only files that include Python.h) and the C core.
-BINDING_SOURCES = ["module.c", "args.c", "vec_binding.c", "game_type.c", "batch_type.c"]
-CORE_SOURCES = [
-    "init.c", "board.c", "rules.c", "action.c", "rays.c", "walk.c", "moves_fast.c", "moves_check.c", "moves.c",
-    "repetition.c", "chase.c", "setup.c", "game.c",
-    "view.c", "observe.c", "observe_codes.c", "observe_full.c", "observe_player.c", "mask_bits.c", "bot.c", "bot_game.c",
-    "pool.c", "vec.c", "batch.c", "save.c",
-]
+# The binding (csrc/python/, the only files that include Python.h) and the C core: every
+# C file there but main.c (the engine without Python), so a new file needs no list here
+# (csrc/Makefile and tests/cbuild.py find them the same way).
+HERE = Path(__file__).resolve().parent
+BINDING_SOURCES = sorted(p.name for p in (HERE / "csrc" / "python").glob("*.c"))
+CORE_SOURCES = sorted(p.name for p in (HERE / "csrc").glob("*.c") if p.name != "main.c")
 
 
 def build_flags():
