@@ -73,7 +73,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--blocks", type=int, default=3, help="residual blocks of the network")
     p.add_argument("--lr", type=float, default=1e-3, help="learning rate of the imitation phase")
     p.add_argument("--ppo-lr", type=float, default=2.5e-4, help="learning rate of the PPO phase")
-    p.add_argument("--epochs", type=int, default=2, help="passes over each rollout")
+    p.add_argument("--epochs", type=int, default=2, help="PPO: passes over each rollout")
+    p.add_argument("--imitation-epochs", type=int, default=1,
+                   help="imitation: passes over each batch of the bot's games (fresh games cost microseconds)")
     p.add_argument("--minibatch", type=int, default=1024)
     p.add_argument("--explore", type=float, default=0.1, help="imitation: chance of a random move instead of the bot's")
     p.add_argument("--gamma", type=float, default=0.995)
@@ -93,7 +95,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--no-progress", action="store_true")
     args = p.parse_args(argv)
     positive = {"minutes": args.minutes, "num-envs": args.num_envs, "rollout-steps": args.rollout_steps,
-                "channels": args.channels, "epochs": args.epochs, "minibatch": args.minibatch,
+                "channels": args.channels, "epochs": args.epochs, "imitation-epochs": args.imitation_epochs,
+                "minibatch": args.minibatch,
                 "eval-minutes": args.eval_minutes, "eval-games": args.eval_games,
                 "final-eval-games": args.final_eval_games, "snapshot-every": args.snapshot_every,
                 "pool-size": args.pool_size}
@@ -187,7 +190,7 @@ def imitation(net, args, clock: Clock, log, until: float, progress) -> int:
             flat_obs, flat_mask = buf_obs.reshape(-1, *obs.shape[1:]), buf_mask.reshape(t_steps * n, -1)
             flat_act, flat_ret = buf_act.reshape(-1), returns.reshape(-1)
         net.train()
-        for _ in range(args.epochs):
+        for _ in range(args.imitation_epochs):
             order = np.random.default_rng(args.seed + updates).permutation(len(flat_act))
             for start in range(0, len(order), args.minibatch):
                 idx = order[start:start + args.minibatch]
