@@ -104,6 +104,7 @@ typedef struct {
 typedef struct {
     const PlayerView *v;
     const Rules *r;
+    const struct CombatTable *combat; /* r's outcomes (combat_table) */
     /* NULL: every move the view shows is legal (the caller checks the one chosen);
      * else a bit per action, the legal ones. */
     const uint64_t *legal;
@@ -126,6 +127,10 @@ typedef struct {
     Bits guard;     /* squares next to the Flag */
     Bits block_near; /* squares next to a blocking square */
     Bits opp_near;  /* squares next to an opponent piece that may move: the only ones in danger */
+    /* The danger to each own piece where it stands (eval_danger of its square and
+     * type), computed when first needed: a piece's steps in several directions share it. */
+    Bits danger_have;
+    float danger_at[SQ_NB];
     int answer;     /* square of the opponent piece that has just moved, or -1 */
     /* The look-ahead on the Flag: own Flags, the squares on their four lines up to the
      * edge or a lake (only a move touching them changes the Flag's exposure), the
@@ -150,7 +155,7 @@ static inline int cell_type(uint8_t cell) { return cell & VIEW_TYPE_MASK; }
  * d attacking our a removes a (only movable types attack). Filled once from
  * combat_resolve: the expectations below sum over every type, and a lookup beats the
  * branches. */
-typedef struct {
+typedef struct CombatTable {
     float gain[PIECE_TYPE_NB][PIECE_TYPE_NB];
     float kill[PIECE_TYPE_NB][PIECE_TYPE_NB];
     float loss[PIECE_TYPE_NB][PIECE_TYPE_NB];
@@ -227,7 +232,7 @@ static void eval_type(Eval *e, int a) {
     if (e->have & (1u << a)) return;
     e->have |= 1u << a;
     eval_beliefs(e);
-    const CombatTable *c = combat_table(e->r);
+    const CombatTable *c = e->combat;
     const float *gain = c->gain[a], *kill = c->kill[a], *loss = c->loss[a];
     float gm = 0, gu = 0, km = 0, ku = 0, lm = 0, lu = 0;
     for (int d = 0; d < PIECE_TYPE_NB; d++) {
@@ -467,6 +472,8 @@ static void eval_downhill(Bits targets, Bits open, Bits wanted, int depth, Bits 
 static void eval_init(Eval *e, const PlayerView *v, const Rules *r, const uint64_t *legal, uint64_t *rng) {
     e->v = v;
     e->r = r;
+    e->combat = combat_table(r);
+    e->danger_have = 0;
     e->legal = legal;
     e->have = 0;
     e->have_beliefs = 0;
@@ -512,7 +519,7 @@ static float eval_danger(Eval *e, int sq, int a) {
         float p;
         if (cell & VIEW_OPP_KNOWN) {
             int t = cell_type(cell);
-            p = piece_type_is_movable(t) && combat_resolve(t, a, e->r) != COMBAT_DEFENDER_WINS ? 1.0f : 0.0f;
+            p = e->combat->loss[a][t];
         } else if (cell & VIEW_OPP_UNKNOWN) {
             eval_type(e, a);
             p = (v->flags[n] & PIECE_MOVED) ? e->loss_moved[a] : e->loss_unmoved[a];
@@ -524,10 +531,20 @@ static float eval_danger(Eval *e, int sq, int a) {
     return worst * VALUE[a];
 }
 
+/* eval_danger of the own piece on sq, where it stands. */
+static float eval_danger_here(Eval *e, int sq, int a) {
+    Bits b = bit_of(sq);
+    if (!(e->danger_have & b)) {
+        e->danger_have |= b;
+        e->danger_at[sq] = eval_danger(e, sq, a);
+    }
+    return e->danger_at[sq];
+}
+
 /* The chance that our piece of type a attacking the opponent piece on sq removes it. */
 static float eval_kill(Eval *e, int a, int sq) {
     uint8_t cell = e->v->cell[sq];
-    if (cell & VIEW_OPP_KNOWN) return combat_resolve(a, cell_type(cell), e->r) != COMBAT_DEFENDER_WINS;
+    if (cell & VIEW_OPP_KNOWN) return e->combat->kill[a][cell_type(cell)];
     eval_type(e, a);
     return (e->v->flags[sq] & PIECE_MOVED) ? e->kill_moved[a] : e->kill_unmoved[a];
 }
@@ -555,8 +572,8 @@ static float eval_move(Eval *e, int from, int to, float approach) {
         float kill;
         if (target & VIEW_OPP_KNOWN) {
             int d = cell_type(target);
-            score = attack_gain(a, d, e->r);
-            kill = combat_resolve(a, d, e->r) != COMBAT_DEFENDER_WINS;
+            score = e->combat->gain[a][d];
+            kill = e->combat->kill[a][d];
         } else {
             eval_type(e, a);
             int moved = (v->flags[to] & PIECE_MOVED) != 0;
@@ -568,7 +585,7 @@ static float eval_move(Eval *e, int from, int to, float approach) {
         if (e->far_flag & to_bit) score += FLAG_ZONE * kill;
         if (to == e->answer) score += ANSWER_BONUS * kill;
     } else {
-        score = approach + DANGER_WEIGHT * (eval_danger(e, from, a) - eval_danger(e, to, a));
+        score = approach + DANGER_WEIGHT * (eval_danger_here(e, from, a) - eval_danger(e, to, a));
         if (e->blocks & to_bit) score += BLOCK_BONUS;
         if (e->threats | e->near_flag) score += eval_intercept(e, to, a);
         if (e->block_near & to_bit) score += BLOCK_APPROACH;
