@@ -53,6 +53,10 @@ int bot_kind_from_name(const char *name) {
  *    closer to the nearest opponent piece it may want to fight (any for Miners and
  *    Scouts, pieces that moved for the others; breadth-first over square sets, lakes
  *    excluded), away from danger and the Flag's lines; failing those, any step.
+ *  - Scouts also attack from afar, along an open line onto the first piece: a cheap
+ *    probe of unmoved pieces deep in the opponent's side, where the Flag is (on seeds
+ *    100-109, 92.1% won with random setups instead of 90.9%, the wins 27 plies sooner
+ *    at the median: fewer plies for a random walker to reach our Flag).
  *  - The opponent's piece that has just moved is answered first (taken if the attack is
  *    expected to win). Rescues (variants with the rescue rule) bring back the most
  *    valuable piece.
@@ -97,6 +101,7 @@ typedef struct {
     Bits own, own_mobile;  /* own pieces; those that move (no Bomb, no Flag) */
     Bits own_fixed;        /* own Bombs and Flags */
     Bits own_probers;      /* own Miners and Scouts */
+    Bits own_scouts;
     Bits opp, opp_known, opp_moved;
     Bits opp_fixed;        /* known Bombs and Flags */
 } ViewSets;
@@ -295,7 +300,7 @@ static const int DIR_STEP[DIR_NB] = {BOARD_SIZE, -BOARD_SIZE, -1, 1};
  * flags[] into the next fields; those bits are dropped). */
 static void view_sets(const PlayerView *v, ViewSets *s) {
     uint64_t own[2] = {0, 0}, opp[2] = {0, 0}, known[2] = {0, 0}, empty[2] = {0, 0}, own_fixed[2] = {0, 0};
-    uint64_t probers[2] = {0, 0}, opp_fixed[2] = {0, 0}, moved[2] = {0, 0};
+    uint64_t probers[2] = {0, 0}, scouts[2] = {0, 0}, opp_fixed[2] = {0, 0}, moved[2] = {0, 0};
 #ifdef __SSE2__
     /* Blocks 0..3 fill the low word, 4..6 the high one: constant shifts once unrolled. */
 #pragma GCC unroll 7
@@ -314,7 +319,9 @@ static void view_sets(const PlayerView *v, ViewSets *s) {
         SET_BITS(moved, _mm_slli_epi16(f, 7));
         SET_BITS(empty, EQ(VIEW_EMPTY));
         SET_BITS(own_fixed, _mm_or_si128(EQ(VIEW_OWN | FLAG), EQ(VIEW_OWN | BOMB)));
-        SET_BITS(probers, _mm_or_si128(EQ(VIEW_OWN | SCOUT), EQ(VIEW_OWN | MINER)));
+        __m128i scout = EQ(VIEW_OWN | SCOUT);
+        SET_BITS(scouts, scout);
+        SET_BITS(probers, _mm_or_si128(scout, EQ(VIEW_OWN | MINER)));
         SET_BITS(opp_fixed, _mm_or_si128(EQ(VIEW_OPP_KNOWN | FLAG), EQ(VIEW_OPP_KNOWN | BOMB)));
 #undef EQ
 #undef SET_BITS
@@ -332,6 +339,7 @@ static void view_sets(const PlayerView *v, ViewSets *s) {
         if (v->flags[sq] & PIECE_MOVED) moved[w] |= b;
         if (c == VIEW_EMPTY) empty[w] |= b;
         if (c == (VIEW_OWN | FLAG) || c == (VIEW_OWN | BOMB)) own_fixed[w] |= b;
+        if (c == (VIEW_OWN | SCOUT)) scouts[w] |= b;
         if (c == (VIEW_OWN | SCOUT) || c == (VIEW_OWN | MINER)) probers[w] |= b;
         if (c == (VIEW_OPP_KNOWN | FLAG) || c == (VIEW_OPP_KNOWN | BOMB)) opp_fixed[w] |= b;
     }
@@ -345,6 +353,7 @@ static void view_sets(const PlayerView *v, ViewSets *s) {
     s->own_fixed = LOAD(own_fixed);
     s->own_mobile = s->own & ~s->own_fixed;
     s->own_probers = LOAD(probers);
+    s->own_scouts = LOAD(scouts);
     s->opp_known = LOAD(known);
     s->opp_moved = LOAD(moved) & s->opp;
     s->opp_fixed = LOAD(opp_fixed);
@@ -659,6 +668,30 @@ static int eval_draw_step(Eval *e, const Bits from[DIR_NB], float approach) {
     return 1;
 }
 
+/* Scouts' attacks from afar: along an open line onto the first piece, an opponent's
+ * (the attacks of one square are among the steps). The lines slide as square sets, a
+ * step at a time for all Scouts at once (one square per Scout a ply would cost more
+ * than the rest of the decision); only a line that ends on an opponent piece is walked
+ * back to its Scout. */
+static void eval_scout_lines(Eval *e) {
+    const ViewSets *s = &e->s;
+    Bits scouts = s->own_scouts;
+    for (int d = 0; d < DIR_NB; d++) {
+        /* bits_from_dir(b, d ^ 1): the squares one step from b in direction d. */
+        Bits line = bits_from_dir(scouts, d ^ 1) & s->empty, hits = 0;
+        while (line) {
+            Bits next = bits_from_dir(line, d ^ 1);
+            hits |= next & s->opp;
+            line = next & s->empty;
+        }
+        for (; hits; hits &= hits - 1) {
+            int to = bits_lowest(hits), from = to - 2 * DIR_STEP[d];
+            while (!(scouts & bit_of(from))) from -= DIR_STEP[d];
+            eval_offer(e, from, to, eval_move(e, from, to, 0.0f));
+        }
+    }
+}
+
 /* The heuristic's move as (from, to) in e->best_from/best_to, or best_from -1 if the
  * player has no piece that can step. */
 static void heuristic_search(Eval *e) {
@@ -699,6 +732,7 @@ static void heuristic_search(Eval *e) {
     }
     Bits none[DIR_NB] = {0, 0, 0, 0};
     eval_steps(e, attack, none);
+    eval_scout_lines(e);
     eval_steps(e, special, closer);
     /* The quiet steps score alike: one drawn at random stands for them all. */
     if (!eval_draw_step(e, quiet, APPROACH_WEIGHT) && e->best_from < 0) {

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import stratego
-from boards import board
+from boards import board, game
 from test_observations import play_random, twin_field
 
 RED, BLUE = 0, 1
@@ -375,3 +375,22 @@ def test_heuristic_beats_random_clearly() -> None:
         r = mod.play_first_games("heuristic", "random", 200, "classic", setup, seed=7, threads=1)
         won = (r["winner"] == r["a_color"]).mean()
         assert won >= 0.85, (setup, won)
+
+
+def test_heuristic_scout_attacks_along_an_open_line() -> None:
+    # Blue's three pieces are unmoved and unidentified: each is its Flag with chance 1/3.
+    # Red's Scout on A1 sees A10 down the open A file; no step reaches it, only the
+    # Scout's line attack (which wins here), and the heuristic plays it.
+    g = game("""
+        bF  .  .  .  .  .  .  .  .  bB
+        .   .  .  .  .  .  .  .  .  b4
+        .   .  .  .  .  .  .  .  .  .
+        .   .  .  .  .  .  .  .  .  .
+        .   .  ~  ~  .  .  ~  ~  .  .
+        .   .  ~  ~  .  .  ~  ~  .  .
+        .   .  .  .  .  .  .  .  .  .
+        .   .  .  .  .  .  .  .  .  .
+        .   .  .  .  .  .  .  .  .  .
+        r2  .  .  .  .  .  .  .  rB rF
+    """)
+    assert stratego.actions.action_to_squares(g.bot_move("heuristic"), 0) == (0, 90)
