@@ -48,10 +48,9 @@ int bot_choose(int kind, const PlayerView *v, const Rules *r, const uint16_t *le
 /* The heuristic's move from the view alone: a one-square step the view shows to be
  * possible (an own piece that moves, onto an empty or an opponent's square) or a
  * Scout's attack along an open line, as an action of the view's player; -1 if it has
- * no such move. Whether the rules forbid it (the two-square rule, the chasing rule, a
- * variant's Scouts that do not attack from afar) only the game can say: the caller checks it
- * and, on a refusal, asks bot_choose with the legal list, which plays the same way
- * among the legal actions. Not for a rescue phase. Saves the ~3,000 instructions of
+ * no such move. Whether the rules forbid it (the two-square rule, the chasing rule)
+ * only the game can say: the caller checks it and, on a refusal, asks bot_choose with
+ * the legal list, which plays the same way among the legal actions. Not for a rescue phase. Saves the ~3,000 instructions of
  * the legal list on almost every decision. */
 int bot_heuristic_propose(const PlayerView *v, const Rules *r, uint64_t *rng);
 
