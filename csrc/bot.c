@@ -56,7 +56,9 @@ int bot_kind_from_name(const char *name) {
  *  - Scouts also attack from afar, along an open line onto the first piece: a cheap
  *    probe of unmoved pieces deep in the opponent's side, where the Flag is (on seeds
  *    100-109, 92.1% won with random setups instead of 90.9%, the wins 27 plies sooner
- *    at the median: fewer plies for a random walker to reach our Flag).
+ *    at the median: fewer plies for a random walker to reach our Flag); and a Scout
+ *    flies to a square with an open line onto an unmoved piece, to attack it next
+ *    (92.5% instead of 91.9% over seeds 100-119).
  *  - The opponent's piece that has just moved is answered first (taken if the attack is
  *    expected to win). Rescues (variants with the rescue rule) bring back the most
  *    valuable piece.
@@ -86,6 +88,7 @@ static const float BLOCK_APPROACH = 3.0f;   /* stepping next to such a square */
 static const float GUARD_LEAVE = 0.5f;      /* leaving the Flag's side */
 static const float GUARD_FILL = 0.5f;       /* closing an open side of the Flag */
 static const float ANSWER_BONUS = 1.0f;     /* taking the piece that has just moved */
+static const float SIGHT_BONUS = 1.0f;      /* a Scout flying to a line onto an unmoved piece */
 static const float NOISE = 0.05f;           /* tie breaking, at most */
 /* The look-ahead's price of the chance that the opponent's reply takes the Flag, with
  * the opponent choosing uniformly among its moves (exact against the random bot). */
@@ -647,6 +650,12 @@ static void eval_steps(Eval *e, const Bits from[DIR_NB], const Bits closer[DIR_N
     }
 }
 
+/* One of 0..n-1 at random, from the tie-breaking noise's generator. */
+static inline int eval_draw(Eval *e, int n) {
+    e->noise = e->noise * 6364136223846793005ull + 1442695040888963407ull;
+    return (int)(((e->noise >> 32) * (uint64_t)n) >> 32);
+}
+
 /* Draws one of the one-square moves of from[d] (legal ones, when the list is given)
  * and offers it with its score; 0 if there was none. */
 static int eval_draw_step(Eval *e, const Bits from[DIR_NB], float approach) {
@@ -661,35 +670,60 @@ static int eval_draw_step(Eval *e, const Bits from[DIR_NB], float approach) {
         }
     }
     if (n == 0) return 0;
-    e->noise = e->noise * 6364136223846793005ull + 1442695040888963407ull;
-    int k = (int)(((e->noise >> 32) * (uint64_t)n) >> 32);
+    int k = eval_draw(e, n);
     int sq = from_sq[k];
     eval_offer(e, sq, sq + DIR_STEP[dir[k]], eval_move(e, sq, sq + DIR_STEP[dir[k]], approach));
     return 1;
 }
 
-/* Scouts' attacks from afar: along an open line onto the first piece, an opponent's
- * (the attacks of one square are among the steps). The lines slide as square sets, a
+/* The Scout whose line in direction d reaches `to` over empty squares, two or more away. */
+static inline int scout_origin(Bits scouts, int to, int d) {
+    int from = to - 2 * DIR_STEP[d];
+    while (!(scouts & bit_of(from))) from -= DIR_STEP[d];
+    return from;
+}
+
+/* Scouts' moves from afar: attacks along an open line onto the first piece, an
+ * opponent's (the attacks of one square are among the steps), and a flight of two
+ * squares or more to where a line opens onto an unmoved piece. The lines slide as square sets, a
  * step at a time for all Scouts at once (one square per Scout a ply would cost more
  * than the rest of the decision); only a line that ends on an opponent piece is walked
  * back to its Scout. */
 static void eval_scout_lines(Eval *e) {
     const ViewSets *s = &e->s;
     Bits scouts = s->own_scouts;
+    Bits reach[DIR_NB], sight = 0, unmoved = s->opp & ~s->opp_known & ~s->opp_moved;
     for (int d = 0; d < DIR_NB; d++) {
         /* bits_from_dir(b, d ^ 1): the squares one step from b in direction d. */
         Bits line = bits_from_dir(scouts, d ^ 1) & s->empty, hits = 0;
+        reach[d] = 0; /* two squares or more away: a step is a quiet step */
         while (line) {
             Bits next = bits_from_dir(line, d ^ 1);
             hits |= next & s->opp;
             line = next & s->empty;
+            reach[d] |= line;
         }
         for (; hits; hits &= hits - 1) {
-            int to = bits_lowest(hits), from = to - 2 * DIR_STEP[d];
-            while (!(scouts & bit_of(from))) from -= DIR_STEP[d];
+            int to = bits_lowest(hits), from = scout_origin(scouts, to, d);
             eval_offer(e, from, to, eval_move(e, from, to, 0.0f));
         }
+        /* The empty squares with an open line onto an unmoved unidentified piece. */
+        for (Bits l = bits_from_dir(unmoved, d) & s->empty; l; l = bits_from_dir(l, d) & s->empty) sight |= l;
     }
+    /* A Scout's flight to a square that sees an unmoved piece (to attack it next move),
+     * one drawn at random among them like the quiet steps. */
+    uint8_t to_sq[64], dir[64];
+    int n = 0;
+    for (int d = 0; d < DIR_NB; d++) {
+        for (Bits b = reach[d] & sight; b && n < 64; b &= b - 1) {
+            to_sq[n] = (uint8_t)bits_lowest(b);
+            dir[n++] = (uint8_t)d;
+        }
+    }
+    if (!n) return;
+    int k = eval_draw(e, n);
+    int from = scout_origin(scouts, to_sq[k], dir[k]);
+    eval_offer(e, from, to_sq[k], eval_move(e, from, to_sq[k], SIGHT_BONUS));
 }
 
 /* The heuristic's move as (from, to) in e->best_from/best_to, or best_from -1 if the

@@ -394,3 +394,37 @@ def test_heuristic_scout_attacks_along_an_open_line() -> None:
         r2  .  .  .  .  .  .  .  rB rF
     """)
     assert stratego.actions.action_to_squares(g.bot_move("heuristic"), 0) == (0, 90)
+
+
+def test_heuristic_scout_flies_to_a_line_onto_an_unmoved_piece() -> None:
+    # No attack is open to red's Scout on A1, but a flight up the A file or along row 1
+    # ends where a line opens onto an unmoved blue piece (the Flag on K10, a Sergeant on
+    # F8): the heuristic flies there, to attack it next move.
+    drawing = """
+        .   .  .  .  .  .  .  .  .  bF
+        .   .  .  .  .  .  .  .  .  .
+        .   .  .  .  .  b4 .  .  .  .
+        .   .  .  .  .  .  .  .  .  .
+        .   .  ~  ~  .  .  ~  ~  .  .
+        .   .  ~  ~  .  .  ~  ~  .  .
+        .   .  .  .  .  .  .  .  .  .
+        .   .  .  .  .  .  .  .  .  .
+        .   .  .  .  .  .  .  .  .  .
+        r2  .  .  .  .  .  .  .  rB rF
+    """
+    field = board(drawing)
+    src, dst = stratego.actions.action_to_squares(game(drawing).bot_move("heuristic"), 0)
+    assert src == 0 and dst not in (1, 10)
+
+    def sees_blue(sq: int) -> bool:
+        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            r, c = divmod(sq, 10)
+            while 0 <= r + dr < 10 and 0 <= c + dc < 10:
+                r, c = r + dr, c + dc
+                if field[r * 10 + c] != "A":
+                    if "N" <= field[r * 10 + c] <= "Y":
+                        return True
+                    break
+        return False
+
+    assert sees_blue(dst), dst
