@@ -692,7 +692,8 @@ static inline int scout_origin(Bits scouts, int to, int d) {
 static void eval_scout_lines(Eval *e) {
     const ViewSets *s = &e->s;
     Bits scouts = s->own_scouts;
-    Bits reach[DIR_NB], sight = 0, unmoved = s->opp & ~s->opp_known & ~s->opp_moved;
+    if (!scouts) return;
+    Bits reach[DIR_NB], reach_any = 0;
     for (int d = 0; d < DIR_NB; d++) {
         /* bits_from_dir(b, d ^ 1): the squares one step from b in direction d. */
         Bits line = bits_from_dir(scouts, d ^ 1) & s->empty, hits = 0;
@@ -703,11 +704,16 @@ static void eval_scout_lines(Eval *e) {
             line = next & s->empty;
             reach[d] |= line;
         }
+        reach_any |= reach[d];
         for (; hits; hits &= hits - 1) {
             int to = bits_lowest(hits), from = scout_origin(scouts, to, d);
             eval_offer(e, from, to, eval_move(e, from, to, 0.0f));
         }
-        /* The empty squares with an open line onto an unmoved unidentified piece. */
+    }
+    if (!reach_any) return;
+    /* The empty squares with an open line onto an unmoved unidentified piece. */
+    Bits sight = 0, unmoved = s->opp & ~s->opp_known & ~s->opp_moved;
+    for (int d = 0; d < DIR_NB; d++) {
         for (Bits l = bits_from_dir(unmoved, d) & s->empty; l; l = bits_from_dir(l, d) & s->empty) sight |= l;
     }
     /* A Scout's flight to a square that sees an unmoved piece (to attack it next move),
