@@ -53,6 +53,12 @@ int bot_kind_from_name(const char *name) {
  *    closer to the nearest opponent piece it may want to fight (any for Miners and
  *    Scouts, pieces that moved for the others; breadth-first over square sets, lakes
  *    excluded), away from danger and the Flag's lines; failing those, any step.
+ *  - Scouts also attack from afar, along an open line onto the first piece: a cheap
+ *    probe of unmoved pieces deep in the opponent's side, where the Flag is (on seeds
+ *    100-109, 92.1% won with random setups instead of 90.9%, the wins 27 plies sooner
+ *    at the median: fewer plies for a random walker to reach our Flag); and a Scout
+ *    flies to a square with an open line onto an unmoved piece, to attack it next
+ *    (92.5% instead of 91.9% over seeds 100-119).
  *  - The opponent's piece that has just moved is answered first (taken if the attack is
  *    expected to win). Rescues (variants with the rescue rule) bring back the most
  *    valuable piece.
@@ -82,6 +88,7 @@ static const float BLOCK_APPROACH = 3.0f;   /* stepping next to such a square */
 static const float GUARD_LEAVE = 0.5f;      /* leaving the Flag's side */
 static const float GUARD_FILL = 0.5f;       /* closing an open side of the Flag */
 static const float ANSWER_BONUS = 1.0f;     /* taking the piece that has just moved */
+static const float SIGHT_BONUS = 1.0f;      /* a Scout flying to a line onto an unmoved piece */
 static const float NOISE = 0.05f;           /* tie breaking, at most */
 /* The look-ahead's price of the chance that the opponent's reply takes the Flag, with
  * the opponent choosing uniformly among its moves (exact against the random bot). */
@@ -97,6 +104,7 @@ typedef struct {
     Bits own, own_mobile;  /* own pieces; those that move (no Bomb, no Flag) */
     Bits own_fixed;        /* own Bombs and Flags */
     Bits own_probers;      /* own Miners and Scouts */
+    Bits own_scouts;
     Bits opp, opp_known, opp_moved;
     Bits opp_fixed;        /* known Bombs and Flags */
 } ViewSets;
@@ -104,6 +112,7 @@ typedef struct {
 typedef struct {
     const PlayerView *v;
     const Rules *r;
+    const struct CombatTable *combat; /* r's outcomes (combat_table) */
     /* NULL: every move the view shows is legal (the caller checks the one chosen);
      * else a bit per action, the legal ones. */
     const uint64_t *legal;
@@ -126,6 +135,10 @@ typedef struct {
     Bits guard;     /* squares next to the Flag */
     Bits block_near; /* squares next to a blocking square */
     Bits opp_near;  /* squares next to an opponent piece that may move: the only ones in danger */
+    /* The danger to each own piece where it stands (eval_danger of its square and
+     * type), computed when first needed: a piece's steps in several directions share it. */
+    Bits danger_have;
+    float danger_at[SQ_NB];
     int answer;     /* square of the opponent piece that has just moved, or -1 */
     /* The look-ahead on the Flag: own Flags, the squares on their four lines up to the
      * edge or a lake (only a move touching them changes the Flag's exposure), the
@@ -150,7 +163,7 @@ static inline int cell_type(uint8_t cell) { return cell & VIEW_TYPE_MASK; }
  * d attacking our a removes a (only movable types attack). Filled once from
  * combat_resolve: the expectations below sum over every type, and a lookup beats the
  * branches. */
-typedef struct {
+typedef struct CombatTable {
     float gain[PIECE_TYPE_NB][PIECE_TYPE_NB];
     float kill[PIECE_TYPE_NB][PIECE_TYPE_NB];
     float loss[PIECE_TYPE_NB][PIECE_TYPE_NB];
@@ -227,7 +240,7 @@ static void eval_type(Eval *e, int a) {
     if (e->have & (1u << a)) return;
     e->have |= 1u << a;
     eval_beliefs(e);
-    const CombatTable *c = combat_table(e->r);
+    const CombatTable *c = e->combat;
     const float *gain = c->gain[a], *kill = c->kill[a], *loss = c->loss[a];
     float gm = 0, gu = 0, km = 0, ku = 0, lm = 0, lu = 0;
     for (int d = 0; d < PIECE_TYPE_NB; d++) {
@@ -290,7 +303,7 @@ static const int DIR_STEP[DIR_NB] = {BOARD_SIZE, -BOARD_SIZE, -1, 1};
  * flags[] into the next fields; those bits are dropped). */
 static void view_sets(const PlayerView *v, ViewSets *s) {
     uint64_t own[2] = {0, 0}, opp[2] = {0, 0}, known[2] = {0, 0}, empty[2] = {0, 0}, own_fixed[2] = {0, 0};
-    uint64_t probers[2] = {0, 0}, opp_fixed[2] = {0, 0}, moved[2] = {0, 0};
+    uint64_t probers[2] = {0, 0}, scouts[2] = {0, 0}, opp_fixed[2] = {0, 0}, moved[2] = {0, 0};
 #ifdef __SSE2__
     /* Blocks 0..3 fill the low word, 4..6 the high one: constant shifts once unrolled. */
 #pragma GCC unroll 7
@@ -309,7 +322,9 @@ static void view_sets(const PlayerView *v, ViewSets *s) {
         SET_BITS(moved, _mm_slli_epi16(f, 7));
         SET_BITS(empty, EQ(VIEW_EMPTY));
         SET_BITS(own_fixed, _mm_or_si128(EQ(VIEW_OWN | FLAG), EQ(VIEW_OWN | BOMB)));
-        SET_BITS(probers, _mm_or_si128(EQ(VIEW_OWN | SCOUT), EQ(VIEW_OWN | MINER)));
+        __m128i scout = EQ(VIEW_OWN | SCOUT);
+        SET_BITS(scouts, scout);
+        SET_BITS(probers, _mm_or_si128(scout, EQ(VIEW_OWN | MINER)));
         SET_BITS(opp_fixed, _mm_or_si128(EQ(VIEW_OPP_KNOWN | FLAG), EQ(VIEW_OPP_KNOWN | BOMB)));
 #undef EQ
 #undef SET_BITS
@@ -327,6 +342,7 @@ static void view_sets(const PlayerView *v, ViewSets *s) {
         if (v->flags[sq] & PIECE_MOVED) moved[w] |= b;
         if (c == VIEW_EMPTY) empty[w] |= b;
         if (c == (VIEW_OWN | FLAG) || c == (VIEW_OWN | BOMB)) own_fixed[w] |= b;
+        if (c == (VIEW_OWN | SCOUT)) scouts[w] |= b;
         if (c == (VIEW_OWN | SCOUT) || c == (VIEW_OWN | MINER)) probers[w] |= b;
         if (c == (VIEW_OPP_KNOWN | FLAG) || c == (VIEW_OPP_KNOWN | BOMB)) opp_fixed[w] |= b;
     }
@@ -340,6 +356,7 @@ static void view_sets(const PlayerView *v, ViewSets *s) {
     s->own_fixed = LOAD(own_fixed);
     s->own_mobile = s->own & ~s->own_fixed;
     s->own_probers = LOAD(probers);
+    s->own_scouts = LOAD(scouts);
     s->opp_known = LOAD(known);
     s->opp_moved = LOAD(moved) & s->opp;
     s->opp_fixed = LOAD(opp_fixed);
@@ -467,6 +484,8 @@ static void eval_downhill(Bits targets, Bits open, Bits wanted, int depth, Bits 
 static void eval_init(Eval *e, const PlayerView *v, const Rules *r, const uint64_t *legal, uint64_t *rng) {
     e->v = v;
     e->r = r;
+    e->combat = combat_table(r);
+    e->danger_have = 0;
     e->legal = legal;
     e->have = 0;
     e->have_beliefs = 0;
@@ -512,7 +531,7 @@ static float eval_danger(Eval *e, int sq, int a) {
         float p;
         if (cell & VIEW_OPP_KNOWN) {
             int t = cell_type(cell);
-            p = piece_type_is_movable(t) && combat_resolve(t, a, e->r) != COMBAT_DEFENDER_WINS ? 1.0f : 0.0f;
+            p = e->combat->loss[a][t];
         } else if (cell & VIEW_OPP_UNKNOWN) {
             eval_type(e, a);
             p = (v->flags[n] & PIECE_MOVED) ? e->loss_moved[a] : e->loss_unmoved[a];
@@ -524,10 +543,20 @@ static float eval_danger(Eval *e, int sq, int a) {
     return worst * VALUE[a];
 }
 
+/* eval_danger of the own piece on sq, where it stands. */
+static float eval_danger_here(Eval *e, int sq, int a) {
+    Bits b = bit_of(sq);
+    if (!(e->danger_have & b)) {
+        e->danger_have |= b;
+        e->danger_at[sq] = eval_danger(e, sq, a);
+    }
+    return e->danger_at[sq];
+}
+
 /* The chance that our piece of type a attacking the opponent piece on sq removes it. */
 static float eval_kill(Eval *e, int a, int sq) {
     uint8_t cell = e->v->cell[sq];
-    if (cell & VIEW_OPP_KNOWN) return combat_resolve(a, cell_type(cell), e->r) != COMBAT_DEFENDER_WINS;
+    if (cell & VIEW_OPP_KNOWN) return e->combat->kill[a][cell_type(cell)];
     eval_type(e, a);
     return (e->v->flags[sq] & PIECE_MOVED) ? e->kill_moved[a] : e->kill_unmoved[a];
 }
@@ -555,8 +584,8 @@ static float eval_move(Eval *e, int from, int to, float approach) {
         float kill;
         if (target & VIEW_OPP_KNOWN) {
             int d = cell_type(target);
-            score = attack_gain(a, d, e->r);
-            kill = combat_resolve(a, d, e->r) != COMBAT_DEFENDER_WINS;
+            score = e->combat->gain[a][d];
+            kill = e->combat->kill[a][d];
         } else {
             eval_type(e, a);
             int moved = (v->flags[to] & PIECE_MOVED) != 0;
@@ -568,7 +597,7 @@ static float eval_move(Eval *e, int from, int to, float approach) {
         if (e->far_flag & to_bit) score += FLAG_ZONE * kill;
         if (to == e->answer) score += ANSWER_BONUS * kill;
     } else {
-        score = approach + DANGER_WEIGHT * (eval_danger(e, from, a) - eval_danger(e, to, a));
+        score = approach + DANGER_WEIGHT * (eval_danger_here(e, from, a) - eval_danger(e, to, a));
         if (e->blocks & to_bit) score += BLOCK_BONUS;
         if (e->threats | e->near_flag) score += eval_intercept(e, to, a);
         if (e->block_near & to_bit) score += BLOCK_APPROACH;
@@ -621,6 +650,12 @@ static void eval_steps(Eval *e, const Bits from[DIR_NB], const Bits closer[DIR_N
     }
 }
 
+/* One of 0..n-1 at random, from the tie-breaking noise's generator. */
+static inline int eval_draw(Eval *e, int n) {
+    e->noise = e->noise * 6364136223846793005ull + 1442695040888963407ull;
+    return (int)(((e->noise >> 32) * (uint64_t)n) >> 32);
+}
+
 /* Draws one of the one-square moves of from[d] (legal ones, when the list is given)
  * and offers it with its score; 0 if there was none. */
 static int eval_draw_step(Eval *e, const Bits from[DIR_NB], float approach) {
@@ -635,11 +670,66 @@ static int eval_draw_step(Eval *e, const Bits from[DIR_NB], float approach) {
         }
     }
     if (n == 0) return 0;
-    e->noise = e->noise * 6364136223846793005ull + 1442695040888963407ull;
-    int k = (int)(((e->noise >> 32) * (uint64_t)n) >> 32);
+    int k = eval_draw(e, n);
     int sq = from_sq[k];
     eval_offer(e, sq, sq + DIR_STEP[dir[k]], eval_move(e, sq, sq + DIR_STEP[dir[k]], approach));
     return 1;
+}
+
+/* The Scout whose line in direction d reaches `to` over empty squares, two or more away. */
+static inline int scout_origin(Bits scouts, int to, int d) {
+    int from = to - 2 * DIR_STEP[d];
+    while (!(scouts & bit_of(from))) from -= DIR_STEP[d];
+    return from;
+}
+
+/* Scouts' moves from afar: attacks along an open line onto the first piece, an
+ * opponent's (the attacks of one square are among the steps), and a flight of two
+ * squares or more to where a line opens onto an unmoved piece. The lines slide as square sets, a
+ * step at a time for all Scouts at once (one square per Scout a ply would cost more
+ * than the rest of the decision); only a line that ends on an opponent piece is walked
+ * back to its Scout. */
+static void eval_scout_lines(Eval *e) {
+    const ViewSets *s = &e->s;
+    Bits scouts = s->own_scouts;
+    if (!scouts) return;
+    Bits reach[DIR_NB], reach_any = 0;
+    for (int d = 0; d < DIR_NB; d++) {
+        /* bits_from_dir(b, d ^ 1): the squares one step from b in direction d. */
+        Bits line = bits_from_dir(scouts, d ^ 1) & s->empty, hits = 0;
+        reach[d] = 0; /* two squares or more away: a step is a quiet step */
+        while (line) {
+            Bits next = bits_from_dir(line, d ^ 1);
+            hits |= next & s->opp;
+            line = next & s->empty;
+            reach[d] |= line;
+        }
+        reach_any |= reach[d];
+        for (; hits; hits &= hits - 1) {
+            int to = bits_lowest(hits), from = scout_origin(scouts, to, d);
+            eval_offer(e, from, to, eval_move(e, from, to, 0.0f));
+        }
+    }
+    if (!reach_any) return;
+    /* The empty squares with an open line onto an unmoved unidentified piece. */
+    Bits sight = 0, unmoved = s->opp & ~s->opp_known & ~s->opp_moved;
+    for (int d = 0; d < DIR_NB; d++) {
+        for (Bits l = bits_from_dir(unmoved, d) & s->empty; l; l = bits_from_dir(l, d) & s->empty) sight |= l;
+    }
+    /* A Scout's flight to a square that sees an unmoved piece (to attack it next move),
+     * one drawn at random among them like the quiet steps. */
+    uint8_t to_sq[64], dir[64];
+    int n = 0;
+    for (int d = 0; d < DIR_NB; d++) {
+        for (Bits b = reach[d] & sight; b && n < 64; b &= b - 1) {
+            to_sq[n] = (uint8_t)bits_lowest(b);
+            dir[n++] = (uint8_t)d;
+        }
+    }
+    if (!n) return;
+    int k = eval_draw(e, n);
+    int from = scout_origin(scouts, to_sq[k], dir[k]);
+    eval_offer(e, from, to_sq[k], eval_move(e, from, to_sq[k], SIGHT_BONUS));
 }
 
 /* The heuristic's move as (from, to) in e->best_from/best_to, or best_from -1 if the
@@ -682,6 +772,7 @@ static void heuristic_search(Eval *e) {
     }
     Bits none[DIR_NB] = {0, 0, 0, 0};
     eval_steps(e, attack, none);
+    eval_scout_lines(e);
     eval_steps(e, special, closer);
     /* The quiet steps score alike: one drawn at random stands for them all. */
     if (!eval_draw_step(e, quiet, APPROACH_WEIGHT) && e->best_from < 0) {

@@ -46,11 +46,11 @@ int bot_kind_from_name(const char *name);
 int bot_choose(int kind, const PlayerView *v, const Rules *r, const uint16_t *legal, int n, uint64_t *rng);
 
 /* The heuristic's move from the view alone: a one-square step the view shows to be
- * possible (an own piece that moves, onto an empty or an opponent's square), as an
- * action of the view's player; -1 if it has no such step. Whether the rules forbid it
- * (the two-square rule, the chasing rule) only the game can say: the caller checks it
- * and, on a refusal, asks bot_choose with the legal list, which plays the same way
- * among the legal actions. Not for a rescue phase. Saves the ~3,000 instructions of
+ * possible (an own piece that moves, onto an empty or an opponent's square) or a
+ * Scout's attack along an open line, as an action of the view's player; -1 if it has
+ * no such move. Whether the rules forbid it (the two-square rule, the chasing rule)
+ * only the game can say: the caller checks it and, on a refusal, asks bot_choose with
+ * the legal list, which plays the same way among the legal actions. Not for a rescue phase. Saves the ~3,000 instructions of
  * the legal list on almost every decision. */
 int bot_heuristic_propose(const PlayerView *v, const Rules *r, uint64_t *rng);
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import stratego
-from boards import board
+from boards import board, game
 from test_observations import play_random, twin_field
 
 RED, BLUE = 0, 1
@@ -332,16 +332,99 @@ def test_rescue_phases_rescue() -> None:
     assert seen >= 3
 
 
-def test_heuristic_beats_random_clearly() -> None:
-    # A sanity margin on 200 games, seed outside the tuning range; the real
-    # measurement is benchmarks/bots.py.
+def _bots_bench():
     import importlib.util
     from pathlib import Path
 
     spec = importlib.util.spec_from_file_location("bots_bench", Path(__file__).parents[1] / "benchmarks" / "bots.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
+    return mod
+
+
+def test_loss_analysis_names_the_flag_and_the_move_that_took_it() -> None:
+    # benchmarks/bots.py losses: the Flag's place is read from the start field in the
+    # loser's frame, and a flag_captured game's last move lands on the loser's Flag.
+    mod = _bots_bench()
+    field = list("A" * 40 + "AA__AA__AA" * 2 + "A" * 40)
+    field[31], field[97] = "M", "Y"  # red: front row, column 1 (a lane); blue: back row
+    field = "".join(field)
+    assert mod.flag_place(field, 0) == "front row, lane"
+    assert mod.flag_place(field, 1) == "row 0"
+    assert mod.flag_place(field.replace("M", "B"), 0) == "no flag"
+    red_step_down = stratego.actions.squares_to_action(41, 31, 1)
+    assert mod.capture_kind(red_step_down, 1, 0) == "step from the front"
+    assert mod.capture_kind(stratego.actions.squares_to_action(71, 31, 1), 1, 0) == "line from the front"
+    assert mod.capture_kind(stratego.actions.squares_to_action(32, 31, 1), 1, 0) == "step from a side"
+    assert mod.capture_kind(stratego.actions.squares_to_action(87, 97, 0), 0, 1) == "step from the front"
+    r = mod.play_first_games("random", "random", 40, "classic", "random", seed=3, threads=1)
+    captured = [g for g in range(40) if stratego.END_REASONS[r["reason"][g]] == "flag_captured"]
+    assert captured
+    for g in captured:
+        loser = 1 - int(r["winner"][g])
+        assert int(r["last_mover"][g]) == 1 - loser
+        _, _, dst = stratego.actions.decode_action(int(r["last_action"][g]), 1 - loser)
+        assert r["start_fields"][g][dst] == mod.FLAG_LETTERS[loser]
+
+
+def test_heuristic_beats_random_clearly() -> None:
+    # A sanity margin on 200 games, seed outside the tuning range; the real
+    # measurement is benchmarks/bots.py.
+    mod = _bots_bench()
     for setup in ("random", "human"):
         r = mod.play_first_games("heuristic", "random", 200, "classic", setup, seed=7, threads=1)
         won = (r["winner"] == r["a_color"]).mean()
         assert won >= 0.85, (setup, won)
+
+
+def test_heuristic_scout_attacks_along_an_open_line() -> None:
+    # Blue's three pieces are unmoved and unidentified: each is its Flag with chance 1/3.
+    # Red's Scout on A1 sees A10 down the open A file; no step reaches it, only the
+    # Scout's line attack (which wins here), and the heuristic plays it.
+    g = game("""
+        bF  .  .  .  .  .  .  .  .  bB
+        .   .  .  .  .  .  .  .  .  b4
+        .   .  .  .  .  .  .  .  .  .
+        .   .  .  .  .  .  .  .  .  .
+        .   .  ~  ~  .  .  ~  ~  .  .
+        .   .  ~  ~  .  .  ~  ~  .  .
+        .   .  .  .  .  .  .  .  .  .
+        .   .  .  .  .  .  .  .  .  .
+        .   .  .  .  .  .  .  .  .  .
+        r2  .  .  .  .  .  .  .  rB rF
+    """)
+    assert stratego.actions.action_to_squares(g.bot_move("heuristic"), 0) == (0, 90)
+
+
+def test_heuristic_scout_flies_to_a_line_onto_an_unmoved_piece() -> None:
+    # No attack is open to red's Scout on A1, but a flight up the A file or along row 1
+    # ends where a line opens onto an unmoved blue piece (the Flag on K10, a Sergeant on
+    # F8): the heuristic flies there, to attack it next move.
+    drawing = """
+        .   .  .  .  .  .  .  .  .  bF
+        .   .  .  .  .  .  .  .  .  .
+        .   .  .  .  .  b4 .  .  .  .
+        .   .  .  .  .  .  .  .  .  .
+        .   .  ~  ~  .  .  ~  ~  .  .
+        .   .  ~  ~  .  .  ~  ~  .  .
+        .   .  .  .  .  .  .  .  .  .
+        .   .  .  .  .  .  .  .  .  .
+        .   .  .  .  .  .  .  .  .  .
+        r2  .  .  .  .  .  .  .  rB rF
+    """
+    field = board(drawing)
+    src, dst = stratego.actions.action_to_squares(game(drawing).bot_move("heuristic"), 0)
+    assert src == 0 and dst not in (1, 10)
+
+    def sees_blue(sq: int) -> bool:
+        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            r, c = divmod(sq, 10)
+            while 0 <= r + dr < 10 and 0 <= c + dc < 10:
+                r, c = r + dr, c + dc
+                if field[r * 10 + c] != "A":
+                    if "N" <= field[r * 10 + c] <= "Y":
+                        return True
+                    break
+        return False
+
+    assert sees_blue(dst), dst
