@@ -63,7 +63,7 @@ void game_apply_action(GameState *s, const Rules *r, int action);
 extern const char *const END_REASON_NAMES[END_REASON_NB];
 
 /* Whether the game has ended: the one answer every caller reads (the binding, the
- * batch, Python through status() and Batch.over()). A finished game has no legal
+ * batch, Python through status() and Batch.games_over()). A finished game has no legal
  * action, so the three questions below answer for it too. */
 static inline int game_is_over(const GameState *s) { return s->done; }
 

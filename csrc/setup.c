@@ -28,11 +28,11 @@ SetupTableCheck setup_table_check(const uint8_t *letters, int64_t k, const Rules
         for (int i = 0; i < MAX_PIECES; i++) {
             uint8_t c = letters[row * MAX_PIECES + i];
             if (c == 'A') continue;
-            if (c < 'B' || c > 'M') {
-                fault->index = i;
-                fault->letter = c;
-                return SETUP_BAD_LETTER;
-            }
+            fault->index = i;
+            fault->letter = c;
+            if (c < 'B' || c > 'M') return SETUP_BAD_LETTER;
+            /* Letter i stands 3 - i / 10 rows above the back row (setup_from_letters). */
+            if (3 - i / BOARD_SIZE >= r->setup_rows) return SETUP_OUT_OF_ZONE;
             counts[c - 'B']++;
         }
         for (int t = 0; t < PIECE_TYPE_NB; t++) {

@@ -17,17 +17,20 @@ void setup_random(GameState *s, const Rules *r, int player, uint64_t *rng);
 int setup_from_letters(GameState *s, int player, const uint8_t *letters);
 
 /* The first fault of a table of setups: the row, and either the place of a letter
- * outside 'A'..'M' (SETUP_BAD_LETTER) or a piece type whose count differs from the
- * rules' (SETUP_BAD_COUNT). */
-typedef enum { SETUP_TABLE_OK = 0, SETUP_BAD_LETTER, SETUP_BAD_COUNT } SetupTableCheck;
+ * outside 'A'..'M' (SETUP_BAD_LETTER), the place of a piece outside the rules' setup
+ * zone (SETUP_OUT_OF_ZONE: a letter other than 'A' in the first 4 - setup_rows rows,
+ * those nearest the middle), or a piece type whose count differs from the rules'
+ * (SETUP_BAD_COUNT). */
+typedef enum { SETUP_TABLE_OK = 0, SETUP_BAD_LETTER, SETUP_OUT_OF_ZONE, SETUP_BAD_COUNT } SetupTableCheck;
 typedef struct {
     int64_t row;
-    int index, letter; /* SETUP_BAD_LETTER */
+    int index, letter; /* SETUP_BAD_LETTER, SETUP_OUT_OF_ZONE */
     int type, count;   /* SETUP_BAD_COUNT */
 } SetupFault;
 
 /* Checks that each of the k rows of 40 letters (setup_from_letters' layout) holds
- * exactly the rules' pieces, so that every game can be set up from any row. */
+ * exactly the rules' pieces, inside the rules' setup zone, so that every game can be
+ * set up from any row. */
 SetupTableCheck setup_table_check(const uint8_t *letters, int64_t k, const Rules *r, SetupFault *fault);
 
 #endif

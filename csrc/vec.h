@@ -6,7 +6,7 @@
  * random streams, and the statistics summed across threads in an order-free way. A
  * game supplies a VecGame, a constant table of its hooks, and runs these loops on the
  * thread pool (pool.h) in three small tasks of its own (batch.c for Stratego; the
- * second game of tests/c/tiny_game.c shows the whole seam on one page).
+ * second game of tests/c/tiny_game.h shows the whole seam on one page).
  *
  * The loop pieces are `static inline` and take the table by pointer: a game passes a
  * `static const VecGame`, so the compiler sees every hook and calls (and inlines) it

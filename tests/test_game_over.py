@@ -72,3 +72,33 @@ def test_games_over_checks_its_array():
         env._batch.games_over(np.zeros(3, np.uint8))
     with pytest.raises(ValueError, match=r"the array of finished games must have shape \(3,\), got \(4\)"):
         env._batch.games_over(np.zeros(4, np.bool_))
+
+
+@pytest.mark.parametrize("action", [10**6, -1, 2**70, 1800 + 5])
+def test_play_or_forfeit_loses_on_any_illegal_int(action):
+    """StrategoEnv's illegal_action='lose' asks C: an illegal action of any size (a
+    diagonal one in classic too) ends the game with the mover's loss."""
+    game = stratego.Game("classic", seed=3)
+    loser = game.to_move
+    assert game._play_or_forfeit(action) is False
+    assert (game.done, game.winner, game.end_reason) == (True, 1 - loser, "illegal_action")
+    with pytest.raises(ValueError, match="the game is over"):
+        game._play_or_forfeit(0)
+
+
+def test_play_or_forfeit_plays_a_legal_action_and_refuses_non_ints():
+    game = stratego.Game("classic", seed=3)
+    action = game.legal_actions()[0]
+    assert game._play_or_forfeit(action) is True
+    assert game.ply == 1 and not game.done
+    with pytest.raises(TypeError, match="action must be an int"):
+        game._play_or_forfeit(1.5)
+    with pytest.raises(TypeError, match="action must be an int"):
+        game._play_or_forfeit(True)
+
+
+def test_strategoenv_lose_mode_takes_out_of_range_actions_as_a_loss():
+    env = StrategoEnv("classic", opponent="random", learner_color="red", illegal_action="lose")
+    env.reset(seed=1)
+    _, reward, terminated, _, info = env.step(10**6)
+    assert (reward, terminated, info["end_reason"]) == (-1.0, True, "illegal_action")

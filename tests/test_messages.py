@@ -137,7 +137,8 @@ def test_history_k_one_exception_type_per_fault(bad, kind):
 @pytest.mark.parametrize("game_kwargs, env_kwargs, message", [
     (dict(obs_format="codes", dtype="float32"), dict(obs_format="codes", obs_dtype="float32"),
      "obs_format='codes' is uint8; expand_observation(codes, dtype='float32') gives float planes"),
-    (dict(belief=True), dict(belief=True), "belief planes need obs_dtype float32"),
+    (dict(belief=True), dict(belief=True),
+     "belief planes need float32 observations (VecEnv: obs_dtype='float32'; Game.observe: dtype='float32')"),
 ])
 def test_observation_settings_are_checked_once_in_c(game_kwargs, env_kwargs, message):
     """Game and VecEnv ask the same C check (channel_names): one exception type and one

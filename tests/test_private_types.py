@@ -31,6 +31,7 @@ def gamestate_calls():
         "status": lambda s: s.status(),
         "check_action": lambda s: s.check_action(0),
         "play_action": lambda s: s.play_action(0),
+        "play_or_forfeit": lambda s: s.play_or_forfeit(0),
         "forfeit": lambda s: s.forfeit(),
         "captured": lambda s: s.captured(0),
         "cells": lambda s: s.cells(),
@@ -197,3 +198,24 @@ def test_setup_table_faults_name_the_row(edit, message):
                     setups=table)
     with pytest.raises(ValueError, match=message):
         _core.GameState(env.variant.rules).reset(0, table)
+
+
+def test_setup_table_pieces_outside_the_setup_zone_are_refused():
+    """Duel-spinmaster sets up in 3 rows: letters 0..9 (the row nearest the middle) must be
+    empty ('A'), in C (setup_table_check), not only in stratego.setups."""
+    variant = stratego.load_variant("duel-spinmaster")
+    letters = [chr(ord("B") + t) for t, count in enumerate(variant.piece_counts) for _ in range(count)]
+    row = np.full(40, ord("A"), np.uint8)
+    row[10:10 + len(letters)] = [ord(c) for c in letters]
+    good = np.stack([row, row])
+    bad = good.copy()
+    bad[1, [3, 10]] = bad[1, [10, 3]]  # a piece moved into the fourth row from the back
+    env = stratego.VecEnv(2, variant, observations=False)
+    _core.GameState(env.variant.rules).reset(0, good)
+    message = r"setup 1: letter 3 \('.'\) stands outside the setup zone of 3 rows"
+    with pytest.raises(ValueError, match=message):
+        _core.GameState(env.variant.rules).reset(0, bad)
+    with pytest.raises(ValueError, match=message):
+        _core.Batch(2, 1, env.variant.rules, env.action_mask, env.rewards, env.reward, env.terminated,
+                    env.truncated, env.to_play, env.final_winner, env.final_reason, env.final_plies,
+                    setups=bad)

@@ -192,7 +192,7 @@ int obs_spec_parse(long history_k, int probabilities, int as_float, int codes, c
     }
     /* With codes the beliefs are their own float32 block. */
     if (probabilities && !as_float && !codes) {
-        PyErr_SetString(PyExc_ValueError, "belief planes need obs_dtype float32");
+        PyErr_SetString(PyExc_ValueError, "belief planes need float32 observations (VecEnv: obs_dtype='float32'; Game.observe: dtype='float32')");
         return -1;
     }
     spec->history_k = (uint8_t)history_k;
@@ -225,6 +225,10 @@ int setup_table_parse(PyObject *obj, const Rules *r, SetupTable *table) {
     case SETUP_BAD_LETTER:
         PyErr_Format(PyExc_ValueError, "setup %zd: letter %d is %d, expected 'A'..'M'", (Py_ssize_t)fault.row,
                      fault.index, fault.letter);
+        return -1;
+    case SETUP_OUT_OF_ZONE:
+        PyErr_Format(PyExc_ValueError, "setup %zd: letter %d ('%c') stands outside the setup zone of %d rows",
+                     (Py_ssize_t)fault.row, fault.index, fault.letter, (int)r->setup_rows);
         return -1;
     case SETUP_BAD_COUNT:
         PyErr_Format(PyExc_ValueError, "setup %zd has %d pieces of type %d, the variant %d",

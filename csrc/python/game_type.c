@@ -167,6 +167,35 @@ static PyObject *GameState_play_action(GameStateObject *self, PyObject *action_o
     Py_RETURN_NONE;
 }
 
+/* play_or_forfeit(action) -> True if played. Any int is taken: an illegal one (out of
+ * range too) ends the game with the mover's loss (game_forfeit) and returns False, the
+ * rule a batch's ILLEGAL_LOSES applies, for StrategoEnv's illegal_action="lose".
+ * TypeError for a non-int, ValueError once the game is over. */
+static PyObject *GameState_play_or_forfeit(GameStateObject *self, PyObject *action_obj) {
+    if (GameState_check_ready(self) < 0) return NULL;
+    if (PyBool_Check(action_obj) || !PyIndex_Check(action_obj)) {
+        PyErr_Format(PyExc_TypeError, "action must be an int, got %s", Py_TYPE(action_obj)->tp_name);
+        return NULL;
+    }
+    PyObject *index = PyNumber_Index(action_obj);
+    if (index == NULL) return NULL;
+    int overflow = 0;
+    long long action = PyLong_AsLongLongAndOverflow(index, &overflow);
+    Py_DECREF(index);
+    if (action == -1 && PyErr_Occurred()) return NULL;
+    if (game_is_over(&self->state)) {
+        PyErr_SetString(PyExc_ValueError, "the game is over");
+        return NULL;
+    }
+    if (overflow != 0 || action < 0 || action >= ACTION_MAX ||
+        moves_check_action(&self->state, &self->rules, (int)action) != 0) {
+        game_forfeit(&self->state);
+        Py_RETURN_FALSE;
+    }
+    game_apply_action(&self->state, &self->rules, (int)action);
+    Py_RETURN_TRUE;
+}
+
 /* forfeit(): the player to move loses by an illegal action (game_forfeit), for
  * StrategoEnv's illegal_action="lose"; ValueError once the game is over. */
 static PyObject *GameState_forfeit(GameStateObject *self, PyObject *unused) {
@@ -429,6 +458,8 @@ static PyMethodDef GameState_methods[] = {
      "check_action(action): None if legal now, else why not."},
     {"play_action", (PyCFunction)GameState_play_action, METH_O,
      "play_action(action): plays a legal action of any kind; ValueError otherwise."},
+    {"play_or_forfeit", (PyCFunction)GameState_play_or_forfeit, METH_O,
+     "play_or_forfeit(action) -> True if played; an illegal action loses the game (False)."},
     {"forfeit", (PyCFunction)GameState_forfeit, METH_NOARGS,
      "forfeit(): the player to move loses by an illegal action (end reason illegal_action)."},
     {"captured", (PyCFunction)GameState_captured, METH_O, "captured(player): types of its captured pieces."},

@@ -297,6 +297,7 @@ static int add_names(PyObject *m, const char *attr, const char *(*name_of)(int),
     if (PyModule_AddObjectRef(m, attr, names) < 0) goto done;
     result = 0;
 done:
+    Py_XDECREF(names); /* AddObjectRef took its own reference */
     return result;
 }
 

@@ -161,6 +161,12 @@ class Game:
             raise ValueError(f"illegal move {label}: {reason}")
         self._state.play_action(action)
 
+    def _play_or_forfeit(self, action: int) -> bool:
+        """Plays `action`, or, if it is illegal (out of range too), ends the game with the
+        mover's loss (end reason "illegal_action"); decided in C, as a batch's
+        illegal_action="lose" decides it: for StrategoEnv. True if played."""
+        return self._state.play_or_forfeit(action)
+
     def _forfeit(self) -> None:
         """The player to move loses by an illegal action (end reason "illegal_action"),
         decided in C as a batch's illegal_action="lose" decides it: for StrategoEnv."""

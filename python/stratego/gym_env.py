@@ -213,15 +213,13 @@ class StrategoEnv(gym.Env):
         """Plays `action` for the player to move; an illegal one raises or, under
         illegal_action="lose", ends the game with that player's loss."""
         game = self._game
-        if 0 <= action < self.variant.num_actions and game.action_mask()[action]:
-            game.play(action)
+        if self.illegal_action == "lose":
+            game._play_or_forfeit(action)
             return
-        if self.illegal_action == "raise":
-            try:
-                game.play(action)
-            except ValueError as exc:
-                raise ValueError(f"{who}: {exc}") from None
-        game._forfeit()
+        try:
+            game.play(action)
+        except ValueError as exc:
+            raise ValueError(f"{who}: {exc}") from None
 
     @property
     def _done(self) -> bool:
