@@ -156,7 +156,7 @@ def forward(net, obs: np.ndarray, mask: np.ndarray, device) -> tuple[torch.Tenso
     return masked_logits(logits, torch.from_numpy(mask).to(device)), value
 
 
-def imitation(net, args, clock: Clock, log, until: float, progress) -> int:
+def imitation(net, args, clock: Clock, log, until: float, progress, evaluate_now) -> int:
     """Phase 1: learn the heuristic bot's moves and the games' results. Returns plies played."""
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     env = stratego.VecEnv(args.num_envs, args.variant, seed=args.seed * 1000, history_k=args.history_k, num_threads=1)
@@ -183,12 +183,15 @@ def imitation(net, args, clock: Clock, log, until: float, progress) -> int:
             plies += t_steps * n
         with clock.track("bookkeeping"):
             # Monte-Carlo results: gamma = lambda = 1 with zero values gives each move's
-            # final result for its player (0 where the game goes on past the buffer).
+            # final result for its player, where its game ended inside the buffer (a game
+            # that goes on past it gives 0, which is no draw: those moves get no value loss).
             zeros = np.zeros((t_steps, n), np.float32)
             _, returns = per_player_gae(rewards, zeros, players, dones, np.zeros(n), env.to_play,
                                         gamma=1.0, gae_lambda=1.0)
+            resolved = np.flip(np.logical_or.accumulate(np.flip(dones, 0), axis=0), 0)
             flat_obs, flat_mask = buf_obs.reshape(-1, *obs.shape[1:]), buf_mask.reshape(t_steps * n, -1)
             flat_act, flat_ret = buf_act.reshape(-1), returns.reshape(-1)
+            flat_resolved = resolved.reshape(-1).astype(np.float32)
         net.train()
         for _ in range(args.imitation_epochs):
             order = np.random.default_rng(args.seed + updates).permutation(len(flat_act))
@@ -198,7 +201,9 @@ def imitation(net, args, clock: Clock, log, until: float, progress) -> int:
                     logits, value = forward(net, flat_obs[idx], flat_mask[idx], args.device)
                     target = torch.from_numpy(flat_act[idx]).to(args.device)
                     policy_loss = F.cross_entropy(logits, target)
-                    value_loss = F.mse_loss(value, torch.from_numpy(flat_ret[idx]).to(args.device))
+                    weight = torch.from_numpy(flat_resolved[idx]).to(args.device)
+                    error = (value - torch.from_numpy(flat_ret[idx]).to(args.device)) ** 2
+                    value_loss = (error * weight).sum() / weight.sum().clamp(min=1.0)
                     loss = policy_loss + args.value_coef * value_loss
                 with clock.track("backward"):
                     opt.zero_grad()
@@ -209,6 +214,7 @@ def imitation(net, args, clock: Clock, log, until: float, progress) -> int:
         log({"phase": "imitation", "plies": plies, "updates": updates, "policy_loss": policy_loss.item(),
              "value_loss": value_loss.item(), "imitation_accuracy": accuracy})
         progress()
+        evaluate_now()
     return plies
 
 
@@ -271,6 +277,9 @@ def ppo(net, args, clock: Clock, log, until: float, progress, evaluate_now, plie
                 if finished.size:
                     draw_opponents(finished)
         plies += t_steps * n
+        # The bootstrap after the last step: V of the player to move's view; per_player_gae
+        # takes minus it for the other player (zero-sum), an estimate from the opponent's
+        # view that the critic sees only in training, never when the agent plays.
         with clock.track("inference"), torch.inference_mode():
             _, next_value = forward(net, obs, info["action_mask"], args.device)
         with clock.track("bookkeeping"):
@@ -279,7 +288,11 @@ def ppo(net, args, clock: Clock, log, until: float, progress, evaluate_now, plie
             keep = np.flatnonzero(learner.reshape(-1) & (players.reshape(-1) >= 0))
             flat_obs = buf_obs.reshape(-1, *obs.shape[1:])
             flat_mask = buf_mask.reshape(t_steps * n, -1)
-            flat = {"act": buf_act.reshape(-1), "logp": buf_logp.reshape(-1), "adv": advantages.reshape(-1),
+            # Advantages normalised once over the learner's moves of the rollout (per
+            # minibatch, a short last one would divide by a zero or NaN spread).
+            adv_all = advantages.reshape(-1)
+            adv_all = (adv_all - adv_all[keep].mean()) / (adv_all[keep].std() + 1e-8)
+            flat = {"act": buf_act.reshape(-1), "logp": buf_logp.reshape(-1), "adv": adv_all.astype(np.float32),
                     "ret": returns.reshape(-1)}
         net.train()
         for _ in range(args.epochs):
@@ -291,12 +304,13 @@ def ppo(net, args, clock: Clock, log, until: float, progress, evaluate_now, plie
                     dist = torch.distributions.Categorical(logits=logits)
                     act = torch.from_numpy(flat["act"][idx]).to(args.device)
                     adv = torch.from_numpy(flat["adv"][idx]).to(args.device)
-                    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
                     ratio = torch.exp(dist.log_prob(act) - torch.from_numpy(flat["logp"][idx]).to(args.device))
                     policy_loss = -torch.min(ratio * adv, ratio.clamp(1 - args.clip, 1 + args.clip) * adv).mean()
                     value_loss = F.mse_loss(value, torch.from_numpy(flat["ret"][idx]).to(args.device))
                     entropy = dist.entropy().mean()
                     loss = policy_loss + args.value_coef * value_loss - args.entropy * entropy
+                    if not torch.isfinite(loss):
+                        raise FloatingPointError(f"PPO loss is {loss.item()} at update {updates}: lower --ppo-lr")
                 with clock.track("backward"):
                     opt.zero_grad()
                     loss.backward()
@@ -369,6 +383,10 @@ def main(argv=None) -> dict:
 
     def evaluate_now(force: bool = False) -> None:
         nonlocal evaluations
+        # A forced evaluation (end of a phase) is skipped if the network has not changed
+        # since the last one.
+        if force and rows and rows[-1]["phase"] == "evaluation":
+            return
         if not force and clock.elapsed() < next_eval[0]:
             return
         with clock.track("evaluation"):
@@ -386,7 +404,7 @@ def main(argv=None) -> dict:
         log({"phase": "evaluation", **scores})
         progress()
 
-    plies = imitation(net, args, clock, log, args.imitation_minutes * 60, progress)
+    plies = imitation(net, args, clock, log, args.imitation_minutes * 60, progress, evaluate_now)
     evaluate_now(force=True)
     plies = ppo(net, args, clock, log, budget, progress, evaluate_now, plies)
     wall = clock.elapsed()
