@@ -20,3 +20,16 @@ if os.environ.get("CI") == "true" and not GRAVON_DIR.is_dir():
 needs_gravon = pytest.mark.skipif(
     not GRAVON_DIR.is_dir(), reason=f"Gravon records not found at {GRAVON_DIR} (set STRATEGO_GRAVON_DIR)"
 )
+
+
+def pytest_ignore_collect(collection_path, config):
+    """A file marked heavy as a whole (`pytestmark = pytest.mark.heavy`) is not even
+    imported when the run deselects heavy tests: importing torch, SB3 and PettingZoo to
+    collect tests that will not run cost 3 of the core suite's seconds."""
+    if collection_path.suffix != ".py" or "not heavy" not in (config.getoption("markexpr") or ""):
+        return None
+    try:
+        text = collection_path.read_text()
+    except OSError:
+        return None
+    return True if "\npytestmark = pytest.mark.heavy\n" in text else None

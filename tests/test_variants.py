@@ -22,6 +22,7 @@ from stratego.variants import PIECE_NAMES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from boards import at, board, game, letter, squares, targets, view
+from depth import depth
 
 RED, BLUE = 0, 1
 from boards import SYMBOLS  # noqa: E402
@@ -1416,7 +1417,8 @@ def test_legal_actions_agree_with_play_in_every_phase(name):
             if g.done:
                 break
             legal = set(g.legal_actions())
-            if g.rescue_pending or ply % 25 == 0:
+            # Every rescue phase; move phases every 25 plies in CI, every 75 otherwise (tests/depth.py).
+            if g.rescue_pending or ply % depth(75, 25) == 0:
                 rescue_phases += g.rescue_pending
                 for a in range(g.variant.num_actions):
                     c = g.clone()
@@ -1428,6 +1430,6 @@ def test_legal_actions_agree_with_play_in_every_phase(name):
                     assert ok == (a in legal), (name, seed, ply, a, stratego.decode_action(a, g.to_move))
                 checked += 1
             g.play(rng.choice(sorted(legal)))
-    assert checked > 20
+    assert checked > depth(10, 20)
     if name != "isf":
         assert rescue_phases > 0
