@@ -2,7 +2,7 @@
  * know.
  *
  * A bot reads a PlayerView (view.h: the same leak-free view as the observations) and
- * the list of its player's legal actions, never a game: this header and bot.c know
+ * the list of its player's legal actions, never a game: this header, bot.c and bot_heuristic.c know
  * GameState only as an incomplete type, so a bot that read a hidden rank would not
  * compile. The legal actions are public to their player (they follow from its own
  * pieces, the occupied squares and its own past moves).
@@ -12,7 +12,7 @@
  *    increasing action order this is the action the batch's random sampler
  *    (batch_sample_actions) draws from the same stream state.
  *  - BOT_HEURISTIC: scores the moves that matter from the view and plays the best
- *    one, drawing among the quiet ones, ties broken by the stream (bot.c says how).
+ *    one, drawing among the quiet ones, ties broken by the stream (bot_heuristic.c says how).
  *    It needs no legal list: bot_heuristic_propose picks a move the view shows to be
  *    possible, and the caller checks it against the rules (bot_game_action).
  *
@@ -52,9 +52,12 @@ int bot_choose(int kind, const PlayerView *v, const Rules *r, const uint16_t *le
  * only the game can say: the caller checks it and, on a refusal, asks bot_choose with
  * the legal list, which plays the same way among the legal actions. Not for a rescue phase. Saves the ~3,000 instructions of
  * the legal list on almost every decision. */
+/* The heuristic's choice among the n legal actions (bot_choose with BOT_HEURISTIC). */
+int bot_heuristic_choose(const PlayerView *v, const Rules *r, const uint16_t *legal, int n, uint64_t *rng);
+
 int bot_heuristic_propose(const PlayerView *v, const Rules *r, uint64_t *rng);
 
-/* Only declared here (view.h): bot.c cannot look inside a game. */
+/* Only declared here (view.h): the bots cannot look inside a game. */
 struct GameState;
 
 /* The action bot `kind` plays for the player to move in s (bot_game.c builds that

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "moves.h"
+#include "squareset.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -50,15 +51,6 @@ int mask_bits_legal(const GameState *s, const Rules *r, uint8_t *bits) {
     return count;
 }
 
-/* Set bits of a word. Without -mpopcnt (the x86-64 baseline) __builtin_popcountll is a
- * library call, 10% of a step with the compact formats (perf): the SWAR sum is inline. */
-static inline int ones64(uint64_t w) {
-    w = w - ((w >> 1) & 0x5555555555555555ull);
-    w = (w & 0x3333333333333333ull) + ((w >> 2) & 0x3333333333333333ull);
-    w = (w + (w >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-    return (int)((w * 0x0101010101010101ull) >> 56);
-}
-
 /* Bits of the partial last byte past n are not actions: a caller that narrows the mask
  * may have set them. */
 static unsigned tail_byte(const uint8_t *bits, int n) { return bits[n / 8] & ((1u << (n % 8)) - 1u); }
@@ -68,10 +60,10 @@ int mask_bits_count(const uint8_t *bits, int n) {
     for (; at + 8 <= full; at += 8) {
         uint64_t word;
         memcpy(&word, bits + at, 8);
-        total += ones64(word);
+        total += word_count(word);
     }
-    for (; at < full; at++) total += ones64(bits[at]);
-    if (n % 8) total += ones64(tail_byte(bits, n));
+    for (; at < full; at++) total += word_count(bits[at]);
+    if (n % 8) total += word_count(tail_byte(bits, n));
     return total;
 }
 
@@ -80,7 +72,7 @@ int mask_bits_select(const uint8_t *bits, int n, int k) {
     for (; at + 8 <= full; at += 8) {
         uint64_t word;
         memcpy(&word, bits + at, 8);
-        int ones = ones64(word);
+        int ones = word_count(word);
         if (k >= ones) {
             k -= ones;
             continue;
@@ -91,7 +83,7 @@ int mask_bits_select(const uint8_t *bits, int n, int k) {
     }
     for (; at <= full; at++) {
         unsigned byte = at < full ? bits[at] : n % 8 ? tail_byte(bits, n) : 0u;
-        int ones = ones64(byte);
+        int ones = word_count(byte);
         if (k >= ones) {
             k -= ones;
             continue;

@@ -7,7 +7,7 @@
 #include "squareset.h"
 #include "walk.h"
 
-static Bits lake_bits, open_bits, col_a_bits, col_k_bits;
+static Bits lake_bits, open_bits;
 static SquareSet ray_bits[SQ_NB][DIR_NB];              /* squares from sq to the edge going in dir */
 static uint8_t edge_len[SQ_NB][DIR_NB];                /* how many */
 static uint16_t step_action[PLAYER_NB][DIR_NB][SQ_NB]; /* the one-square move going in dir onto sq */
@@ -16,11 +16,9 @@ static int fast_ready;
 
 void moves_fast_init(void) {
     if (fast_ready) return;
-    lake_bits = col_a_bits = col_k_bits = 0;
+    lake_bits = 0;
     for (int sq = 0; sq < SQ_NB; sq++) {
         if (sq_is_lake(sq)) lake_bits |= bit_of(sq);
-        if (sq_col(sq) == 0) col_a_bits |= bit_of(sq);
-        if (sq_col(sq) == BOARD_SIZE - 1) col_k_bits |= bit_of(sq);
     }
     open_bits = bits_board() & ~lake_bits;
     for (int sq = 0; sq < SQ_NB; sq++) {
@@ -48,10 +46,7 @@ void moves_fast_init(void) {
 /* The squares in `open` that the pieces on `from` reach with one step, by direction
  * (absolute: up is towards blue's back row); to[d] shifted back gives the pieces. */
 static inline void step_targets(Bits from, Bits open, Bits to[DIR_NB]) {
-    to[DIR_UP] = (from << BOARD_SIZE) & open;
-    to[DIR_DOWN] = (from >> BOARD_SIZE) & open;
-    to[DIR_LEFT] = ((from & ~col_a_bits) >> 1) & open;
-    to[DIR_RIGHT] = ((from & ~col_k_bits) << 1) & open;
+    for (int d = 0; d < DIR_NB; d++) to[d] = bits_step(from, d) & open;
 }
 
 /* Legal moves of a Scout on `from` along direction d: the empty squares up to the

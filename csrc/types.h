@@ -67,6 +67,9 @@ enum { DIR_UP = 0, DIR_DOWN = 1, DIR_LEFT = 2, DIR_RIGHT = 3, DIR_NB = 4 };
 /* The step of each direction, in rows (up = towards blue's back row) and columns. */
 static const int DIR_ROW[DIR_NB] = {1, -1, 0, 0};
 static const int DIR_COL[DIR_NB] = {0, 0, -1, 1};
+/* ... and in squares (DIR_ROW * BOARD_SIZE + DIR_COL). */
+static const int DIR_STEP[DIR_NB] = {BOARD_SIZE, -BOARD_SIZE, -1, 1};
+_Static_assert(DIR_DOWN == (DIR_UP ^ 1) && DIR_RIGHT == (DIR_LEFT ^ 1), "opposite directions differ in bit 0");
 
 /* Actions: one flat discrete space in the acting player's frame (the board turned 180
  * degrees for blue). Fixed offsets, whatever the variant; a variant uses a prefix:

@@ -1,0 +1,787 @@
+/* bot_heuristic.c: the heuristic bot (bot.h), behind the same information wall as every
+ * bot: it includes view.h and action.h, never board.h or moves.h. */
+#include "bot.h"
+
+#include <pthread.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "action.h"
+#include "combat.h"
+#include "rng.h"
+#include "squareset.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+/* ---------------------------------------------------------------- the heuristic bot
+ *
+ * One ply of look-ahead on expected material, no search, and no loop over every legal
+ * action: the view is turned into square sets (squareset.h) once, and only the moves
+ * that matter are scored one by one; the many quiet moves that do not are drawn at
+ * random among those that bring a piece closer to its targets.
+ *  - Attacks (every own piece next to an opponent piece) score their expected gain: the
+ *    values of the pieces each outcome removes (combat_resolve, so every variant's
+ *    combat rule counts), over the defender's type when known, else over the types an
+ *    unidentified piece can still be (the view's counts; a piece that moved is no Bomb
+ *    or Flag). Taking the Flag is worth far more than any piece, so once few unmoved
+ *    pieces are left any attacker goes for them, and cheap pieces (Miners, Scouts) probe
+ *    unmoved ones early: losing them costs little, and a Miner beats a Bomb.
+ *  - The Flag is guarded: an opponent piece that could take the player's Flag next
+ *    move (next to it, or on an open line to it and possibly a Scout) is worth a lot to
+ *    take, as are pieces a few steps from it; squares that block such a line, squares
+ *    next to such pieces and the Flag's open neighbours are worth moving to, and
+ *    pieces next to the Flag are loath to leave it. Against a random player this is
+ *    what keeps the win rate high: a random piece that wanders onto the Flag ends the
+ *    game. (Walking the nearest pieces to the Flag's open sides from afar lost more
+ *    games on seeds 100-102 than it saved: it pulls them out of play.)
+ *  - A move that touches one of the Flag's lines is priced by the chance that the
+ *    opponent's reply takes the Flag, the opponent choosing uniformly among its moves.
+ *  - Pieces next to an opponent piece that may move weigh the danger they escape
+ *    against the danger they walk into.
+ *  - Every other move is a quiet step: one is drawn among the steps that bring a piece
+ *    closer to the nearest opponent piece it may want to fight (any for Miners and
+ *    Scouts, pieces that moved for the others; breadth-first over square sets, lakes
+ *    excluded), away from danger and the Flag's lines; failing those, any step.
+ *  - Scouts also attack from afar, along an open line onto the first piece: a cheap
+ *    probe of unmoved pieces deep in the opponent's side, where the Flag is (on seeds
+ *    100-109, 92.1% won with random setups instead of 90.9%, the wins 27 plies sooner
+ *    at the median: fewer plies for a random walker to reach our Flag); and a Scout
+ *    flies to a square with an open line onto an unmoved piece, to attack it next
+ *    (92.5% instead of 91.9% over seeds 100-119).
+ *  - The opponent's piece that has just moved is answered first (taken if the attack is
+ *    expected to win). Rescues (variants with the rescue rule) bring back the most
+ *    valuable piece.
+ * A small random term from the stream breaks ties and varies otherwise equal plays, so
+ * two heuristic bots do not repeat one game.
+ */
+
+/* What removing a piece of each type is worth (rough material values, in Scouts). */
+static const float VALUE[PIECE_TYPE_NB] = {
+    [BOMB] = 0.6f,     [SPY] = 2.5f,     [SCOUT] = 1.0f,   [MINER] = 2.0f,
+    [SERGEANT] = 1.5f, [LIEUTENANT] = 2.0f, [CAPTAIN] = 2.6f, [MAJOR] = 3.4f,
+    [COLONEL] = 4.6f,  [GENERAL] = 6.5f,  [MARSHAL] = 8.5f, [FLAG] = 40.0f,
+};
+
+/* Weights of the terms, tuned against the random bot in classic on seeds 100-199
+ * (benchmarks/bots.py; the figures quoted in docs/agents.md come from other seeds). */
+static const float DANGER_WEIGHT = 0.5f;    /* how likely a neighbour attacks (of 1) */
+static const float APPROACH_WEIGHT = 0.12f; /* a quiet step closer to a target */
+static const float PROBE_BONUS = 0.25f;     /* what identifying a piece is worth */
+static const float FLAG_DEFENCE = 12.0f;    /* taking a piece that could take the Flag */
+static const float FLAG_NEAR = 3.0f;        /* taking a piece two steps from the Flag */
+static const float FLAG_ZONE = 1.5f;        /* taking a piece three steps from the Flag */
+static const float INTERCEPT = 8.0f;        /* stepping next to a piece that could take the Flag */
+static const float INTERCEPT_NEAR = 2.0f;   /* stepping next to one two steps from the Flag */
+static const float BLOCK_BONUS = 4.0f;      /* standing between the Flag and a Scout */
+static const float BLOCK_APPROACH = 3.0f;   /* stepping next to such a square */
+static const float GUARD_LEAVE = 0.5f;      /* leaving the Flag's side */
+static const float GUARD_FILL = 0.5f;       /* closing an open side of the Flag */
+static const float ANSWER_BONUS = 1.0f;     /* taking the piece that has just moved */
+static const float SIGHT_BONUS = 1.0f;      /* a Scout flying to a line onto an unmoved piece */
+static const float NOISE = 0.05f;           /* tie breaking, at most */
+/* The look-ahead's price of the chance that the opponent's reply takes the Flag, with
+ * the opponent choosing uniformly among its moves (exact against the random bot). */
+static const float FLAG_LOSS = 1500.0f;
+
+/* How far the search for targets looks (eval_downhill), and how many quiet steps a draw
+ * picks among at most. */
+enum { APPROACH_DEPTH = 5, MAX_QUIET = 128 };
+
+/* The view as square sets (bit sq for square sq of the player's frame). */
+typedef struct {
+    Bits empty, lakes;
+    Bits own, own_mobile;  /* own pieces; those that move (no Bomb, no Flag) */
+    Bits own_fixed;        /* own Bombs and Flags */
+    Bits own_probers;      /* own Miners and Scouts */
+    Bits own_scouts;
+    Bits opp, opp_known, opp_moved;
+    Bits opp_fixed;        /* known Bombs and Flags */
+} ViewSets;
+
+typedef struct {
+    const PlayerView *v;
+    const Rules *r;
+    const struct CombatTable *combat; /* r's outcomes (combat_table) */
+    /* NULL: every move the view shows is legal (the caller checks the one chosen);
+     * else a bit per action, the legal ones. */
+    const uint64_t *legal;
+    ViewSets s;
+    /* The chance that an unidentified opponent piece is of each type, if it moved and
+     * if it did not; computed when first needed (have_beliefs). */
+    int have_beliefs;
+    float p_moved[PIECE_TYPE_NB], p_unmoved[PIECE_TYPE_NB];
+    /* Per own type, computed when first needed (bit set in `have`): the expected gain
+     * of attacking an unidentified piece, the chance that attack removes it, and the
+     * chance that an unidentified piece attacking ours removes ours. */
+    uint32_t have;
+    float gain_moved[PIECE_TYPE_NB], gain_unmoved[PIECE_TYPE_NB];
+    float kill_moved[PIECE_TYPE_NB], kill_unmoved[PIECE_TYPE_NB];
+    float loss_moved[PIECE_TYPE_NB], loss_unmoved[PIECE_TYPE_NB];
+    Bits threats;   /* opponent pieces that could take the Flag next move */
+    Bits near_flag; /* opponent pieces two steps from the Flag */
+    Bits far_flag;  /* opponent pieces three steps from the Flag */
+    Bits blocks;    /* empty squares on an open line from the Flag to a possible Scout */
+    Bits guard;     /* squares next to the Flag */
+    Bits block_near; /* squares next to a blocking square */
+    Bits opp_near;  /* squares next to an opponent piece that may move: the only ones in danger */
+    /* The danger to each own piece where it stands (eval_danger of its square and
+     * type), computed when first needed: a piece's steps in several directions share it. */
+    Bits danger_have;
+    float danger_at[SQ_NB];
+    int answer;     /* square of the opponent piece that has just moved, or -1 */
+    /* The look-ahead on the Flag: own Flags, the squares on their four lines up to the
+     * edge or a lake (only a move touching them changes the Flag's exposure), the
+     * exposure before our move, and the opponent's estimated number of moves. */
+    int nflags;
+    int flag_sq[4];
+    Bits rays;
+    float exposure;  /* these two are 0 until a move first needs them */
+    float opp_moves;
+    /* The best move so far and the tie-breaking noise's generator. */
+    float best_score;
+    int best_from, best_to;
+    uint64_t noise;
+} Eval;
+
+static inline int is_opp(uint8_t cell) { return (cell & (VIEW_OPP_KNOWN | VIEW_OPP_UNKNOWN)) != 0; }
+static inline int cell_type(uint8_t cell) { return cell & VIEW_TYPE_MASK; }
+
+/* For each setting of the two rules combat_resolve reads (aggressor_wins,
+ * one_time_bombs: index aggressor_wins + 2 * one_time_bombs) and each pair of types:
+ * what our attacker a gains on defender d, 1 if that attack removes d, and 1 if their
+ * d attacking our a removes a (only movable types attack). Filled once from
+ * combat_resolve: the expectations below sum over every type, and a lookup beats the
+ * branches. */
+typedef struct CombatTable {
+    float gain[PIECE_TYPE_NB][PIECE_TYPE_NB];
+    float kill[PIECE_TYPE_NB][PIECE_TYPE_NB];
+    float loss[PIECE_TYPE_NB][PIECE_TYPE_NB];
+} CombatTable;
+static CombatTable COMBAT[4];
+static pthread_once_t combat_once = PTHREAD_ONCE_INIT;
+
+static inline float attack_gain(int a, int d, const Rules *r);
+
+static void combat_table_fill(void) {
+    for (int k = 0; k < 4; k++) {
+        Rules r;
+        memset(&r, 0, sizeof(r));
+        r.aggressor_wins = (uint8_t)(k & 1);
+        r.one_time_bombs = (uint8_t)(k >> 1);
+        for (int a = 0; a < PIECE_TYPE_NB; a++) {
+            for (int d = 0; d < PIECE_TYPE_NB; d++) {
+                COMBAT[k].gain[a][d] = attack_gain(a, d, &r);
+                COMBAT[k].kill[a][d] = combat_resolve(a, d, &r) != COMBAT_DEFENDER_WINS;
+                COMBAT[k].loss[a][d] = piece_type_is_movable(d) && combat_resolve(d, a, &r) != COMBAT_DEFENDER_WINS;
+            }
+        }
+    }
+}
+
+/* The table of r's combat rules. */
+static const CombatTable *combat_table(const Rules *r) {
+    pthread_once(&combat_once, combat_table_fill);
+    return &COMBAT[(r->aggressor_wins != 0) + 2 * (r->one_time_bombs != 0)];
+}
+
+/* What attacker `a` of ours gains by attacking a defender of type `d`. */
+static inline float attack_gain(int a, int d, const Rules *r) {
+    switch (combat_resolve(a, d, r)) {
+    case COMBAT_ATTACKER_WINS:
+        return VALUE[d];
+    case COMBAT_DEFENDER_WINS:
+        return -VALUE[a];
+    default:
+        return VALUE[d] - VALUE[a];
+    }
+}
+
+/* The type distributions of unidentified opponent pieces. Bombs and the Flag never
+ * move, so they are among the unmoved ones; the movable types unidentified are spread
+ * over the moved and the unmoved pieces alike. Under silent defense the counts include
+ * captured pieces never identified: the chances are then approximate. */
+static void eval_beliefs(Eval *e) {
+    if (e->have_beliefs) return;
+    e->have_beliefs = 1;
+    const PlayerView *v = e->v;
+    float movable = 0.0f;
+    for (int t = SPY; t <= MARSHAL; t++) movable += v->opp_unknown[t];
+    float unmoved = v->opp_unknown_unmoved;
+    float p_bomb = unmoved > 0 ? v->opp_unknown[BOMB] / unmoved : 0.0f;
+    float p_flag = unmoved > 0 ? v->opp_unknown[FLAG] / unmoved : 0.0f;
+    if (p_bomb + p_flag > 1.0f) {
+        float scale = 1.0f / (p_bomb + p_flag);
+        p_bomb *= scale;
+        p_flag *= scale;
+    }
+    float rest = 1.0f - p_bomb - p_flag;
+    for (int t = 0; t < PIECE_TYPE_NB; t++) {
+        float share = movable > 0 && piece_type_is_movable(t) ? v->opp_unknown[t] / movable : 0.0f;
+        e->p_moved[t] = share;
+        e->p_unmoved[t] = rest * share;
+    }
+    e->p_unmoved[BOMB] = p_bomb;
+    e->p_unmoved[FLAG] = p_flag;
+}
+
+/* Fills the lazily computed expectations of own type a. */
+static void eval_type(Eval *e, int a) {
+    if (e->have & (1u << a)) return;
+    e->have |= 1u << a;
+    eval_beliefs(e);
+    const CombatTable *c = e->combat;
+    const float *gain = c->gain[a], *kill = c->kill[a], *loss = c->loss[a];
+    float gm = 0, gu = 0, km = 0, ku = 0, lm = 0, lu = 0;
+    for (int d = 0; d < PIECE_TYPE_NB; d++) {
+        float pm = e->p_moved[d], pu = e->p_unmoved[d];
+        gm += pm * gain[d];
+        gu += pu * gain[d];
+        km += pm * kill[d];
+        ku += pu * kill[d];
+        lm += pm * loss[d];
+        lu += pu * loss[d];
+    }
+    e->gain_moved[a] = gm;
+    e->gain_unmoved[a] = gu;
+    e->kill_moved[a] = km;
+    e->kill_unmoved[a] = ku;
+    e->loss_moved[a] = lm;
+    e->loss_unmoved[a] = lu;
+}
+
+/* The squares whose neighbour in direction d is in b: moving them by d lands in b
+ * (directions come in opposite pairs, d ^ 1). */
+static inline Bits bits_from_dir(Bits b, int d) { return bits_step(b, d ^ 1); }
+
+/* The squares one step from the squares of b, on the board (lakes are the caller's);
+ * b itself only where two of its squares are neighbours. */
+static inline Bits bits_dilate(Bits b) {
+    return bits_from_dir(b, DIR_UP) | bits_from_dir(b, DIR_DOWN) | bits_from_dir(b, DIR_LEFT) |
+           bits_from_dir(b, DIR_RIGHT);
+}
+
+/* The view as square sets, from one pass over its bytes: 16 squares at a time where
+ * SSE2 is (the last loads read past the 100 bytes of cell[] into flags[], and of
+ * flags[] into the next fields; those bits are dropped). */
+static void view_sets(const PlayerView *v, ViewSets *s) {
+    uint64_t own[2] = {0, 0}, opp[2] = {0, 0}, known[2] = {0, 0}, empty[2] = {0, 0}, own_fixed[2] = {0, 0};
+    uint64_t probers[2] = {0, 0}, scouts[2] = {0, 0}, opp_fixed[2] = {0, 0}, moved[2] = {0, 0};
+#ifdef __SSE2__
+    /* Blocks 0..3 fill the low word, 4..6 the high one: constant shifts once unrolled. */
+#pragma GCC unroll 7
+    for (int k = 0; k < 7; k++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(v->cell + 16 * k));
+        __m128i f = _mm_loadu_si128((const __m128i *)(v->flags + 16 * k));
+        int w = k >= 4, at = 16 * (k & 3);
+#define SET_BITS(set, vec) set[w] |= (uint64_t)(unsigned)_mm_movemask_epi8(vec) << at
+#define EQ(c) _mm_cmpeq_epi8(x, _mm_set1_epi8((char)(c)))
+        /* Each code's bit moved to a byte's top bit: VIEW_OWN is bit 5, VIEW_OPP_KNOWN
+         * bit 6, VIEW_OPP_UNKNOWN bit 7; PIECE_MOVED is bit 0 of the flags. */
+        __m128i known_top = _mm_slli_epi16(x, 1);
+        SET_BITS(own, _mm_slli_epi16(x, 2));
+        SET_BITS(known, known_top);
+        SET_BITS(opp, _mm_or_si128(known_top, x));
+        SET_BITS(moved, _mm_slli_epi16(f, 7));
+        SET_BITS(empty, EQ(VIEW_EMPTY));
+        SET_BITS(own_fixed, _mm_or_si128(EQ(VIEW_OWN | FLAG), EQ(VIEW_OWN | BOMB)));
+        __m128i scout = EQ(VIEW_OWN | SCOUT);
+        SET_BITS(scouts, scout);
+        SET_BITS(probers, _mm_or_si128(scout, EQ(VIEW_OWN | MINER)));
+        SET_BITS(opp_fixed, _mm_or_si128(EQ(VIEW_OPP_KNOWN | FLAG), EQ(VIEW_OPP_KNOWN | BOMB)));
+#undef EQ
+#undef SET_BITS
+    }
+    _Static_assert(PIECE_MOVED == 1 && VIEW_OWN == 0x20 && VIEW_OPP_KNOWN == 0x40 && VIEW_OPP_UNKNOWN == 0x80,
+                   "view_sets moves these bits to the top of a byte");
+#else
+    for (int sq = 0; sq < SQ_NB; sq++) {
+        uint8_t c = v->cell[sq];
+        int w = sq >= 64;
+        uint64_t b = 1ull << (sq & 63);
+        if (c & VIEW_OWN) own[w] |= b;
+        if (c & VIEW_OPP_KNOWN) known[w] |= b;
+        if (c & (VIEW_OPP_KNOWN | VIEW_OPP_UNKNOWN)) opp[w] |= b;
+        if (v->flags[sq] & PIECE_MOVED) moved[w] |= b;
+        if (c == VIEW_EMPTY) empty[w] |= b;
+        if (c == (VIEW_OWN | FLAG) || c == (VIEW_OWN | BOMB)) own_fixed[w] |= b;
+        if (c == (VIEW_OWN | SCOUT)) scouts[w] |= b;
+        if (c == (VIEW_OWN | SCOUT) || c == (VIEW_OWN | MINER)) probers[w] |= b;
+        if (c == (VIEW_OPP_KNOWN | FLAG) || c == (VIEW_OPP_KNOWN | BOMB)) opp_fixed[w] |= b;
+    }
+#endif
+#define LOAD(set) (((Bits)set[0] | (Bits)set[1] << 64) & board)
+    Bits board = bits_board();
+    s->empty = LOAD(empty);
+    s->own = LOAD(own);
+    s->opp = LOAD(opp);
+    s->lakes = board & ~s->empty & ~s->own & ~s->opp;
+    s->own_fixed = LOAD(own_fixed);
+    s->own_mobile = s->own & ~s->own_fixed;
+    s->own_probers = LOAD(probers);
+    s->own_scouts = LOAD(scouts);
+    s->opp_known = LOAD(known);
+    s->opp_moved = LOAD(moved) & s->opp;
+    s->opp_fixed = LOAD(opp_fixed);
+#undef LOAD
+}
+_Static_assert(offsetof(PlayerView, flags) + 7 * 16 <= sizeof(PlayerView), "view_sets reads 112 bytes of flags");
+
+/* 1 if an opponent piece on this cell may be a Scout (a line attack from afar). */
+static inline int may_be_scout(uint8_t cell) {
+    return (cell & VIEW_OPP_UNKNOWN) || cell == (VIEW_OPP_KNOWN | SCOUT);
+}
+
+/* 1 if an opponent piece on this cell may move at all. */
+static inline int may_move(uint8_t cell) {
+    return (cell & VIEW_OPP_UNKNOWN) || ((cell & VIEW_OPP_KNOWN) && piece_type_is_movable(cell_type(cell)));
+}
+
+/* The Flag's guard: threats, blocking squares and the squares next to it, and its
+ * lines where a move can change what reaches it: up to the first piece, where an
+ * opponent piece is that piece or the next one along. */
+static void eval_flag(Eval *e, int flag) {
+    const PlayerView *v = e->v;
+    int fr = flag / BOARD_SIZE, fc = flag % BOARD_SIZE;
+    for (int d = 0; d < DIR_NB; d++) {
+        Bits open_line = 0, first = 0;
+        for (int k = 1;; k++) {
+            int row = fr + k * DIR_ROW[d], col = fc + k * DIR_COL[d];
+            if (row < 0 || row >= BOARD_SIZE || col < 0 || col >= BOARD_SIZE) break;
+            int sq = row * BOARD_SIZE + col;
+            uint8_t cell = v->cell[sq];
+            if (k == 1) e->guard |= bit_of(sq);
+            if (cell == VIEW_EMPTY) {
+                if (!first) open_line |= bit_of(sq);
+                continue;
+            }
+            if (cell == VIEW_LAKE) break;
+            if (first) {
+                /* An own piece first: it alone blocks what comes next. */
+                if (is_opp(cell) && may_be_scout(cell)) e->rays |= first | open_line;
+                break;
+            }
+            if (is_opp(cell)) {
+                e->rays |= open_line | bit_of(sq);
+                if (k == 1 ? may_move(cell) : may_be_scout(cell)) {
+                    e->threats |= bit_of(sq);
+                    e->blocks |= open_line;
+                }
+                break;
+            }
+            first = bit_of(sq);
+        }
+    }
+}
+
+/* The chance that the opponent piece in `cell` (on square sq) can take a Flag: from next
+ * to it any piece that moves can, from farther along an open line only a Scout. */
+static float flag_hit_chance(Eval *e, uint8_t cell, int sq, int next_to) {
+    if (cell & VIEW_OPP_KNOWN) {
+        int t = cell_type(cell);
+        return next_to ? (float)piece_type_is_movable(t) : (float)(t == SCOUT);
+    }
+    eval_beliefs(e);
+    int moved = (e->v->flags[sq] & PIECE_MOVED) != 0;
+    if (next_to) return moved ? 1.0f : 1.0f - e->p_unmoved[BOMB] - e->p_unmoved[FLAG];
+    return moved ? e->p_moved[SCOUT] : e->p_unmoved[SCOUT];
+}
+
+/* The expected number of opponent moves that take one of our Flags, with square
+ * `from` emptied and square `to` holding `to_cell` (from = to = -1: the view as is).
+ * Each such piece has one move onto the Flag. */
+static float flag_exposure(Eval *e, int from, int to, uint8_t to_cell) {
+    float sum = 0.0f;
+    for (int f = 0; f < e->nflags; f++) {
+        int fr = e->flag_sq[f] / BOARD_SIZE, fc = e->flag_sq[f] % BOARD_SIZE;
+        for (int d = 0; d < DIR_NB; d++) {
+            for (int k = 1;; k++) {
+                int row = fr + k * DIR_ROW[d], col = fc + k * DIR_COL[d];
+                if (row < 0 || row >= BOARD_SIZE || col < 0 || col >= BOARD_SIZE) break;
+                int sq = row * BOARD_SIZE + col;
+                uint8_t cell = sq == from ? VIEW_EMPTY : sq == to ? to_cell : e->v->cell[sq];
+                if (cell == VIEW_EMPTY) continue;
+                if (is_opp(cell)) sum += flag_hit_chance(e, cell, sq, k == 1);
+                break;
+            }
+        }
+    }
+    return sum;
+}
+
+/* The Flag's exposure before our move and the opponent's moves, estimated as one per
+ * open neighbour of a piece that may move, weighted by that chance (a Scout's longer
+ * moves are left out). Computed only when a move touches a line of the Flag. */
+static void flag_lookahead_init(Eval *e) {
+    const ViewSets *s = &e->s;
+    e->exposure = flag_exposure(e, -1, -1, 0);
+    eval_beliefs(e);
+    Bits free = bits_board() & ~s->lakes & ~s->opp;
+    Bits sure = s->opp_known | s->opp_moved, movers = s->opp & ~s->opp_fixed;
+    float p_unmoved = 1.0f - e->p_unmoved[BOMB] - e->p_unmoved[FLAG];
+    float moves = 0.0f;
+    /* By direction: the pieces that have an open square that way. */
+    for (int d = 0; d < DIR_NB; d++) {
+        Bits can = movers & bits_from_dir(free, d);
+        moves += (float)bits_count(can & sure) + p_unmoved * (float)bits_count(can & ~sure);
+    }
+    e->opp_moves = moves < 1.0f ? 1.0f : moves;
+}
+
+/* Breadth-first over the squares of `open` from `targets`, `depth` steps deep: down[d]
+ * gets the squares whose neighbour in direction d is one step nearer to a target. It
+ * stops early once every square of `wanted` is reached. */
+static void eval_downhill(Bits targets, Bits open, Bits wanted, int depth, Bits down[DIR_NB]) {
+    Bits reached = targets, frontier = targets;
+    for (int d = 0; d < DIR_NB; d++) down[d] = 0;
+    for (int k = 0; k < depth && (wanted & ~reached); k++) {
+        Bits n[DIR_NB];
+        for (int d = 0; d < DIR_NB; d++) n[d] = bits_from_dir(frontier, d);
+        Bits next = (n[0] | n[1] | n[2] | n[3]) & open & ~reached;
+        for (int d = 0; d < DIR_NB; d++) down[d] |= next & n[d];
+        reached |= next;
+        frontier = next;
+    }
+}
+
+static void eval_init(Eval *e, const PlayerView *v, const Rules *r, const uint64_t *legal, uint64_t *rng) {
+    e->v = v;
+    e->r = r;
+    e->combat = combat_table(r);
+    e->danger_have = 0;
+    e->legal = legal;
+    e->have = 0;
+    e->have_beliefs = 0;
+    view_sets(v, &e->s);
+    const ViewSets *s = &e->s;
+    e->threats = e->near_flag = e->far_flag = e->blocks = e->guard = e->rays = 0;
+    Bits open = bits_board() & ~s->lakes;
+    e->nflags = 0;
+    for (Bits f = s->own_fixed; f; f &= f - 1) {
+        int sq = bits_lowest(f);
+        if (v->cell[sq] != (VIEW_OWN | FLAG)) continue;
+        eval_flag(e, sq);
+        if (e->nflags < 4) e->flag_sq[e->nflags++] = sq;
+    }
+    e->exposure = e->opp_moves = 0.0f; /* computed when a move first needs them */
+    /* Opponent pieces two steps from the Flag (a random walker's next step in). */
+    Bits ring2 = bits_dilate(e->guard) & open;
+    e->near_flag = ring2 & s->opp & ~e->threats;
+    e->far_flag = bits_dilate(ring2) & open & s->opp & ~e->near_flag & ~e->threats;
+    e->block_near = bits_dilate(e->blocks);
+    e->opp_near = bits_dilate(s->opp & ~s->opp_fixed);
+    /* The latest ply is the opponent's unless a rescue phase follows our own move. */
+    const ViewMove *m = &v->last[0];
+    e->answer = m->valid && is_opp(v->cell[m->to]) ? m->to : -1;
+    e->best_score = -1e30f;
+    e->best_from = e->best_to = -1;
+    /* One draw from the stream seeds a cheap generator for the tie-breaking noise. */
+    e->noise = rng_next(rng);
+}
+
+/* The danger to our piece of type a standing on sq: the chance-weighted loss from the
+ * most dangerous opponent neighbour. */
+static float eval_danger(Eval *e, int sq, int a) {
+    const PlayerView *v = e->v;
+    if (!(e->opp_near & bit_of(sq))) return 0.0f;
+    int row = sq / BOARD_SIZE, col = sq % BOARD_SIZE;
+    float worst = 0.0f;
+    for (int d = 0; d < DIR_NB; d++) {
+        int nr = row + DIR_ROW[d], nc = col + DIR_COL[d];
+        if (nr < 0 || nr >= BOARD_SIZE || nc < 0 || nc >= BOARD_SIZE) continue;
+        int n = nr * BOARD_SIZE + nc;
+        uint8_t cell = v->cell[n];
+        float p;
+        if (cell & VIEW_OPP_KNOWN) {
+            int t = cell_type(cell);
+            p = e->combat->loss[a][t];
+        } else if (cell & VIEW_OPP_UNKNOWN) {
+            eval_type(e, a);
+            p = (v->flags[n] & PIECE_MOVED) ? e->loss_moved[a] : e->loss_unmoved[a];
+        } else {
+            continue;
+        }
+        if (p > worst) worst = p;
+    }
+    return worst * VALUE[a];
+}
+
+/* eval_danger of the own piece on sq, where it stands. */
+static float eval_danger_here(Eval *e, int sq, int a) {
+    Bits b = bit_of(sq);
+    if (!(e->danger_have & b)) {
+        e->danger_have |= b;
+        e->danger_at[sq] = eval_danger(e, sq, a);
+    }
+    return e->danger_at[sq];
+}
+
+/* The chance that our piece of type a attacking the opponent piece on sq removes it. */
+static float eval_kill(Eval *e, int a, int sq) {
+    uint8_t cell = e->v->cell[sq];
+    if (cell & VIEW_OPP_KNOWN) return e->combat->kill[a][cell_type(cell)];
+    eval_type(e, a);
+    return (e->v->flags[sq] & PIECE_MOVED) ? e->kill_moved[a] : e->kill_unmoved[a];
+}
+
+/* What stepping onto empty square sq is worth against the pieces that threaten the
+ * Flag: a piece next to such a piece can take it next move. */
+static float eval_intercept(Eval *e, int sq, int a) {
+    Bits around = bits_dilate(bit_of(sq));
+    Bits hit = around & e->threats, near = around & e->near_flag;
+    float score = 0.0f;
+    for (; hit; hit &= hit - 1) score += INTERCEPT * eval_kill(e, a, bits_lowest(hit));
+    for (; near; near &= near - 1) score += INTERCEPT_NEAR * eval_kill(e, a, bits_lowest(near));
+    return score;
+}
+
+/* The score of moving our piece from `from` to `to`; `approach` is what a quiet move's
+ * step towards a target is worth. */
+static float eval_move(Eval *e, int from, int to, float approach) {
+    const PlayerView *v = e->v;
+    int a = cell_type(v->cell[from]);
+    uint8_t target = v->cell[to];
+    Bits to_bit = bit_of(to);
+    float score;
+    if (is_opp(target)) {
+        float kill;
+        if (target & VIEW_OPP_KNOWN) {
+            int d = cell_type(target);
+            score = e->combat->gain[a][d];
+            kill = e->combat->kill[a][d];
+        } else {
+            eval_type(e, a);
+            int moved = (v->flags[to] & PIECE_MOVED) != 0;
+            score = (moved ? e->gain_moved[a] : e->gain_unmoved[a]) + PROBE_BONUS;
+            kill = moved ? e->kill_moved[a] : e->kill_unmoved[a];
+        }
+        if (e->threats & to_bit) score += FLAG_DEFENCE * kill;
+        if (e->near_flag & to_bit) score += FLAG_NEAR * kill;
+        if (e->far_flag & to_bit) score += FLAG_ZONE * kill;
+        if (to == e->answer) score += ANSWER_BONUS * kill;
+    } else {
+        score = approach + DANGER_WEIGHT * (eval_danger_here(e, from, a) - eval_danger(e, to, a));
+        if (e->blocks & to_bit) score += BLOCK_BONUS;
+        if (e->threats | e->near_flag) score += eval_intercept(e, to, a);
+        if (e->block_near & to_bit) score += BLOCK_APPROACH;
+        if (e->guard & to_bit) score += GUARD_FILL;
+    }
+    if (e->guard & bit_of(from)) score -= GUARD_LEAVE;
+    if ((bit_of(from) | to_bit) & e->rays) {
+        if (e->opp_moves == 0.0f) flag_lookahead_init(e);
+        /* After an attack the square holds ours if it wins, else still theirs. */
+        float after;
+        if (is_opp(target)) {
+            float kill = eval_kill(e, a, to);
+            after = kill * flag_exposure(e, from, to, v->cell[from]) + (1.0f - kill) * flag_exposure(e, from, to, target);
+        } else {
+            after = flag_exposure(e, from, to, v->cell[from]);
+        }
+        score -= FLAG_LOSS * (after - e->exposure) / e->opp_moves;
+    }
+    return score;
+}
+
+/* 1 if moving from `from` to `to` is among the legal actions (always, when the caller
+ * checks the move chosen instead). */
+static inline int eval_legal(const Eval *e, int from, int to) {
+    if (!e->legal) return 1;
+    /* The view is in the player's frame, where red's encoding is the identity. */
+    int a = action_encode(RED, from, to);
+    return a >= 0 && ((e->legal[a >> 6] >> (a & 63)) & 1);
+}
+
+/* Weighs one candidate move against the best so far, with a little noise. */
+static inline void eval_offer(Eval *e, int from, int to, float score) {
+    e->noise = e->noise * 6364136223846793005ull + 1442695040888963407ull;
+    score += NOISE * (float)(e->noise >> 40) * (1.0f / 16777216.0f);
+    if (score > e->best_score && eval_legal(e, from, to)) {
+        e->best_score = score;
+        e->best_from = from;
+        e->best_to = to;
+    }
+}
+
+/* Scores the one-square moves of the pieces of from[d] in each direction d; a quiet
+ * step of a piece in closer[d] is worth APPROACH_WEIGHT. */
+static void eval_steps(Eval *e, const Bits from[DIR_NB], const Bits closer[DIR_NB]) {
+    for (int d = 0; d < DIR_NB; d++) {
+        for (Bits b = from[d]; b; b &= b - 1) {
+            int sq = bits_lowest(b), to = sq + DIR_STEP[d];
+            eval_offer(e, sq, to, eval_move(e, sq, to, (closer[d] >> sq) & 1 ? APPROACH_WEIGHT : 0.0f));
+        }
+    }
+}
+
+/* One of 0..n-1 at random, from the tie-breaking noise's generator. */
+static inline int eval_draw(Eval *e, int n) {
+    e->noise = e->noise * 6364136223846793005ull + 1442695040888963407ull;
+    return (int)(((e->noise >> 32) * (uint64_t)n) >> 32);
+}
+
+/* Draws one of the one-square moves of from[d] (legal ones, when the list is given)
+ * and offers it with its score; 0 if there was none. */
+static int eval_draw_step(Eval *e, const Bits from[DIR_NB], float approach) {
+    uint8_t from_sq[MAX_QUIET], dir[MAX_QUIET];
+    int n = 0;
+    for (int d = 0; d < DIR_NB; d++) {
+        for (Bits b = from[d]; b && n < MAX_QUIET; b &= b - 1) {
+            int sq = bits_lowest(b);
+            if (!eval_legal(e, sq, sq + DIR_STEP[d])) continue;
+            from_sq[n] = (uint8_t)sq;
+            dir[n++] = (uint8_t)d;
+        }
+    }
+    if (n == 0) return 0;
+    int k = eval_draw(e, n);
+    int sq = from_sq[k];
+    eval_offer(e, sq, sq + DIR_STEP[dir[k]], eval_move(e, sq, sq + DIR_STEP[dir[k]], approach));
+    return 1;
+}
+
+/* The Scout whose line in direction d reaches `to` over empty squares, two or more away. */
+static inline int scout_origin(Bits scouts, int to, int d) {
+    int from = to - 2 * DIR_STEP[d];
+    while (!(scouts & bit_of(from))) from -= DIR_STEP[d];
+    return from;
+}
+
+/* Scouts' moves from afar: attacks along an open line onto the first piece, an
+ * opponent's (the attacks of one square are among the steps), and a flight of two
+ * squares or more to where a line opens onto an unmoved piece. The lines slide as square sets, a
+ * step at a time for all Scouts at once (one square per Scout a ply would cost more
+ * than the rest of the decision); only a line that ends on an opponent piece is walked
+ * back to its Scout. */
+static void eval_scout_lines(Eval *e) {
+    const ViewSets *s = &e->s;
+    Bits scouts = s->own_scouts;
+    if (!scouts) return;
+    Bits reach[DIR_NB], reach_any = 0;
+    for (int d = 0; d < DIR_NB; d++) {
+        /* bits_from_dir(b, d ^ 1): the squares one step from b in direction d. */
+        Bits line = bits_from_dir(scouts, d ^ 1) & s->empty, hits = 0;
+        reach[d] = 0; /* two squares or more away: a step is a quiet step */
+        while (line) {
+            Bits next = bits_from_dir(line, d ^ 1);
+            hits |= next & s->opp;
+            line = next & s->empty;
+            reach[d] |= line;
+        }
+        reach_any |= reach[d];
+        for (; hits; hits &= hits - 1) {
+            int to = bits_lowest(hits), from = scout_origin(scouts, to, d);
+            eval_offer(e, from, to, eval_move(e, from, to, 0.0f));
+        }
+    }
+    if (!reach_any) return;
+    /* The empty squares with an open line onto an unmoved unidentified piece. */
+    Bits sight = 0, unmoved = s->opp & ~s->opp_known & ~s->opp_moved;
+    for (int d = 0; d < DIR_NB; d++) {
+        for (Bits l = bits_from_dir(unmoved, d) & s->empty; l; l = bits_from_dir(l, d) & s->empty) sight |= l;
+    }
+    /* A Scout's flight to a square that sees an unmoved piece (to attack it next move),
+     * one drawn at random among them like the quiet steps. */
+    uint8_t to_sq[64], dir[64];
+    int n = 0;
+    for (int d = 0; d < DIR_NB; d++) {
+        for (Bits b = reach[d] & sight; b && n < 64; b &= b - 1) {
+            to_sq[n] = (uint8_t)bits_lowest(b);
+            dir[n++] = (uint8_t)d;
+        }
+    }
+    if (!n) return;
+    int k = eval_draw(e, n);
+    int from = scout_origin(scouts, to_sq[k], dir[k]);
+    eval_offer(e, from, to_sq[k], eval_move(e, from, to_sq[k], SIGHT_BONUS));
+}
+
+/* The heuristic's move as (from, to) in e->best_from/best_to, or best_from -1 if the
+ * player has no piece that can step. */
+static void heuristic_search(Eval *e) {
+    const ViewSets *s = &e->s;
+    Bits open = bits_board() & ~s->lakes, mobile = s->own_mobile;
+    /* Steps towards the targets: Miners and Scouts any opponent piece (unmoved ones are
+     * what they probe), the others pieces that move (the first set when none do). */
+    Bits movers = s->opp & (s->opp_moved | (s->opp_known & ~s->opp_fixed));
+    Bits fighters = mobile & ~s->own_probers, probers = mobile & s->own_probers;
+    Bits down_any[DIR_NB], down_movers[DIR_NB], closer[DIR_NB];
+    /* Pieces do not block the way (they move). Pieces farther than APPROACH_DEPTH step
+     * up, towards the opponent's side, where every target starts: searching the whole
+     * board cost more than the rest of the decision. */
+    eval_downhill(s->opp, open, movers ? probers : mobile, APPROACH_DEPTH, down_any);
+    if (movers) {
+        eval_downhill(movers, open, fighters, APPROACH_DEPTH, down_movers);
+    } else {
+        for (int d = 0; d < DIR_NB; d++) down_movers[d] = down_any[d];
+    }
+    Bits far_any = open, far_movers = open;
+    for (int d = 0; d < DIR_NB; d++) {
+        far_any &= ~down_any[d];
+        far_movers &= ~down_movers[d];
+    }
+    down_any[DIR_UP] |= far_any & ~s->opp;
+    down_movers[DIR_UP] |= far_movers & ~movers;
+    /* Scored one by one: attacks; steps of pieces in danger, next to the Flag or on its
+     * lines; steps onto squares that guard the Flag. */
+    Bits special_to = (e->blocks | e->block_near | e->guard | bits_dilate(e->threats | e->near_flag)) & s->empty;
+    Bits special_from = mobile & (e->opp_near | e->guard | e->rays);
+    Bits attack[DIR_NB], special[DIR_NB], quiet[DIR_NB];
+    for (int d = 0; d < DIR_NB; d++) {
+        Bits to_empty = bits_from_dir(s->empty, d);
+        closer[d] = (fighters & down_movers[d]) | (probers & down_any[d]);
+        attack[d] = mobile & bits_from_dir(s->opp, d);
+        special[d] = mobile & to_empty & (special_from | bits_from_dir(special_to | e->rays | e->opp_near, d));
+        quiet[d] = mobile & to_empty & closer[d] & ~special[d];
+    }
+    Bits none[DIR_NB] = {0, 0, 0, 0};
+    eval_steps(e, attack, none);
+    eval_scout_lines(e);
+    eval_steps(e, special, closer);
+    /* The quiet steps score alike: one drawn at random stands for them all. */
+    if (!eval_draw_step(e, quiet, APPROACH_WEIGHT) && e->best_from < 0) {
+        for (int d = 0; d < DIR_NB; d++) quiet[d] = mobile & bits_from_dir(s->empty, d);
+        eval_draw_step(e, quiet, 0.0f);
+    }
+}
+
+/* The score of returning a captured piece of `type` to frame square sq. */
+static float eval_rescue(Eval *e, int type, int sq) {
+    return VALUE[type] - DANGER_WEIGHT * eval_danger(e, sq, type);
+}
+
+int bot_heuristic_choose(const PlayerView *v, const Rules *r, const uint16_t *legal, int n, uint64_t *rng) {
+    uint64_t bits[(ACTION_MAX + 63) / 64];
+    memset(bits, 0, sizeof(bits));
+    for (int i = 0; i < n; i++) bits[legal[i] >> 6] |= 1ull << (legal[i] & 63);
+    Eval e;
+    eval_init(&e, v, r, bits, rng);
+    if (legal[0] >= RESCUE_ACTION_BASE) {
+        /* A rescue phase: the most valuable piece back, where it is safest. */
+        int best = legal[n - 1];
+        float best_score = 0.0f;
+        for (int i = 0; i < n; i++) {
+            int type, sq;
+            if (action_decode(RED, legal[i], &type, &sq) != ACTION_RESCUE) continue;
+            float score = eval_rescue(&e, type, sq);
+            if (score > best_score) {
+                best_score = score;
+                best = legal[i];
+            }
+        }
+        return best;
+    }
+    heuristic_search(&e);
+    /* No step among the legal actions (a Captain's two-square moves or a Scout's long
+     * ones are all that is left): any legal action. */
+    if (e.best_from < 0) return legal[rng_below(rng, (uint32_t)n)];
+    return action_encode(RED, e.best_from, e.best_to);
+}
+
+int bot_heuristic_propose(const PlayerView *v, const Rules *r, uint64_t *rng) {
+    Eval e;
+    eval_init(&e, v, r, NULL, rng);
+    heuristic_search(&e);
+    return e.best_from < 0 ? -1 : action_encode(RED, e.best_from, e.best_to);
+}
+
