@@ -35,7 +35,7 @@ def test_end_reason_names_are_one_table():
     assert _core.END_REASONS[0] == "none"
     game = stratego.Game(seed=1)
     assert game._state.status()[3] is None and game.end_reason is None
-    game._forfeit()
+    game._play_or_forfeit(-1)
     assert game.end_reason == "illegal_action" == _core.END_REASONS[7]
 
 

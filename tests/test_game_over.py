@@ -28,13 +28,13 @@ def test_a_finished_game_has_no_move_of_any_kind():
     with pytest.raises(ValueError, match="the game is over"):
         game._state.play_move(red[0], red[0] + 10)
     with pytest.raises(ValueError, match="the game is over"):
-        game._state.forfeit()
+        game._state.play_or_forfeit(0)
 
 
 def test_forfeit_is_the_batch_rule():
     game = stratego.Game("classic", seed=5)
     loser = game.to_move
-    game._forfeit()
+    game._play_or_forfeit(-1)
     assert (game.done, game.winner, game.end_reason) == (True, 1 - loser, "illegal_action")
     assert game.legal_actions() == []
 

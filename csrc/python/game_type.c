@@ -196,19 +196,6 @@ static PyObject *GameState_play_or_forfeit(GameStateObject *self, PyObject *acti
     Py_RETURN_TRUE;
 }
 
-/* forfeit(): the player to move loses by an illegal action (game_forfeit), for
- * StrategoEnv's illegal_action="lose"; ValueError once the game is over. */
-static PyObject *GameState_forfeit(GameStateObject *self, PyObject *unused) {
-    STRATEGO_UNUSED(unused);
-    if (GameState_check_ready(self) < 0) return NULL;
-    if (game_is_over(&self->state)) {
-        PyErr_SetString(PyExc_ValueError, "the game is over");
-        return NULL;
-    }
-    game_forfeit(&self->state);
-    Py_RETURN_NONE;
-}
-
 static PyObject *GameState_play_move(GameStateObject *self, PyObject *args) {
     PyObject *from_obj, *to_obj;
     int from, to;
@@ -460,8 +447,6 @@ static PyMethodDef GameState_methods[] = {
      "play_action(action): plays a legal action of any kind; ValueError otherwise."},
     {"play_or_forfeit", (PyCFunction)GameState_play_or_forfeit, METH_O,
      "play_or_forfeit(action) -> True if played; an illegal action loses the game (False)."},
-    {"forfeit", (PyCFunction)GameState_forfeit, METH_NOARGS,
-     "forfeit(): the player to move loses by an illegal action (end reason illegal_action)."},
     {"captured", (PyCFunction)GameState_captured, METH_O, "captured(player): types of its captured pieces."},
     {"cells", (PyCFunction)GameState_cells, METH_NOARGS, "3 bytes a square: owner, type, flags."},
     {"view_cells", (PyCFunction)GameState_view_cells, METH_O,

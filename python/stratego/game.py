@@ -167,11 +167,6 @@ class Game:
         illegal_action="lose" decides it: for StrategoEnv. True if played."""
         return self._state.play_or_forfeit(action)
 
-    def _forfeit(self) -> None:
-        """The player to move loses by an illegal action (end reason "illegal_action"),
-        decided in C as a batch's illegal_action="lose" decides it: for StrategoEnv."""
-        self._state.forfeit()
-
     def bot_move(self, name: str = "heuristic") -> int:
         """The action bot `name` ("random" or "heuristic", see stratego.BOTS) plays for
         the player to move, in its frame; the move is not played (`play` it). -1 once
