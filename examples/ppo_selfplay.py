@@ -29,6 +29,7 @@ See docs/training.md for the figures this example reached and how to reproduce t
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import csv
 import json
@@ -128,17 +129,13 @@ class Clock:
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
 
+    @contextlib.contextmanager
     def track(self, name: str):
-        clock = self
-
-        class _Span:
-            def __enter__(self):
-                self.t = time.perf_counter()
-
-            def __exit__(self, *exc):
-                clock.spent[name] = clock.spent.get(name, 0.0) + time.perf_counter() - self.t
-
-        return _Span()
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.spent[name] = self.spent.get(name, 0.0) + time.perf_counter() - start
 
 
 def evaluate(net, args, games: int, seed: int, setup: str = "random") -> dict:
@@ -379,15 +376,15 @@ def main(argv=None) -> dict:
             bar.set_postfix(vs_random=f"{last['random_random']:.3f}", vs_heuristic=f"{last['random_heuristic']:.3f}")
 
     evaluations = 0
-    next_eval = [args.eval_minutes * 60]
+    next_eval = args.eval_minutes * 60
 
     def evaluate_now(force: bool = False) -> None:
-        nonlocal evaluations
+        nonlocal evaluations, next_eval
         # A forced evaluation (end of a phase) is skipped if the network has not changed
         # since the last one.
         if force and rows and rows[-1]["phase"] == "evaluation":
             return
-        if not force and clock.elapsed() < next_eval[0]:
+        if not force and clock.elapsed() < next_eval:
             return
         with clock.track("evaluation"):
             # The checkpoint first: its wall time is the time the agent had to learn.
@@ -399,8 +396,8 @@ def main(argv=None) -> dict:
             scores = evaluate(net, args, args.eval_games, EVAL_SEED_BASE + args.seed * 1000 + evaluations)
         evaluations += 1
         # A fixed schedule (every --eval-minutes of wall time), whatever an evaluation costs.
-        while next_eval[0] <= clock.elapsed():
-            next_eval[0] += args.eval_minutes * 60
+        while next_eval <= clock.elapsed():
+            next_eval += args.eval_minutes * 60
         log({"phase": "evaluation", **scores})
         progress()
 
