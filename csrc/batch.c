@@ -72,6 +72,7 @@ int batch_init(Batch *b, const BatchConfig *c, const BatchOutputs *out) {
     b->autoreset = c->autoreset;
     b->opponent = c->opponent;
     b->learner_mode = c->learner_mode;
+    b->game_offset = c->game_offset;
     return 0;
 }
 
@@ -177,7 +178,7 @@ static void versus_start(Batch *b, int64_t i, int first_episode) {
         break;
     case LEARNER_ALTERNATE:
         /* Even slots start red, odd ones blue, so both colours are played equally. */
-        v->learner = (int8_t)(first_episode ? (int)(i % 2) : 1 - v->learner);
+        v->learner = (int8_t)(first_episode ? (int)((b->game_offset + i) % 2) : 1 - v->learner);
         break;
     default:
         v->learner = (int8_t)b->learner_mode;
@@ -192,14 +193,16 @@ static void versus_start(Batch *b, int64_t i, int first_episode) {
 
 /* ---------------------------------------------------------------- the hooks (vec.h) */
 
-/* Seeds game i's streams from (seed, i): setups, the sampler, the opponent. */
+/* Seeds game i's streams from (seed, its run-wide index): setups, the sampler, the
+ * opponent. */
 static void batch_seed_game(void *ctx, int64_t i, uint64_t seed) {
     Batch *b = ctx;
-    b->states[i].rng = rng_seed_stream(seed, (uint64_t)i, 0);
-    b->sample_rng[i] = rng_seed_stream(seed, (uint64_t)i, 1);
+    uint64_t index = (uint64_t)(b->game_offset + i);
+    b->states[i].rng = rng_seed_stream(seed, index, 0);
+    b->sample_rng[i] = rng_seed_stream(seed, index, 1);
     if (b->versus) {
         memset(&b->versus[i], 0, sizeof(VersusSlot));
-        b->versus[i].rng = rng_seed_stream(seed, (uint64_t)i, 2);
+        b->versus[i].rng = rng_seed_stream(seed, index, 2);
     }
 }
 
@@ -353,7 +356,7 @@ static void batch_step_games(void *ctx, int64_t begin, int64_t end) {
 
 void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_threads) {
     VecStepJob job = {.game = b, .out = &b->out, .autoreset = b->autoreset, .actions = actions,
-                      .illegal_mode = illegal_mode};
+                      .illegal_mode = illegal_mode, .game_offset = b->game_offset};
     pool_run(num_threads, b->num_envs, batch_step_games, &job);
     VecTally t = {0};
     vec_tally_collect(&job.tally, &t);

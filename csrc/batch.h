@@ -71,7 +71,15 @@ typedef struct {
     int autoreset;       /* AUTORESET_* (vec.h) */
     int opponent;        /* a BotKind: learner vs opponent below; -1 the two-player batch */
     int learner_mode;    /* LEARNER_* */
+    /* The run-wide index of game 0: game i is game game_offset + i of its run, in its
+     * random streams, its first learner colour and the checksum. Slices of one run played
+     * apart (stratego.distributed's actors) then play exactly that run's games, and their
+     * checksums add up to its checksum. 0 <= game_offset <= BATCH_MAX_GAME_OFFSET. */
+    int64_t game_offset;
 } BatchConfig;
+
+/* The largest game_offset: far beyond any run, and offset + index stays exact. */
+#define BATCH_MAX_GAME_OFFSET ((int64_t)1 << 48)
 
 /* The arrays a batch writes, owned by the caller: the outputs every game's batch has
  * (vec.h) and Stratego's own. */
@@ -112,6 +120,7 @@ typedef struct {
     int opponent;
     int learner_mode;       /* LEARNER_* */
     VersusSlot *versus;     /* [N], owned by the batch; NULL in the two-player batch */
+    int64_t game_offset;    /* as in BatchConfig */
 } Batch;
 
 /* The settings of a classic batch of n games: default rules, random setups, the legal

@@ -64,7 +64,7 @@ static uint32_t save_versus_word(const Batch *b) {
 }
 
 static void header_fill(SaveHeader *h, SaveKind kind, uint32_t num_games, const Rules *r,
-                        const SetupTable *setups, uint32_t versus) {
+                        const SetupTable *setups, uint32_t versus, int64_t game_offset) {
     memset(h, 0, sizeof(*h)); /* padding included: equal saves are equal bytes */
     vec_save_frame_fill(&h->frame, SAVE_MAGIC, SAVE_VERSION, kind, sizeof(GameState));
     h->rules_bytes = sizeof(Rules);
@@ -73,6 +73,7 @@ static void header_fill(SaveHeader *h, SaveKind kind, uint32_t num_games, const 
     h->setup_rows = setups != NULL && setups->n > 0 ? (uint32_t)setups->n : 0;
     h->setup_digest = save_setups_digest(setups);
     h->versus = versus;
+    h->game_offset = (uint64_t)game_offset;
     h->rules = *r;
 }
 
@@ -87,10 +88,10 @@ static void setups_text(uint32_t rows, uint64_t digest, char *out, size_t len) {
 /* 0 if data starts with a header of `kind` that matches this build, these rules and
  * setups and num_games; -1 with the problem in err otherwise. */
 static int header_check(const uint8_t *data, size_t len, SaveKind kind, uint32_t num_games,
-                        const Rules *r, const SetupTable *setups, uint32_t versus, char *err,
-                        size_t err_len) {
+                        const Rules *r, const SetupTable *setups, uint32_t versus, int64_t game_offset,
+                        char *err, size_t err_len) {
     SaveHeader h, ours;
-    header_fill(&ours, kind, num_games, r, setups, versus);
+    header_fill(&ours, kind, num_games, r, setups, versus, game_offset);
     if (vec_save_frame_check(data, len, sizeof(h), &ours.frame, "stratego",
                              kind == SAVE_KIND_GAME ? "one game (Game)" : "a batch (VecEnv)", err, err_len) < 0)
         return -1;
@@ -119,6 +120,13 @@ static int header_check(const uint8_t *data, size_t len, SaveKind kind, uint32_t
     }
     if (h.num_games != num_games) {
         snprintf(err, err_len, "the save has %u games, this one %u", h.num_games, num_games);
+        return -1;
+    }
+    /* Reseeding and the checksum use the run-wide game index (batch.h): a slice's games
+     * load only into the same slice. */
+    if (h.game_offset != ours.game_offset) {
+        snprintf(err, err_len, "the save's games start at game_offset %llu, this one's at %llu",
+                 (unsigned long long)h.game_offset, (unsigned long long)ours.game_offset);
         return -1;
     }
     return 0;
@@ -152,7 +160,8 @@ size_t save_batch_bytes(const Batch *b) {
 
 void save_batch_write(const Batch *b, uint8_t *out) {
     SaveHeader h;
-    header_fill(&h, SAVE_KIND_BATCH, (uint32_t)b->num_envs, &b->rules, &b->setups, save_versus_word(b));
+    header_fill(&h, SAVE_KIND_BATCH, (uint32_t)b->num_envs, &b->rules, &b->setups, save_versus_word(b),
+                b->game_offset);
     memcpy(out, &h, sizeof(h));
     out += sizeof(h);
     memcpy(out, &b->stats, sizeof(b->stats));
@@ -167,7 +176,7 @@ void save_batch_write(const Batch *b, uint8_t *out) {
 int save_batch_check(const Batch *b, const uint8_t *data, size_t len, char *err, size_t err_len) {
     char why[200];
     if (header_check(data, len, SAVE_KIND_BATCH, (uint32_t)b->num_envs, &b->rules, &b->setups,
-                     save_versus_word(b), err, err_len) < 0)
+                     save_versus_word(b), b->game_offset, err, err_len) < 0)
         return -1;
     if (len != save_batch_bytes(b)) {
         snprintf(err, err_len, "a save of %d games has %zu bytes, got %zu", b->num_envs,
@@ -236,7 +245,7 @@ size_t save_game_bytes(void) { return sizeof(SaveHeader) + sizeof(GameState) + s
 
 void save_game_write(const GameState *s, const Rules *r, uint64_t bot_stream, uint8_t *out) {
     SaveHeader h;
-    header_fill(&h, SAVE_KIND_GAME, 1, r, NULL, 0);
+    header_fill(&h, SAVE_KIND_GAME, 1, r, NULL, 0, 0);
     memcpy(out, &h, sizeof(h));
     memcpy(out + sizeof(h), s, sizeof(*s));
     memcpy(out + sizeof(h) + sizeof(*s), &bot_stream, sizeof(bot_stream));
@@ -246,7 +255,7 @@ int save_game_read(GameState *s, uint64_t *bot_stream, const Rules *r, const uin
                    size_t len, char *err, size_t err_len) {
     char why[200];
     GameState fresh;
-    if (header_check(data, len, SAVE_KIND_GAME, 1, r, NULL, 0, err, err_len) < 0) return -1;
+    if (header_check(data, len, SAVE_KIND_GAME, 1, r, NULL, 0, 0, err, err_len) < 0) return -1;
     if (len != save_game_bytes()) {
         snprintf(err, err_len, "a save of one game has %zu bytes, got %zu", save_game_bytes(), len);
         return -1;

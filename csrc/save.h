@@ -32,6 +32,7 @@
  *   version 3  this layout: the learner-vs-bot setting in the header (`versus`) and,
  *              for such a batch, each game's VersusSlot (bot stream, learner colour)
  *              after the sampler streams
+ *   version 4  the batch's game_offset in the header (a slice of a run played apart)
  *
  * Plain C: no Python. The binding wraps these, and main.c round-trips a batch.
  */
@@ -46,7 +47,7 @@
 #include "rules.h"
 #include "vec.h"
 
-enum { SAVE_VERSION = 3 };
+enum { SAVE_VERSION = 4 };
 
 typedef enum { SAVE_KIND_BATCH = VEC_SAVE_BATCH, SAVE_KIND_GAME = VEC_SAVE_GAME } SaveKind;
 
@@ -61,6 +62,7 @@ typedef struct {
     uint64_t setup_digest;  /* save_setups_digest of that table; 0 with random setups */
     uint32_t versus;        /* save_versus_word: the learner-vs-bot setting, 0 for none */
     uint32_t reserved;      /* 0 */
+    uint64_t game_offset;   /* the batch's game_offset (batch.h); 0 for a game */
     Rules rules;
 } SaveHeader;
 

@@ -1,6 +1,7 @@
 /* batch_type.c: _core.Batch, N games stepped together in C with the GIL released
  * (stratego.VecEnv wraps it). */
 #include "binding.h"
+#include <limits.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,9 @@ static int parse_num_threads(PyObject *obj, int *out) {
     return 0;
 }
 
+/* game_offset goes through parse_int_in's long: 64 bits on the platforms we build for. */
+_Static_assert(BATCH_MAX_GAME_OFFSET <= LONG_MAX, "game_offset fits a long");
+
 /* __init__: every argument is converted and checked first (a conversion can run Python
  * code, even code that calls __init__ again), then the object is filled, once. */
 static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
@@ -76,7 +80,7 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
                              "final_plies", "obs", "final_obs", "full_obs", "obs_views",
                              "history_k", "probabilities", "as_float", "write_mask", "setups",
                              "final_views", "autoreset", "opponent", "learner_mode", "belief", "final_belief",
-                             "obs_codes", "mask_bits", "full_codes", NULL};
+                             "obs_codes", "mask_bits", "full_codes", "game_offset", NULL};
     long n;
     PyObject *n_obj, *threads_obj, *rules_obj, *outs[VEC_OUT_NB];
     PyObject *obs[OBS_ARRAY_NB] = {Py_None, Py_None, Py_None, Py_None, Py_None};
@@ -85,20 +89,21 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     int obs_codes = 0, mask_bits = 0, full_codes = 0;
     long obs_views = 0, history_k = 4, opponent = -1, learner_mode = LEARNER_RED;
     PyObject *opponent_obj = NULL, *learner_obj = NULL;
-    PyObject *final_views_obj = NULL, *autoreset_obj = NULL;
+    PyObject *final_views_obj = NULL, *autoreset_obj = NULL, *offset_obj = NULL;
     long final_views = 0, autoreset = AUTORESET_SAME_STEP;
+    long game_offset = 0;
     SetupTable table;
     Rules rules;
     ObsSpec spec;
     int threads;
     PyObject *setups_copy = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOOOOOOO|OOOOOpppOOOOOOOppp", kwlist, &n_obj, &threads_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOOOOOOO|OOOOOpppOOOOOOOpppO", kwlist, &n_obj, &threads_obj,
                                      &rules_obj, &outs[0], &outs[1], &outs[2], &outs[3],
                                      &outs[4], &outs[5], &outs[6], &outs[7], &outs[8], &obs[0],
                                      &obs[1], &obs[2], &views_obj, &history_obj, &probabilities,
                                      &as_float, &write_mask, &setups_obj, &final_views_obj, &autoreset_obj,
                                      &opponent_obj, &learner_obj, &obs[3], &obs[4], &obs_codes, &mask_bits,
-                                     &full_codes))
+                                     &full_codes, &offset_obj))
         goto done;
     if (opponent_obj != NULL &&
         parse_int_in(opponent_obj, "opponent", -1, BOT_KIND_NB - 1, "-1 (none) or a bot kind", &opponent) < 0)
@@ -118,6 +123,10 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     if (autoreset_obj != NULL &&
         parse_int_in(autoreset_obj, "autoreset", AUTORESET_SAME_STEP, AUTORESET_DISABLED,
                      "0 (same step), 1 (next step) or 2 (disabled)", &autoreset) < 0)
+        goto done;
+    if (offset_obj != NULL &&
+        parse_int_in(offset_obj, "game_offset", 0, (long)BATCH_MAX_GAME_OFFSET,
+                     "an int in [0, 2**48] (the run-wide index of the batch's game 0)", &game_offset) < 0)
         goto done;
     if (obs_spec_parse(history_k, probabilities, as_float, obs_codes, &rules, &spec) < 0) goto done;
     /* The games read the setup table for as long as they live: a private copy, so that
@@ -186,6 +195,7 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
         .autoreset = (int)autoreset,
         .opponent = (int)opponent,
         .learner_mode = (int)learner_mode,
+        .game_offset = (int64_t)game_offset,
     };
     BatchOutputs outputs = {
         .vec = {

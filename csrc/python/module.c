@@ -325,6 +325,7 @@ static int core_exec(PyObject *m) {
         PyModule_AddIntConstant(m, "MAX_PIECES", MAX_PIECES) < 0 ||
         PyModule_AddIntConstant(m, "MAX_ENVS", BATCH_MAX_ENVS) < 0 ||
         PyModule_AddIntConstant(m, "MAX_THREADS", BATCH_MAX_THREADS) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_GAME_OFFSET", (long)BATCH_MAX_GAME_OFFSET) < 0 ||
         PyModule_AddIntConstant(m, "SAVE_VERSION", SAVE_VERSION) < 0 ||
         PyModule_AddIntConstant(m, "SAVE_HEADER_BYTES", (long)sizeof(SaveHeader)) < 0 ||
         PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(GameState)) < 0 ||

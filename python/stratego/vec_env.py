@@ -90,6 +90,11 @@ class VecEnv(VecShell):
       (even slots start red, odd ones blue, and each slot flips every episode). An
       episode that the bot's opening plies would end before the learner's first move
       is drawn again, never handed out (docs/agents.md).
+    - game_offset=k makes game i of this env game k + i of a larger run: its random
+      streams, first learner colour and checksum term are that game's. Slices
+      [k, k + num_envs) of one run, stepped apart (stratego.distributed's Ray actors),
+      play exactly the games of one env of the whole run, and their stats() checksums
+      add up (mod 2**64) to its checksum.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["ansi"]}
@@ -116,6 +121,7 @@ class VecEnv(VecShell):
         mask_format: str = "bool",
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
         final_views: str | None = None,
+        game_offset: int = 0,
         **settings: int,
     ):
         num_envs = _core.check_num_envs(num_envs)  # checked in C, as the batch checks it
@@ -191,8 +197,9 @@ class VecEnv(VecShell):
             learner_mode=LEARNER_COLORS[learner_color],
             final_views=VIEWS[final_views] if observations else 0, autoreset=AUTORESET_MODES[autoreset_mode],
             belief=self.belief_obs, final_belief=self.final_belief_obs, obs_codes=codes,
-            mask_bits=mask_format == "bits", full_codes=codes,
+            mask_bits=mask_format == "bits", full_codes=codes, game_offset=game_offset,
         )
+        self.game_offset = int(game_offset)
         self.autoreset_mode = autoreset_mode
         self.metadata = {**self.metadata, "autoreset_mode": autoreset_mode}
         if not action_mask:
