@@ -16,6 +16,8 @@ MAX_PLIES = RULE_SETTINGS["max_plies"][1]
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if args.ray is not None:
+        return _bench_ray(args)
     print(f"stratego bench: variant {args.variant}, default threads {default_num_threads()}, "
           f"state {_core.STATE_BYTES} bytes/game")
     steps = None if args.seconds else args.steps
@@ -35,6 +37,24 @@ def _bench(args: argparse.Namespace) -> int:
             return 1
         print(f"observations cost: obs on runs at {a.steps_per_second / b.steps_per_second:.2f}x "
               f"the speed of obs off")
+    return 0
+
+
+def _bench_ray(args: argparse.Namespace) -> int:
+    from .distributed import connect, run_bench_ray
+    if args.seconds:
+        raise ValueError("--ray runs --steps (a timed run has no checksum to compare): leave out --seconds")
+    address = None if args.ray == "local" else args.ray
+    ray = connect(address, num_cpus=args.actors * max(args.threads, 1) if address is None else None)
+    print(f"stratego bench --ray: variant {args.variant}, {args.actors} actor(s) x {max(args.threads, 1)} "
+          f"thread(s), Ray {ray.__version__} at {address or 'a local Ray started here'}")
+    r = run_bench_ray(args.num_envs, args.steps, actors=args.actors, threads=max(args.threads, 1),
+                      seed=args.seed, variant=args.variant, address=address, observations=not args.no_obs,
+                      obs_dtype=args.obs_dtype)
+    for s, a in zip(r.slices, r.actors):
+        print(f"  {s}: {a.steps_per_second:,.0f} steps/s in {a.seconds:.2f} s, checksum {a.checksum:016x}")
+    print(format_result(r.total))
+    print(f"  Ray overhead      {r.overhead_seconds:.3f} s (driver wall time beyond the slowest actor)")
     return 0
 
 
@@ -68,6 +88,11 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--obs-dtype", default="uint8", choices=["uint8", "float32"])
     bench.add_argument("--no-obs", action="store_true", help="only the run without observations")
     bench.add_argument("--no-progress", action="store_true", help="no progress bar")
+    bench.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                       help="run across Ray actors: at ADDRESS (HOST:PORT of `ray start --head`), or on a local "
+                            "Ray started here when no address is given (docs/distributed.md)")
+    bench.add_argument("--actors", type=int_in(1, MAX_THREADS), default=2,
+                       help="with --ray: actors, each stepping a slice of the games on --threads threads (2)")
     arena = sub.add_parser("arena", help="round robin among bots and policies, with Elo ratings",
                            description="Every pair of players meets in --games games with each colour; only the "
                            "first game of each env slot counts, so short games are not favoured. Elo: "
@@ -94,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return _bench(args) if args.command == "bench" else _arena(args)
-    except (ValueError, TypeError, MemoryError, OSError) as exc:
+    except (ValueError, TypeError, MemoryError, OSError, ImportError, RuntimeError) as exc:
         # Bad settings (an unknown variant, too many games): the message, no traceback.
         parser.error(str(exc))
 
