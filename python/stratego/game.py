@@ -14,6 +14,9 @@ from .render import render_cells
 from .seeding import resolve_seed
 from .variants import PIECE_NAMES, Variant, load_variant
 
+# The agent names of the multi-agent envs (PettingZoo, RLlib): index = colour, red first.
+AGENTS = ("player_0", "player_1")
+
 
 class Game:
     """One game. Players: 0 red (moves first), 1 blue.
