@@ -6,11 +6,14 @@ elsewhere they skip when Ray is not installed.
 """
 from __future__ import annotations
 
+import csv
+import json
 import os
 import signal
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -109,3 +112,20 @@ def test_cli_refuses_an_unreachable_address_quickly():
 def test_cli_refuses_a_malformed_address():
     out = _cli("bench", "--ray", "nowhere", "--steps", "3", timeout=60)
     assert out.returncode == 2 and "a Ray address is HOST:PORT" in out.stderr
+
+
+def test_the_training_example_collects_its_rollouts_on_ray(tmp_path):
+    # The example starts a local Ray of its own (its own process), 2 collector actors.
+    pytest.importorskip("torch")
+    example = Path(__file__).resolve().parents[1] / "examples" / "ppo_selfplay.py"
+    tiny = ["--minutes", "0.4", "--imitation-minutes", "0.1", "--num-envs", "16", "--rollout-steps", "8",
+            "--channels", "8", "--blocks", "1", "--eval-minutes", "0.3", "--eval-games", "2",
+            "--final-eval-games", "2", "--torch-threads", "1", "--no-progress", "--ray-actors", "2"]
+    out = tmp_path / "run"
+    proc = subprocess.run([sys.executable, str(example), *tiny, "--seed", "4", "--out", str(out)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["args"]["ray_actors"] == 2
+    assert summary["time_share"]["rollouts on Ray"] > 0 and summary["time_share"]["actors' inference"] > 0
+    assert any(r["phase"] == "ppo" for r in csv.DictReader((out / "log.csv").open()))
