@@ -182,35 +182,69 @@ def _first_line(exc) -> str:
     return lines[-1] if lines else type(exc).__name__
 
 
+class SimulationPool:
+    """Actors that each own a slice of `num_envs` games, kept alive across runs (a run
+    then costs no actor start-up); a context manager that kills them on exit.
+
+        with SimulationPool(4096, actors=2) as pool:
+            result = pool.bench(1000, seed=0)
+    """
+
+    def __init__(self, num_envs: int, *, actors: int = 2, threads: int = 1, address: str | None = None,
+                 max_restarts: int = 1, package: str = PACKAGE, start_timeout: float = 120.0):
+        self.slices = split_games(num_envs, actors)
+        self.threads = threads
+        self.ray = connect(address)
+        self.actors, self.pids = start_actors(self.slices, threads=threads, max_restarts=max_restarts,
+                                              package=package, timeout=start_timeout)
+
+    def __enter__(self) -> "SimulationPool":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for a in self.actors:
+            self.ray.kill(a)
+        self.actors = []
+
+    def bench(self, batch_steps: int, *, seed: int = 0, variant: str = "classic", timeout: float | None = None,
+              **env_kwargs) -> RayBenchResult:
+        """The main job (stratego.bench.run_bench) on every slice: each actor steps its
+        games for batch_steps steps from `seed` and returns statistics only. The total
+        checksum equals run_bench's for the same games, seed and steps. `timeout` bounds
+        the run (default: generous for the work asked)."""
+        if isinstance(batch_steps, bool) or not isinstance(batch_steps, int) or batch_steps < 1:
+            raise ValueError(f"batch_steps must be an int >= 1, got {batch_steps!r}")
+        if not self.actors:
+            raise RuntimeError("the pool is closed")
+        if timeout is None:  # ~20 us a game step on a slow node, twice over for a restart
+            timeout = 120.0 + batch_steps * max(s.num_envs for s in self.slices) * 4e-5
+        start = time.perf_counter()
+        refs = [a.bench.remote(s.num_envs, s.offset, batch_steps, self.threads, seed, variant, env_kwargs)
+                for a, s in zip(self.actors, self.slices)]
+        outcomes = _gather(self.ray, refs, self.slices, timeout, "run its slice")
+        wall = time.perf_counter() - start
+        results = [r for r, _ in outcomes]
+        self.pids = [p for _, p in outcomes]
+        return RayBenchResult(total=combine(results, wall), actors=results, slices=self.slices,
+                              pids=self.pids, wall_seconds=wall)
+
+
 def run_bench_ray(num_envs: int = 4096, batch_steps: int = 1000, *, actors: int = 2, threads: int = 1,
-                  seed: int = 0, variant: str = "classic", address: str | None = None, timeout: float | None = None, max_restarts: int = 1,
-                  package: str = PACKAGE, on_started=None, **env_kwargs) -> RayBenchResult:
-    """The main job (stratego.bench.run_bench) across Ray actors: each steps its slice for
-    the same steps from the same seed and returns statistics only. With batch_steps the
-    total checksum equals run_bench's for the same num_envs, seed and steps.
-    `on_started(pids)` is called once the actors are up (the fault test kills one).
-    `timeout` bounds the whole run (default: generous for the work asked)."""
-    slices = split_games(num_envs, actors)
+                  seed: int = 0, variant: str = "classic", address: str | None = None,
+                  timeout: float | None = None, max_restarts: int = 1, package: str = PACKAGE,
+                  on_started=None, **env_kwargs) -> RayBenchResult:
+    """One run of the main job on a SimulationPool made for it (and killed after).
+    `on_started(pids)` is called once the actors are up (the fault test kills one)."""
     if isinstance(batch_steps, bool) or not isinstance(batch_steps, int) or batch_steps < 1:
         raise ValueError(f"batch_steps must be an int >= 1, got {batch_steps!r}")
-    if timeout is None:  # ~20 us a game step on a slow node, twice over for a restart
-        timeout = 120.0 + batch_steps * max(s.num_envs for s in slices) * 4e-5
-    ray = connect(address)
-    handles, pids = start_actors(slices, threads=threads, max_restarts=max_restarts, package=package)
-    try:
+    with SimulationPool(num_envs, actors=actors, threads=threads, address=address, max_restarts=max_restarts,
+                        package=package) as pool:
         if on_started is not None:
-            on_started(pids)
-        start = time.perf_counter()
-        refs = [a.bench.remote(s.num_envs, s.offset, batch_steps, threads, seed, variant, env_kwargs)
-                for a, s in zip(handles, slices)]
-        outcomes = _gather(ray, refs, slices, timeout, "run its slice")
-        wall = time.perf_counter() - start
-    finally:
-        for a in handles:
-            ray.kill(a)
-    results = [r for r, _ in outcomes]
-    return RayBenchResult(total=combine(results, wall), actors=results, slices=slices,
-                          pids=[p for _, p in outcomes], wall_seconds=wall)
+            on_started(pool.pids)
+        return pool.bench(batch_steps, seed=seed, variant=variant, timeout=timeout, **env_kwargs)
 
 
 def combine(results: list[BenchResult], seconds: float) -> BenchResult:
