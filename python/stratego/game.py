@@ -10,7 +10,7 @@ from .compact import mask_bytes
 from .actions import action_to_move, move_to_action
 from .notation import check_numbering, format_move, parse_move
 from .setups import human_setups
-from .render import render_cells
+from .render import board_tokens, parse_perspective, render_cells
 from .seeding import resolve_seed
 from .variants import PIECE_NAMES, Variant, load_variant
 
@@ -229,6 +229,33 @@ class Game:
         game's numbering ("new" or "old")."""
         view = None if perspective is None or isinstance(perspective, bool) else self._state.view_cells(perspective)
         return render_cells(self._state.cells(), view, perspective, self.numbering)
+
+    def svg(self, perspective: str | int | None = "full") -> str:
+        """The board as an SVG picture: "full" (or None) every piece, "red"/"blue" (or
+        0/1) only what that player knows, drawn from its view as render() is; the latest
+        move framed, its target in orange after an attack."""
+        from .svg import board_svg
+        perspective = parse_perspective(perspective)
+        tokens = self._tokens(perspective)
+        name = {None: "full board", 0: "red's view", 1: "blue's view"}[perspective]
+        return board_svg(tokens, perspective, last_move=self.last_move(), title=f"{self!r}, {name}")
+
+    def _repr_svg_(self) -> str:
+        # Jupyter shows a Game as its full board.
+        return self.svg("full")
+
+    def _tokens(self, perspective: int | None) -> list[str]:
+        """render.board_tokens of this position; a player's from its view only."""
+        view = None if perspective is None else self._state.view_cells(perspective)
+        return board_tokens(self._state.cells(), view, perspective, self.numbering)
+
+    def last_move(self) -> tuple[int, int, bool] | None:
+        """(from, to, attack) squares of the latest ply, None before the first. Read from
+        red's observation codes (the latest ply's squares are public, and red's frame is
+        the board's own)."""
+        codes = self.observation(0, obs_format="codes", history_k=1)
+        src, dst, attack = codes[_core.CODES_HISTORY:_core.CODES_HISTORY + 3]
+        return None if src == _core.CODES_NO_MOVE else (int(src), int(dst), bool(attack))
 
     def perft(self, depth: int) -> int:
         """Number of move sequences of exactly `depth` plies from here (C, for tests)."""
