@@ -12,15 +12,16 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import stratego
-from stratego.notation import format_square, parse_square
+from stratego.notation import parse_square
+from stratego.render import square_name
 from stratego.render import RANK_SYMBOLS
 
 import boards
 
 
 def view(g, perspective):
-    """boards.view keyed by Gravon square names (row 10 written ':', as the SVG's)."""
-    return {format_square(parse_square(k)): v for k, v in boards.view(g, perspective).items()}
+    """boards.view keyed by render.square_name, as the SVG's squares are."""
+    return {square_name(parse_square(k)): v for k, v in boards.view(g, perspective).items()}
 
 
 def _svg_tokens(svg: str) -> dict[str, str]:
@@ -41,7 +42,7 @@ def test_svg_squares_match_the_board_of_each_perspective(plies):
     for name, perspective in (("full", None), ("red", 0), ("blue", 1)):
         tokens = _svg_tokens(g.svg(name))
         text = view(g, perspective)
-        names = {format_square(sq) for sq in range(100)}
+        names = {square_name(sq) for sq in range(100)}
         assert set(tokens) == names
         assert {sq: tokens[sq] for sq in names} == {sq: text[sq] for sq in names}
 
@@ -85,10 +86,10 @@ def test_svg_in_the_old_numbering_and_blue_at_the_bottom():
     tokens = _svg_tokens(g.svg("full"))
     assert {t[1:] for t in tokens.values() if t[0] in "rb"} <= set(RANK_SYMBOLS["old"])
     blue = g.svg("blue")
-    # Blue's view is the board turned: its top left square is K1 (red's is A10, "A:").
-    first = re.search(r'data-square="(\w+:?)"', blue).group(1)
+    # Blue's view is the board turned: its top left square is K1 (red's is A10).
+    first = re.search(r'data-square="(\w+)"', blue).group(1)
     assert first == "K1"
-    assert re.search(r'data-square="(\w+:?)"', g.svg("red")).group(1) == "A:"
+    assert re.search(r'data-square="(\w+)"', g.svg("red")).group(1) == "A10"
 
 
 @pytest.mark.parametrize("bad", ["green", 2, -1, True, "Red", 0.0])

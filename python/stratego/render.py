@@ -23,6 +23,12 @@ def parse_perspective(perspective) -> int | None:
     raise ValueError(f"perspective must be 'red', 'blue', 'full' (or 0, 1, None), got {perspective!r}")
 
 
+def square_name(sq: int) -> str:
+    """A square as people read it: column letter and row number, "A10" where Gravon
+    writes "A:" (notation.parse_square reads both)."""
+    return f"{COLUMNS[sq % 10]}{sq // 10 + 1}"
+
+
 def board_tokens(cells: bytes, view_cells: bytes | None = None, perspective: int | None = None,
                  numbering: str = "new") -> list[str]:
     """One token a square, in square order (sq = row * 10 + col): "~~" a lake, "." empty,

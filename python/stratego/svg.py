@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from html import escape
 
-from .notation import COLUMNS, format_square
-from .render import board_order
+from .notation import COLUMNS
+from .render import board_order, square_name
 
 #: Colours of the board and the pieces; the HTML viewer (stratego.viewer) uses the same.
 COLORS = {
@@ -36,7 +36,7 @@ def board_svg(tokens: list[str], perspective: int | None = None, *,
     """An SVG picture of a board given as 100 tokens (render.board_tokens), seen from
     `perspective` (None or 0: red at the bottom; 1: blue at the bottom). `last_move`
     (from, to, attack) marks the latest move, the target ringed in orange for an attack.
-    Each square is a <g> with data-square (its Gravon name) and data-token."""
+    Each square is a <g> with data-square (render.square_name) and data-token."""
     if len(tokens) != 100:
         raise ValueError(f"a board has 100 tokens, got {len(tokens)}")
     rows, cols = board_order(perspective)
@@ -72,7 +72,7 @@ def _square(sq: int, token: str, x: int, y: int, mark: str | None) -> str:
     owner, shown, moved = token_parts(token)
     dark = (sq // 10 + sq % 10) % 2
     fill = COLORS["lake"] if token == "~~" else COLORS["dark" if dark else "light"]
-    parts = [f'<g data-square="{format_square(sq)}" data-token="{token}">',
+    parts = [f'<g data-square="{square_name(sq)}" data-token="{token}">',
              f'<rect x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}" fill="{fill}"/>']
     if owner is not None:
         unknown = shown == "?"

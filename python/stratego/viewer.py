@@ -1,0 +1,149 @@
+"""`stratego view`: a game as one self-contained HTML page (no network, no external file).
+
+The page holds one frame a position (the start, then one after each move or rescue) for
+each perspective it shows: "full" (every piece), "red" and "blue" (what that player
+knew). A frame holds the board as render.board_tokens, the latest move, the captured
+pieces and the move's label. A page written for one player (perspective="red") holds
+that player's frames only, each built from the player's view (GameState.view_cells and
+its observation codes), so the file cannot name a piece the player had not identified.
+"""
+from __future__ import annotations
+
+import json
+from html import escape
+from importlib import resources
+from typing import Sequence
+
+from . import _core
+from .actions import action_to_move
+from .game import Game
+from .notation import RANK_SYMBOLS, parse_square
+from .render import PERSPECTIVES, parse_perspective, square_name
+from .svg import COLORS
+
+#: The perspectives a page can hold, in the order its buttons show them.
+VIEWS = tuple(PERSPECTIVES)  # "full", "red", "blue"
+_OWNER = "rb"
+_COUNTS = _core.CODES_COUNTS  # own counts by type, then the opponent's (observe_codes.h)
+
+
+def _counts(game: Game, player: int) -> tuple[list[int], list[int]]:
+    """(own pieces of each type on the board, opponent pieces of each type not known to
+    be captured): the count values of `player`'s observation, nothing more."""
+    codes = game.observation(player, obs_format="codes", history_k=1)
+    n = len(RANK_SYMBOLS["new"])
+    return [int(x) for x in codes[_COUNTS:_COUNTS + n]], [int(x) for x in codes[_COUNTS + n:_COUNTS + 2 * n]]
+
+
+class _Frames:
+    """Builds the frames of one perspective, position by position."""
+
+    def __init__(self, name: str, start: Game):
+        self.name, self.perspective = name, parse_perspective(name)
+        self.symbols = RANK_SYMBOLS[start.numbering]
+        self.frames: list[dict] = []
+        if self.perspective is not None:
+            self.start_own, self.start_opp = _counts(start, self.perspective)
+
+    def add(self, game: Game, move: str | None, mover: int | None, last) -> None:
+        tokens = game._tokens(self.perspective)
+        frame = {"board": " ".join(tokens), "last": last, "to_move": _OWNER[game.to_move],
+                 "captured": self._captured(game, tokens)}
+        if move is not None:
+            frame["move"], frame["mover"] = move, _OWNER[mover]
+        self.frames.append(frame)
+
+    def _captured(self, game: Game, tokens: list[str]) -> dict:
+        if self.perspective is None:
+            return {_OWNER[p]: {"ranks": [self.symbols[t] for t in sorted(game._state.captured(p))], "unknown": 0}
+                    for p in (0, 1)}
+        me = self.perspective
+        own, opp = _counts(game, me)
+        lost_own = [self.symbols[t] for t, (a, b) in enumerate(zip(self.start_own, own)) for _ in range(a - b)]
+        lost_opp = [self.symbols[t] for t, (a, b) in enumerate(zip(self.start_opp, opp)) for _ in range(a - b)]
+        # Every capture removes a piece the player sees go; under silent defense it may
+        # not learn which: those are the unidentified ones.
+        on_board = sum(1 for t in tokens if t[0] == _OWNER[1 - me])
+        unknown = sum(self.start_opp) - on_board - len(lost_opp)
+        return {_OWNER[me]: {"ranks": lost_own, "unknown": 0},
+                _OWNER[1 - me]: {"ranks": lost_opp, "unknown": unknown}}
+
+
+def game_frames(start: Game, moves: Sequence[str | int], views: Sequence[str] = VIEWS) -> dict[str, list[dict]]:
+    """The frames of each of `views` for the game that plays `moves` (what Game.play
+    takes: "B4-B7", "6@F4", "pass" or an action) from `start` (not changed). A move that
+    is illegal, or comes after the end, raises ValueError naming it."""
+    return _play(start, moves, views)[0]
+
+
+def _play(start: Game, moves: Sequence[str | int], views: Sequence[str]) -> tuple[dict[str, list[dict]], Game]:
+    """game_frames, and the game after the last move."""
+    game = start.clone()
+    builders = [_Frames(v, game) for v in views]
+    for b in builders:
+        b.add(game, None, None, None)
+    for i, move in enumerate(moves):
+        if game.done:
+            raise ValueError(f"move {i + 1} ({move!r}): the game is already over ({game.end_reason})")
+        mover, rescue, before = game.to_move, game.rescue_pending, game._tokens(None)
+        try:
+            game.play(move)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"move {i + 1}: {exc}") from None
+        if rescue:
+            label = move.strip() if isinstance(move, str) else action_to_move(move, mover, game.numbering)
+            rank, at, where = label.partition("@")
+            square = parse_square(where) if at else None
+            label = label if square is None else f"{rank}@{square_name(square)}"
+            last = None if square is None else [square, square, False]
+            for b in builders:
+                b.add(game, _rescue_label(label, square, b.perspective, mover, game), mover, last)
+            continue
+        src, dst, attack = game.last_move()
+        label = f"{square_name(src)}{'x' if attack else '-'}{square_name(dst)}"
+        for b in builders:
+            # Both ranks of a fight only on the full board: under silent defense a
+            # player does not see the defender's.
+            shown = f"{label} ({before[src]} x {before[dst]})" if attack and b.perspective is None else label
+            b.add(game, shown, mover, [src, dst, attack])
+    return {b.name: b.frames for b in builders}, game
+
+
+def _rescue_label(label: str, square: int | None, perspective: int | None, mover: int, game: Game) -> str:
+    """A rescue as `perspective` saw it: the returned piece's rank only if it knows it."""
+    if square is None or perspective in (None, mover):
+        return label
+    token = game._tokens(perspective)[square]
+    return label if "?" not in token else f"?@{square_name(square)}"
+
+
+def result_text(game: Game, ending: str | None = None) -> str:
+    """"Red wins: flag captured", "Draw: ...", or `ending` (what a record says of a game
+    the engine did not end, e.g. a resignation), or "Not finished"."""
+    if game.done:
+        reason = (game.end_reason or "").replace("_", " ")
+        return f"Draw: {reason}" if game.winner is None else f"{('Red', 'Blue')[game.winner]} wins: {reason}"
+    return ending or f"Not finished after {game.ply} plies"
+
+
+def viewer_html(start: Game, moves: Sequence[str | int], *, perspective: str = "full",
+                title: str | None = None, ending: str | None = None) -> str:
+    """The page of the game `moves` play from `start`. perspective="full": every piece,
+    with buttons for each player's view too; "red" or "blue": that player's view only
+    (the file holds nothing else). `ending` says how a game ended that the engine had
+    not ended (resignation, agreement), shown if the last position is not over."""
+    if perspective not in VIEWS:
+        raise ValueError(f"perspective must be one of {list(VIEWS)}, got {perspective!r}")
+    views = VIEWS if perspective == "full" else (perspective,)
+    frames, end = _play(start, moves, views)
+    title = title or f"Stratego, {start.variant.name}"
+    data = {"title": title, "result": result_text(end, ending), "frames": frames}
+    # "<" as \u003c: no text of the game can close the <script> element it sits in.
+    payload = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
+    page = resources.files("stratego.data").joinpath("viewer.html").read_text(encoding="utf-8")
+    head, tail = page.split("__DATA__")  # the data goes in last: no text of it is replaced
+    for key, value in (("TITLE", escape(title)), ("LIGHT", COLORS["light"]), ("DARK", COLORS["dark"]),
+                       ("LAKE", COLORS["lake"]), ("RED", COLORS["r"]), ("BLUE", COLORS["b"]),
+                       ("LAST", COLORS["last"]), ("ATTACK", COLORS["attack"])):
+        head = head.replace(f"__{key}__", value)
+    return head + payload + tail

@@ -1,0 +1,147 @@
+"""The HTML page of `stratego view`, read as text (the browser tests are in
+test_viewer_browser.py): its frames are the engine's positions, a page written for one
+player holds nothing that player did not know, and the file needs no network."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+import stratego
+from stratego.viewer import VIEWS, game_frames, result_text, viewer_html
+
+RANKS = ("B", "S", "2", "3", "4", "5", "6", "7", "8", "9", "10", "F")
+
+
+def played(seed: int, plies: int = 10_000, bot: str = "heuristic", **kw):
+    """(start, moves, end) of a game the bot plays against itself."""
+    game = stratego.Game(seed=seed, **kw)
+    start, moves = game.clone(), []
+    while not game.done and game.ply < plies:
+        action = game.bot_move(bot)
+        moves.append(action)
+        game.play(action)
+    return start, moves, game
+
+
+def page_data(page: str) -> dict:
+    match = re.search(r'<script id="game-data" type="application/json">(.*?)</script>', page, re.S)
+    return json.loads(match.group(1))
+
+
+def test_frames_are_the_engines_positions_from_every_perspective():
+    start, moves, _ = played(11, 150)
+    frames = game_frames(start, moves)
+    assert set(frames) == set(VIEWS)
+    game = start.clone()
+    for ply in range(len(moves) + 1):
+        for name, perspective in (("full", None), ("red", 0), ("blue", 1)):
+            frame = frames[name][ply]
+            assert frame["board"].split(" ") == game._tokens(perspective)
+            assert frame["to_move"] == "rb"[game.to_move]
+            if ply:
+                assert frame["last"] == list(game.last_move())
+        # Captured pieces: the full board lists every one; each player knows its own.
+        for player in (0, 1):
+            names = sorted(game.captured(player))
+            full = frames["full"][ply]["captured"]["rb"[player]]
+            own = frames[("red", "blue")[player]][ply]["captured"]["rb"[player]]
+            assert len(full["ranks"]) == len(own["ranks"]) == len(names)
+            assert sorted(own["ranks"]) == sorted(full["ranks"])
+        if ply < len(moves):
+            game.play(moves[ply])
+    # The players' move lists are the full one less the ranks of each fight.
+    for i in range(1, len(moves) + 1):
+        full = frames["full"][i]["move"]
+        assert frames["red"][i]["move"] == frames["blue"][i]["move"] == full.split(" ")[0]
+        assert ("x" in full) == (" (" in full) == frames["full"][i]["last"][2]
+
+
+def test_a_players_page_holds_no_piece_it_had_not_identified():
+    start, moves, end = played(12, 200)
+    for player, name, opp in ((0, "red", "b"), (1, "blue", "r")):
+        page = viewer_html(start, moves, perspective=name)
+        data = page_data(page)
+        assert list(data["frames"]) == [name]  # only this player's frames
+        # Every opponent rank this player ever identified, from the engine's views.
+        game, identified = start.clone(), set()
+        for move in [None, *moves]:
+            if move is not None:
+                game.play(move)
+            identified |= {t[1:] for t in game._tokens(player) if t[0] == opp and "?" not in t}
+        never = [r for r in RANKS if r not in identified]
+        assert never, "every rank was identified: choose a shorter game"
+        for rank in never:  # the file's text: no token of a rank never identified
+            assert not re.search(rf"(?<![\w?]){opp}{rank}(?![\w?])", page), (name, rank)
+        # and not the start position: the opponent's setup is nowhere in the file
+        assert start.field not in page and end.field not in page
+        assert re.search(rf"(?<!\w){opp}\?", page)
+    # The full page holds every piece.
+    full = viewer_html(start, moves)
+    assert all(re.search(rf"(?<!\w)b{rank}(?!\w)", full) for rank in ("F", "10"))
+
+
+def test_the_page_needs_no_network_and_escapes_its_text():
+    start, moves, _ = played(13, 20)
+    page = viewer_html(start, moves)
+    for outside in ("http://", "https://", "src=", "href=", "@import", "url(", "<link", "<iframe"):
+        assert outside not in page, outside
+    hostile = viewer_html(start, moves, title='</script><script src="http://x/y.js"></script>')
+    assert hostile.count("<script") == 2  # the data and the viewer's own code, nothing else
+    data = page_data(hostile)
+    assert data["title"].startswith("</script>") and data["result"] == "Not finished after 20 plies"
+
+
+def test_result_text():
+    _, _, end = played(14)
+    assert end.done
+    text = result_text(end)
+    assert text.startswith(("Red wins: ", "Blue wins: ", "Draw: ")) and "_" not in text
+    unfinished = stratego.Game(seed=0)
+    assert result_text(unfinished) == "Not finished after 0 plies"
+    assert result_text(unfinished, "Blue resigned") == "Blue resigned"
+
+
+def test_rescues_are_frames_and_hidden_from_the_opponent_when_unknown():
+    """Ultimate Lightning's rescue rule: a rescue is a frame of its own; the opponent's
+    page names the returned piece only if its view shows it."""
+    for seed in range(60):
+        start, moves, end = played(seed, 400, bot="random", variant="ultimate-lightning")
+        if sum(end.rescues):
+            break
+    else:
+        pytest.skip("no rescue in 60 random Ultimate Lightning games")
+    frames = game_frames(start, moves)
+    rescues = [i for i, f in enumerate(frames["full"]) if "@" in f.get("move", "") or f.get("move") == "pass"]
+    assert rescues
+    for i in rescues:
+        mover = frames["full"][i]["mover"]
+        other = "blue" if mover == "r" else "red"
+        own = "red" if mover == "r" else "blue"
+        assert frames[own][i]["move"] == frames["full"][i]["move"]
+        label = frames[other][i]["move"]
+        if label != "pass":
+            square = label.partition("@")[2]
+            token = frames[other][i]["board"].split(" ")[stratego.parse_square(square)]
+            assert (label.startswith("?@")) == ("?" in token)
+
+
+@pytest.mark.parametrize("bad, match", [
+    (["A1-A2"], r"move 1: illegal move A1-A2"), ([5000], r"move 1: illegal move 5000"),
+    (["Z9-Z1"], r"move 1: bad move .Z9-Z1."),
+])
+def test_an_illegal_move_is_named(bad, match):
+    with pytest.raises(ValueError, match=match):
+        viewer_html(stratego.Game(seed=0), bad)
+
+
+def test_a_move_after_the_end_is_named():
+    start, moves, end = played(15)
+    with pytest.raises(ValueError, match=rf"move {len(moves) + 1} .*already over"):
+        game_frames(start, [*moves, moves[-1]])
+
+
+def test_bad_perspective():
+    with pytest.raises(ValueError, match="perspective must be one of"):
+        viewer_html(stratego.Game(seed=0), [], perspective="green")
