@@ -11,6 +11,7 @@ import pytest
 import stratego
 from stratego.viewer import VIEWS, game_frames, result_text, viewer_html
 
+VIEW_OPP_KNOWN, VIEW_TYPE_MASK = stratego._core.VIEW_OPP_KNOWN, stratego._core.VIEW_TYPE_MASK
 RANKS = ("B", "S", "2", "3", "4", "5", "6", "7", "8", "9", "10", "F")
 
 
@@ -69,7 +70,8 @@ def test_a_players_page_holds_no_piece_it_had_not_identified():
         for move in [None, *moves]:
             if move is not None:
                 game.play(move)
-            identified |= {t[1:] for t in game._tokens(player) if t[0] == opp and "?" not in t}
+            cells = game._state.view_cells(player)  # the engine's view: code, flags a square
+            identified |= {RANKS[c & VIEW_TYPE_MASK] for c in cells[::2] if c & VIEW_OPP_KNOWN}
         never = [r for r in RANKS if r not in identified]
         assert never, "every rank was identified: choose a shorter game"
         for rank in never:  # the file's text: no token of a rank never identified
