@@ -55,7 +55,11 @@ def render_cells(cells: bytes, view_cells: bytes | None = None, perspective: int
     a bomb or the flag). Ranks in the "new" numbering (Spy S, Scout 2 .. Marshal 10) or
     the "old" (Marshal 1 .. Scout 9).
     """
-    tokens = board_tokens(cells, view_cells, perspective, numbering)
+    return format_board(board_tokens(cells, view_cells, perspective, numbering), perspective)
+
+
+def format_board(tokens: list[str], perspective: int | None = None) -> str:
+    """100 tokens (board_tokens) as render_cells lays them out, seen from `perspective`."""
     rows, cols = board_order(perspective)
     header = "    " + "".join(f"{COLUMNS[c]:^4}" for c in cols)
     lines = [header]

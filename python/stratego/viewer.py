@@ -91,30 +91,42 @@ def _play(start: Game, moves: Sequence[str | int], views: Sequence[str]) -> tupl
         except (TypeError, ValueError) as exc:
             raise ValueError(f"move {i + 1}: {exc}") from None
         if rescue:
-            label = move.strip() if isinstance(move, str) else action_to_move(move, mover, game.numbering)
-            rank, at, where = label.partition("@")
-            square = parse_square(where) if at else None
-            label = label if square is None else f"{rank}@{square_name(square)}"
+            square = _rescue_parts(move, mover, game.numbering)[1]
             last = None if square is None else [square, square, False]
-            for b in builders:
-                b.add(game, _rescue_label(label, square, b.perspective, mover, game), mover, last)
-            continue
-        src, dst, attack = game.last_move()
-        label = f"{square_name(src)}{'x' if attack else '-'}{square_name(dst)}"
+        else:
+            last = list(game.last_move())
         for b in builders:
-            # Both ranks of a fight only on the full board: under silent defense a
-            # player does not see the defender's.
-            shown = f"{label} ({before[src]} x {before[dst]})" if attack and b.perspective is None else label
-            b.add(game, shown, mover, [src, dst, attack])
+            b.add(game, move_label(game, move, mover, rescue, b.perspective, before), mover, last)
     return {b.name: b.frames for b in builders}, game
 
 
-def _rescue_label(label: str, square: int | None, perspective: int | None, mover: int, game: Game) -> str:
-    """A rescue as `perspective` saw it: the returned piece's rank only if it knows it."""
-    if square is None or perspective in (None, mover):
-        return label
-    token = game._tokens(perspective)[square]
-    return label if "?" not in token else f"?@{square_name(square)}"
+def _rescue_parts(move: str | int, mover: int, numbering: str) -> tuple[str, int | None]:
+    """(label, square) of a rescue ("6@F4", its square) or of "pass" (None)."""
+    label = move.strip() if isinstance(move, str) else action_to_move(move, mover, numbering)
+    rank, at, where = label.partition("@")
+    if not at:
+        return label, None
+    square = parse_square(where)
+    return f"{rank}@{square_name(square)}", square
+
+
+def move_label(after: Game, move: str | int, mover: int, rescue: bool, perspective: int | None,
+               before: list[str] | None = None) -> str:
+    """The move `mover` just played (`after` is the game after it) as `perspective` saw
+    it: "E4-E5", "E4xE5" for an attack, with both ranks on the full board ("E4xE5 (r7
+    x b5)", given the full tokens `before` the move; under silent defense a player does
+    not see the defender's); a rescue ("6@F4", "pass") names the returned piece only
+    to a perspective that knows it ("?@F4")."""
+    if rescue:
+        label, square = _rescue_parts(move, mover, after.numbering)
+        if square is None or perspective in (None, mover) or "?" not in after._tokens(perspective)[square]:
+            return label
+        return f"?@{square_name(square)}"
+    src, dst, attack = after.last_move()
+    label = f"{square_name(src)}{'x' if attack else '-'}{square_name(dst)}"
+    if attack and perspective is None and before is not None:
+        label += f" ({before[src]} x {before[dst]})"
+    return label
 
 
 def result_text(game: Game, ending: str | None = None) -> str:
