@@ -52,6 +52,59 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _view(args: argparse.Namespace) -> int:
+    from .viewer import load_game, viewer_html
+    page = viewer_html(load_game(args.game, args.index), perspective=args.perspective, title=args.title)
+    # Written only once the whole page is made: a bad record leaves no file behind.
+    with open(args.output, "w", encoding="utf-8") as out:
+        out.write(page)
+    print(f"{args.output}: {args.perspective} view of {args.game}")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from .terminal import replay_game
+    from .viewer import load_game
+    return replay_game(load_game(args.game, args.index), perspective=args.perspective)
+
+
+def _play(args: argparse.Namespace) -> int:
+    import random
+    from .game import Game
+    from .terminal import play_game
+    color = args.color if args.color != "random" else random.choice(["red", "blue"])
+    game = Game(args.variant, seed=args.seed, setup=args.setup, numbering=args.numbering)
+    return play_game(game, ("red", "blue").index(color), args.bot)
+
+
+# Subcommands for people: watch a game (view, replay) or play one (play).
+_VIEWING = {"view": _view, "replay": _replay, "play": _play}
+
+
+def _add_viewing(sub) -> None:
+    view = sub.add_parser("view", help="a recorded game as one HTML page (no network needed)",
+                          description="Writes a self-contained HTML page of a game: board, moves, captured "
+                          "pieces, steps by move (buttons, slider, keys). --perspective red or blue writes only "
+                          "what that player knew.")
+    view.add_argument("game", metavar="GAME", help="a Gravon XML record")
+    view.add_argument("-o", "--output", required=True, help="the HTML file to write")
+    view.add_argument("--perspective", default="full", choices=["full", "red", "blue"],
+                      help="full: every piece, with buttons for each player's view (default); red/blue: that player's view only")
+    view.add_argument("--index", type=int_in(0, MAX_STEPS), default=0, help="the game's number in the file (from 0)")
+    view.add_argument("--title", default=None, help="the page's title")
+    replay = sub.add_parser("replay", help="step through a recorded game in the terminal")
+    replay.add_argument("game", metavar="FILE", help="a Gravon XML record")
+    replay.add_argument("--perspective", default="full", choices=["full", "red", "blue"])
+    replay.add_argument("--index", type=int_in(0, MAX_STEPS), default=0, help="the game's number in the file (from 0)")
+    play = sub.add_parser("play", help="play against a bot in the terminal, from your own view")
+    play.add_argument("--bot", default="heuristic", choices=list(_core.BOT_NAMES))
+    play.add_argument("--color", default="red", choices=["red", "blue", "random"], help="your colour (red moves first)")
+    play.add_argument("--variant", default="classic", help=f"one of {variants()} or a .toml path")
+    play.add_argument("--setup", default="random", choices=["random", "human"], help="how both setups are drawn")
+    play.add_argument("--numbering", default="new", choices=["new", "old"], help="ranks: new (Marshal 10) or old (Marshal 1)")
+    play.add_argument("--seed", type=int, default=None, help="seed of the setups and the bot (default: fresh)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="stratego", description="Stratego simulator for RL.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -91,8 +144,11 @@ def main(argv: list[str] | None = None) -> int:
                             "(pieces and actions must still match)")
     arena.add_argument("--json", default=None, help="write the results to this JSON file")
     arena.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_viewing(sub)
     args = parser.parse_args(argv)
     try:
+        if args.command in _VIEWING:
+            return _VIEWING[args.command](args)
         return _bench(args) if args.command == "bench" else _arena(args)
     except (ValueError, TypeError, MemoryError, OSError) as exc:
         # Bad settings (an unknown variant, too many games): the message, no traceback.

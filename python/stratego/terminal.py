@@ -6,21 +6,21 @@ print boards as Game.render does; neither shows a player more than its view.
 """
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable
 
 from .game import Game
 from .render import format_board, parse_perspective
-from .viewer import VIEWS, _Frames, _play, move_label, result_text
+from .viewer import VIEWS, _Frames, game_frames, move_label, result_text
 
 NAMES = ("Red", "Blue")
 
 PLAY_HELP = """Type a move as two squares, "B4-B5" (an attack is written the same way;
 row 10 is "10" or ":"), a rescue "6@F4" or "pass" when asked for one, or:
   moves   your legal moves       board   the board again
-  resign  give up the game       help    this text
-  quit    stop without a result"""
+  resign  give up the game       draw    offer a draw
+  help    this text              quit    stop without a result"""
 
-REPLAY_HELP = """Enter (or "n") the next move, "p" the one before, a number that ply,
+REPLAY_HELP = """Enter (or "n") the next move, "p" the one before, a number that move,
 "s" the start, "e" the end, "v full|red|blue" another view, "q" to quit."""
 
 
@@ -77,8 +77,13 @@ def play_game(game: Game, human: int, bot: str, read: Callable[[str], str] = inp
         elif command == "board":
             show = True
         elif command == "resign":
-            write(f"You resign: {them} wins.")
-            return 0
+            game.resign(human)
+        elif command == "draw":
+            if _bot_accepts_draw(game, human):
+                write(f"The {bot} bot accepts the draw.")
+                game.agree_draw()
+            else:
+                write(f"The {bot} bot declines: it has no fewer pieces on the board than you.")
         else:
             try:
                 label = _label(game, line, human)
@@ -93,6 +98,14 @@ def play_game(game: Game, human: int, bot: str, read: Callable[[str], str] = inp
     return 0
 
 
+def _bot_accepts_draw(game: Game, human: int) -> bool:
+    """A bot takes a draw when it has fewer pieces on the board than the person: a count
+    both players see (its view's tokens), no hidden rank."""
+    tokens = game._tokens(1 - human)
+    mine = sum(t[0] == "rb"[1 - human] for t in tokens)
+    return mine < sum(t[0] == "rb"[human] for t in tokens)
+
+
 def _label(game: Game, move, viewer: int) -> str:
     """A move of the player to move as `viewer` will see it (viewer.move_label); raises
     ValueError as Game.play does for an illegal or malformed move, playing nothing."""
@@ -102,21 +115,21 @@ def _label(game: Game, move, viewer: int) -> str:
     return move_label(after, move, mover, rescue, viewer)
 
 
-def replay_game(start: Game, moves: Sequence, *, perspective: str = "full", ending: str | None = None,
-                read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> int:
-    """Steps through the game `moves` play from `start`, from `perspective` ("full",
-    "red" or "blue"; "v NAME" switches while it runs), reading commands with `read`."""
+def replay_game(game: Game, *, perspective: str = "full", read: Callable[[str], str] = input,
+                write: Callable[[str], None] = print) -> int:
+    """Steps through `game`'s history from `perspective` ("full", "red" or "blue"; "v
+    NAME" switches while it runs), reading commands with `read`."""
     if perspective not in VIEWS:
         raise ValueError(f"perspective must be one of {list(VIEWS)}, got {perspective!r}")
-    frames, end = _play(start, moves, VIEWS)
-    result = result_text(end, ending)
-    last = len(moves)
+    frames = game_frames(game, VIEWS)
+    result = result_text(game)
+    last = len(game.history)
     ply, view = 0, perspective
-    write(f"{len(moves)} moves. {result}. {REPLAY_HELP}")
+    write(f"{last} moves. {result}. {REPLAY_HELP}")
     while True:
         frame = frames[view][ply]
         write(format_board(frame["board"].split(" "), parse_perspective(view)))
-        status = f"Ply {ply} of {last}"
+        status = f"Move {ply} of {last}"
         if ply:
             status += f": {NAMES['rb'.index(frame['mover'])]} {frame['move']}"
         status += f". {result}." if ply == last else f". {NAMES['rb'.index(frame['to_move'])]} to move."
@@ -124,7 +137,7 @@ def replay_game(start: Game, moves: Sequence, *, perspective: str = "full", endi
         write(captured_text(frame["captured"]))
         while True:
             try:
-                command = read(f"[{view}] ply {ply}> ").strip().lower()
+                command = read(f"[{view}] move {ply}> ").strip().lower()
             except EOFError:
                 return 0
             if command in ("", "n", "next"):
@@ -148,7 +161,7 @@ def replay_game(start: Game, moves: Sequence, *, perspective: str = "full", endi
                 write(f"unknown command {command!r}. {REPLAY_HELP}")
                 continue
             if not 0 <= target <= last:
-                write(f"no ply {target}: the game has plies 0 to {last}")
+                write(f"no move {target}: the game has moves 0 to {last}")
                 continue
             ply = target
             break

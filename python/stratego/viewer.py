@@ -10,11 +10,13 @@ its observation codes), so the file cannot name a piece the player had not ident
 from __future__ import annotations
 
 import json
+import os
+import stat
 from html import escape
 from importlib import resources
 from typing import Sequence
 
-from . import _core
+from . import _core, records
 from .actions import action_to_move
 from .game import Game
 from .notation import RANK_SYMBOLS, parse_square
@@ -24,6 +26,7 @@ from .svg import COLORS
 #: The perspectives a page can hold, in the order its buttons show them.
 VIEWS = tuple(PERSPECTIVES)  # "full", "red", "blue"
 _OWNER = "rb"
+NAMES = ("Red", "Blue")
 _COUNTS = _core.CODES_COUNTS  # own counts by type, then the opponent's (observe_codes.h)
 
 
@@ -69,11 +72,10 @@ class _Frames:
                 _OWNER[1 - me]: {"ranks": lost_opp, "unknown": unknown}}
 
 
-def game_frames(start: Game, moves: Sequence[str | int], views: Sequence[str] = VIEWS) -> dict[str, list[dict]]:
-    """The frames of each of `views` for the game that plays `moves` (what Game.play
-    takes: "B4-B7", "6@F4", "pass" or an action) from `start` (not changed). A move that
-    is illegal, or comes after the end, raises ValueError naming it."""
-    return _play(start, moves, views)[0]
+def game_frames(game: Game, views: Sequence[str] = VIEWS) -> dict[str, list[dict]]:
+    """The frames of each of `views` ("full", "red", "blue") for `game`'s history: its
+    start (Game.replay(0)), then one after each move or rescue."""
+    return _play(game.replay(0), [h.action for h in game.history], views)[0]
 
 
 def _play(start: Game, moves: Sequence[str | int], views: Sequence[str]) -> tuple[dict[str, list[dict]], Game]:
@@ -129,27 +131,32 @@ def move_label(after: Game, move: str | int, mover: int, rescue: bool, perspecti
     return label
 
 
-def result_text(game: Game, ending: str | None = None) -> str:
-    """"Red wins: flag captured", "Draw: ...", or `ending` (what a record says of a game
-    the engine did not end, e.g. a resignation), or "Not finished"."""
-    if game.done:
-        reason = (game.end_reason or "").replace("_", " ")
-        return f"Draw: {reason}" if game.winner is None else f"{('Red', 'Blue')[game.winner]} wins: {reason}"
-    return ending or f"Not finished after {game.ply} plies"
+def result_text(game: Game) -> str:
+    """How `game` ended, for people: "Red wins: flag captured", "Blue resigned: Red
+    wins", "Draw: agreed", or "Not finished after N plies"."""
+    if not game.done:
+        return f"Not finished after {game.ply} plies"
+    reason = game.end_reason or ""
+    if game.winner is None:
+        return "Draw: agreed" if reason == "agreed_draw" else f"Draw: {reason.replace('_', ' ')}"
+    winner, loser = NAMES[game.winner], NAMES[1 - game.winner]
+    if reason == "resigned":
+        return f"{loser} resigned: {winner} wins"
+    if reason == "timeout":
+        return f"{loser} lost on time: {winner} wins"
+    return f"{winner} wins: {reason.replace('_', ' ')}"
 
 
-def viewer_html(start: Game, moves: Sequence[str | int], *, perspective: str = "full",
-                title: str | None = None, ending: str | None = None) -> str:
-    """The page of the game `moves` play from `start`. perspective="full": every piece,
-    with buttons for each player's view too; "red" or "blue": that player's view only
-    (the file holds nothing else). `ending` says how a game ended that the engine had
-    not ended (resignation, agreement), shown if the last position is not over."""
+def viewer_html(game: Game, *, perspective: str = "full", title: str | None = None) -> str:
+    """The page of `game` (its history, from the start to now). perspective="full":
+    every piece, with buttons for each player's view too; "red" or "blue": that
+    player's view only (the file holds nothing else)."""
     if perspective not in VIEWS:
         raise ValueError(f"perspective must be one of {list(VIEWS)}, got {perspective!r}")
     views = VIEWS if perspective == "full" else (perspective,)
-    frames, end = _play(start, moves, views)
-    title = title or f"Stratego, {start.variant.name}"
-    data = {"title": title, "result": result_text(end, ending), "frames": frames}
+    frames = game_frames(game, views)
+    title = title or f"Stratego, {game.variant.name}"
+    data = {"title": title, "result": result_text(game), "frames": frames}
     # "<" as \u003c: no text of the game can close the <script> element it sits in.
     payload = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
     page = resources.files("stratego.data").joinpath("viewer.html").read_text(encoding="utf-8")
@@ -159,3 +166,27 @@ def viewer_html(start: Game, moves: Sequence[str | int], *, perspective: str = "
                        ("LAST", COLORS["last"]), ("ATTACK", COLORS["attack"])):
         head = head.replace(f"__{key}__", value)
     return head + payload + tail
+
+
+def load_game(path: str | os.PathLike, index: int = 0) -> Game:
+    """The game of record file `path`, replayed through the engine (records.replay):
+    a Gravon XML record (one game: `index` 0), or JSON lines (game `index`, from 0).
+    Raises records.RecordError naming what is wrong with the file, the record or its
+    moves (nothing is read from a pipe or device), OSError if it cannot be read."""
+    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+        raise ValueError(f"index must be a game number >= 0, got {index!r}")
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise records.RecordError(f"{path}: not a regular file; expected a record file")
+    with open(path, "rb") as handle:
+        head = handle.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith(b"{"):
+        raise records.RecordError(f"{path}: JSON lines records are not readable here yet; expected a Gravon XML record")
+    # Anything else goes to the XML reader, whose errors say what is wrong.
+    if index != 0:
+        raise ValueError(f"{path}: a Gravon record holds one game (index 0), got index {index}")
+    record = records.read_record(path)
+    try:
+        return records.replay(record)
+    except ValueError as exc:
+        raise records.RecordError(f"{path}: {exc}") from None
