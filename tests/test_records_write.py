@@ -88,6 +88,9 @@ def test_classic_games_are_written_as_gravon_classic(tmp_path):
     assert '<result type="4" winner="3"/>' in text
     assert read_record(path).moves == read_record(text).moves
     assert write_record(game, game_type="classicfree").count('type="classicfree"') == 1
+    chasing = _played("classic", seed=5, plies=30, chasing_rule=1)  # only forbids moves: fits
+    chasing.resign()
+    assert read_record(write_record(chasing)).result_type == 3
 
 
 def test_games_gravon_cannot_hold_are_refused_before_writing(tmp_path):

@@ -50,6 +50,7 @@ from . import notation
 from .actions import RESCUE_ACTION_BASE, decode_action
 from .history import FIELD_ALPHABET, LAKE_SQUARES, Record, RecordError, check_field, make_record
 from .notation import format_square
+from .variants import SWITCHES, load_variant
 
 __all__ = [
     "RecordError",
@@ -478,8 +479,9 @@ GRAVON_VARIANTS = {
     "barrage": "barrage",
     "ultimate lightning": "ultimate-lightning",
 }
-#: Gravon's server: a two-square limit of 5 (some recorded games need it), no draw caps.
-SERVER_SETTINGS = {"two_square_limit": 5, "max_plies": 0, "max_plies_without_attack": 0}
+#: Gravon's server: a two-square limit of 5 (some recorded games need it), no draw caps:
+#: the settings of configs/gravon.toml that are not switches, over every game type.
+SERVER_SETTINGS = {k: v for k, v in load_variant("gravon").settings.items() if k not in SWITCHES}
 
 # Gravon result types of endings the players decide, and the engine's end reasons for
 # them; 10-14 are the clock's and absence's (docs/rules.md "Notation (Gravon)").
@@ -565,10 +567,11 @@ _RESULT_TYPE = {"flag_captured": 1, "no_legal_move": 0, "neither_can_move": 2, "
 # Gravon game types by the variant they replay under.
 _GRAVON_TYPES = {"gravon": ("classic", "classicfree"), "barrage": ("barrage",),
                  "ultimate-lightning": ("ultimate lightning",)}
-# Settings that change what is legal or how a fight ends: a game written as a Gravon type
-# must have that type's (the others only restrict moves or end games early, and the
-# replay under the server's rules that record_to_gravon makes shows where that matters).
-_GRAVON_SWITCHES = ("aggressor_wins", "silent_defense", "rescue", "one_time_bombs", "captain_two_squares")
+# The switches a game written as a Gravon type must share with it: every one but the
+# chasing rule, which only forbids moves (as a stricter two-square limit or a cap only
+# forbids or ends: the replay under the server's rules that record_to_gravon makes shows
+# where that matters).
+_GRAVON_SWITCHES = tuple(k for k in SWITCHES if k != "chasing_rule")
 
 
 def gravon_game_types(variant) -> tuple[str, ...]:
