@@ -16,7 +16,8 @@ from stratego.cli import main
 from stratego.notation import parse_move
 from stratego.render import square_name
 from stratego.terminal import play_game
-from stratego.viewer import result_text
+from stratego.records import write_jsonl
+from stratego.viewer import load_game, result_text
 
 from test_records import BILLION_LAUGHS, EXTERNAL_ENTITY, FIELD, GOOD, with_moves
 
@@ -52,10 +53,11 @@ def simulated(seed: int) -> tuple[stratego.Game, int]:
     return game, moves
 
 
-def test_play_a_whole_game_against_the_random_bot():
+def test_play_a_whole_game_against_the_random_bot(tmp_path):
     expected, moves = simulated(SEED)
     assert moves == HUMAN_MOVES and expected.done
-    child = spawn("play", "--variant", "barrage", "--bot", "random", "--seed", str(SEED))
+    saved = tmp_path / "games.jsonl"
+    child = spawn("play", "--variant", "barrage", "--bot", "random", "--seed", str(SEED), "--save", str(saved))
     child.expect("You play Red against the random bot")
     rng, played, first = random.Random(0), 0, True
     while True:
@@ -86,7 +88,12 @@ def test_play_a_whole_game_against_the_random_bot():
         played += 1
     assert played == HUMAN_MOVES
     assert child.match.group(1) == result_text(expected)
+    child.expect("game saved to")
     assert finish(child) == 0
+    # The saved record is the game played, and `stratego view` shows it.
+    game = load_game(saved)
+    assert game.history == expected.history and result_text(game) == result_text(expected)
+    assert main(["view", str(saved), "-o", str(tmp_path / "game.html"), "--perspective", "red"]) == 0
 
 
 def test_play_resign_draw_offer_and_quit():
@@ -164,6 +171,9 @@ HOSTILE = {
     "binary": (b"\x00\x01\x02garbage", "malformed"),
     "empty": ("", "malformed"),
     "not-xml": ("hello", "malformed"),
+    "jsonl-bad-json": (b'{"format": "stratego-game", "version": 1, \n', "line 1"),
+    "jsonl-blank-line": (None, "line 1: a blank line"),
+    "jsonl-illegal-move": (None, "illegal"),
     "fifo": (FIFO, "not a regular file"),
     "directory": (DIRECTORY, "not a regular file"),
 }
@@ -174,6 +184,12 @@ HOSTILE = {
 def test_hostile_records_give_a_clear_error_and_write_nothing(name, command, tmp_path, capsys, monkeypatch):
     content, message = HOSTILE[name]
     path = tmp_path / "record.xml"
+    if content is None:  # JSON lines made from a real game, then spoiled
+        game = stratego.Game(seed=1)
+        game.play(game.legal_moves()[0])
+        write_jsonl([game], path)
+        line = path.read_text()
+        content = "\n" + line if name == "jsonl-blank-line" else line.replace('"moves":["', '"moves":["A1-A2","')
     if content is FIFO:
         os.mkfifo(path)
     elif content is DIRECTORY:
@@ -208,3 +224,27 @@ def test_view_writes_the_page_and_refuses_a_missing_file(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["view", str(path), "-o", str(out), "--index", "1"])
     assert "holds one game" in capsys.readouterr().err
+
+
+def test_view_and_replay_a_json_lines_file_by_index(tmp_path, capsys):
+    games = []
+    for seed in range(3):
+        game = stratego.Game("barrage", seed=seed)
+        while not game.done and game.ply < 30 + seed:
+            game.play(game.bot_move("random"))
+        games.append(game)
+    path = tmp_path / "games.jsonl"
+    write_jsonl(games, path)
+    for index, game in enumerate(games):
+        assert load_game(path, index).history == game.history
+    out = tmp_path / "game.html"
+    assert main(["view", str(path), "--index", "2", "-o", str(out)]) == 0
+    assert result_text(games[2]) in out.read_text()
+    with pytest.raises(SystemExit):
+        main(["view", str(path), "--index", "3", "-o", str(tmp_path / "no.html")])
+    assert "has 3 games" in capsys.readouterr().err and not (tmp_path / "no.html").exists()
+    lines = iter(["e", "q"])
+    from stratego.terminal import replay_game
+    printed = []
+    assert replay_game(load_game(path, 1), read=lambda prompt: next(lines), write=printed.append) == 0
+    assert any(line.startswith(f"Move {games[1].ply} of {games[1].ply}:") for line in printed)

@@ -74,7 +74,13 @@ def _play(args: argparse.Namespace) -> int:
     from .terminal import play_game
     color = args.color if args.color != "random" else random.choice(["red", "blue"])
     game = Game(args.variant, seed=args.seed, setup=args.setup, numbering=args.numbering)
-    return play_game(game, ("red", "blue").index(color), args.bot)
+    status = play_game(game, ("red", "blue").index(color), args.bot)
+    if args.save and game.history:
+        from .records import RecordWriter
+        with RecordWriter(args.save, append=True) as out:  # one game a line: a file collects games
+            out.write(game)
+        print(f"game saved to {args.save} (stratego view {args.save} --index ... -o game.html)")
+    return status
 
 
 # Subcommands for people: watch a game (view, replay) or play one (play).
@@ -86,14 +92,14 @@ def _add_viewing(sub) -> None:
                           description="Writes a self-contained HTML page of a game: board, moves, captured "
                           "pieces, steps by move (buttons, slider, keys). --perspective red or blue writes only "
                           "what that player knew.")
-    view.add_argument("game", metavar="GAME", help="a Gravon XML record")
+    view.add_argument("game", metavar="GAME", help="a Gravon XML record, or a JSON lines file of games (--index)")
     view.add_argument("-o", "--output", required=True, help="the HTML file to write")
     view.add_argument("--perspective", default="full", choices=["full", "red", "blue"],
                       help="full: every piece, with buttons for each player's view (default); red/blue: that player's view only")
     view.add_argument("--index", type=int_in(0, MAX_STEPS), default=0, help="the game's number in the file (from 0)")
     view.add_argument("--title", default=None, help="the page's title")
     replay = sub.add_parser("replay", help="step through a recorded game in the terminal")
-    replay.add_argument("game", metavar="FILE", help="a Gravon XML record")
+    replay.add_argument("game", metavar="FILE", help="a Gravon XML record, or a JSON lines file of games (--index)")
     replay.add_argument("--perspective", default="full", choices=["full", "red", "blue"])
     replay.add_argument("--index", type=int_in(0, MAX_STEPS), default=0, help="the game's number in the file (from 0)")
     play = sub.add_parser("play", help="play against a bot in the terminal, from your own view")
@@ -103,6 +109,7 @@ def _add_viewing(sub) -> None:
     play.add_argument("--setup", default="random", choices=["random", "human"], help="how both setups are drawn")
     play.add_argument("--numbering", default="new", choices=["new", "old"], help="ranks: new (Marshal 10) or old (Marshal 1)")
     play.add_argument("--seed", type=int, default=None, help="seed of the setups and the bot (default: fresh)")
+    play.add_argument("--save", default=None, help="append the game to this JSON lines file of records")
 
 
 def _pairs(args: argparse.Namespace) -> int:

@@ -180,12 +180,18 @@ def load_game(path: str | os.PathLike, index: int = 0) -> Game:
         raise records.RecordError(f"{path}: not a regular file; expected a record file")
     with open(path, "rb") as handle:
         head = handle.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
-    if head.startswith(b"{"):
-        raise records.RecordError(f"{path}: JSON lines records are not readable here yet; expected a Gravon XML record")
-    # Anything else goes to the XML reader, whose errors say what is wrong.
-    if index != 0:
-        raise ValueError(f"{path}: a Gravon record holds one game (index 0), got index {index}")
-    record = records.read_record(path)
+    if head.startswith(b"{"):  # the project's JSON lines (stratego.jsonl), one game a line
+        record = None
+        for number, record in enumerate(records.iter_jsonl(path)):
+            if number == index:
+                break
+        else:
+            raise records.RecordError(f"{path}: has {0 if record is None else number + 1} games; "
+                                      f"expected index < that, got {index}")
+    else:  # anything else goes to the Gravon XML reader, whose errors say what is wrong
+        if index != 0:
+            raise ValueError(f"{path}: a Gravon record holds one game (index 0), got index {index}")
+        record = records.read_record(path)
     try:
         return records.replay(record)
     except ValueError as exc:
