@@ -139,3 +139,22 @@ def test_rescues_are_frames_and_hidden_from_the_opponent_when_unknown():
 def test_bad_perspective():
     with pytest.raises(ValueError, match="perspective must be one of"):
         viewer_html(stratego.Game(seed=0), perspective="green")
+
+
+def test_captures_under_silent_defense_count_the_unidentified():
+    """seed-tournament (silent defense): a captured defender may stay unknown to the
+    attacker; the page lists what the player identified and counts the rest."""
+    game = played(3, 300, bot="random", variant="seed-tournament")
+    frames = game_frames(game)
+    hidden = 0
+    for ply, full in enumerate(frames["full"]):
+        for name, me, opp in (("red", "r", "b"), ("blue", "b", "r")):
+            seen = frames[name][ply]["captured"]
+            assert seen[me] == full["captured"][me]  # one's own losses are known
+            lost = full["captured"][opp]["ranks"]
+            assert len(seen[opp]["ranks"]) + seen[opp]["unknown"] == len(lost)
+            remaining = list(lost)  # the identified ones are among the true ones
+            for rank in seen[opp]["ranks"]:
+                remaining.remove(rank)
+            hidden += seen[opp]["unknown"]
+    assert hidden > 0, "no capture stayed unidentified: choose another game"
