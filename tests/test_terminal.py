@@ -175,7 +175,7 @@ HOSTILE = {
     "jsonl-blank-line": (None, "line 1: a blank line"),
     "jsonl-illegal-move": (None, "illegal"),
     "fifo": (FIFO, "not a regular file"),
-    "directory": (DIRECTORY, "not a regular file"),
+    "directory": (DIRECTORY, "has 0 game(s)"),  # a folder of records, empty
 }
 
 
@@ -183,7 +183,7 @@ HOSTILE = {
 @pytest.mark.parametrize("command", ["view", "replay"])
 def test_hostile_records_give_a_clear_error_and_write_nothing(name, command, tmp_path, capsys, monkeypatch):
     content, message = HOSTILE[name]
-    path = tmp_path / "record.xml"
+    path = tmp_path / ("record.jsonl" if name.startswith("jsonl") else "record.xml")
     if content is None:  # JSON lines made from a real game, then spoiled
         game = stratego.Game(seed=1)
         game.play(game.legal_moves()[0])
@@ -208,7 +208,7 @@ def test_hostile_records_give_a_clear_error_and_write_nothing(name, command, tmp
     assert message in captured.err and "Traceback" not in captured.err
     assert "stratego: error:" in captured.err
     assert not out.exists() and captured.out == ""
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["record.xml"]
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
 
 
 def test_view_writes_the_page_and_refuses_a_missing_file(tmp_path, capsys):
@@ -223,7 +223,7 @@ def test_view_writes_the_page_and_refuses_a_missing_file(tmp_path, capsys):
     assert "No such file" in capsys.readouterr().err and not (tmp_path / "x.html").exists()
     with pytest.raises(SystemExit):
         main(["view", str(path), "-o", str(out), "--index", "1"])
-    assert "holds one game" in capsys.readouterr().err
+    assert "has 1 game(s); expected an index below that, got 1" in capsys.readouterr().err
 
 
 def test_view_and_replay_a_json_lines_file_by_index(tmp_path, capsys):
@@ -242,9 +242,19 @@ def test_view_and_replay_a_json_lines_file_by_index(tmp_path, capsys):
     assert result_text(games[2]) in out.read_text()
     with pytest.raises(SystemExit):
         main(["view", str(path), "--index", "3", "-o", str(tmp_path / "no.html")])
-    assert "has 3 games" in capsys.readouterr().err and not (tmp_path / "no.html").exists()
+    assert "has 3 game(s)" in capsys.readouterr().err and not (tmp_path / "no.html").exists()
     lines = iter(["e", "q"])
     from stratego.terminal import replay_game
     printed = []
     assert replay_game(load_game(path, 1), read=lambda prompt: next(lines), write=printed.append) == 0
     assert any(line.startswith(f"Move {games[1].ply} of {games[1].ply}:") for line in printed)
+
+
+def test_view_a_folder_of_gravon_records_by_index(tmp_path, capsys):
+    (tmp_path / "a.xml").write_text(GOOD)
+    (tmp_path / "b.xml").write_text(with_moves('<move id="1" source="F4" target="F5"/>'))
+    out = tmp_path / "out" / "game.html"
+    out.parent.mkdir()
+    assert main(["view", str(tmp_path), "--index", "1", "-o", str(out)]) == 0
+    assert "Not finished after 1 plies" in out.read_text()  # b.xml: sorted by path
+    assert load_game(tmp_path, 0).end_reason == "resigned"

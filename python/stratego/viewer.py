@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 from html import escape
 from importlib import resources
 from typing import Sequence
@@ -169,30 +168,14 @@ def viewer_html(game: Game, *, perspective: str = "full", title: str | None = No
 
 
 def load_game(path: str | os.PathLike, index: int = 0) -> Game:
-    """The game of record file `path`, replayed through the engine (records.replay):
-    a Gravon XML record (one game: `index` 0), or JSON lines (game `index`, from 0).
-    Raises records.RecordError naming what is wrong with the file, the record or its
-    moves (nothing is read from a pipe or device), OSError if it cannot be read."""
+    """Game `index` (from 0) of a record file or folder, as records.load_records reads
+    it (a Gravon .xml record, a folder of them, or a JSON lines file), replayed through
+    the engine (records.replay). Raises records.RecordError naming what is wrong with
+    the file, the record or its moves, OSError if it cannot be read."""
     if isinstance(index, bool) or not isinstance(index, int) or index < 0:
         raise ValueError(f"index must be a game number >= 0, got {index!r}")
-    info = os.stat(path)
-    if not stat.S_ISREG(info.st_mode):
-        raise records.RecordError(f"{path}: not a regular file; expected a record file")
-    with open(path, "rb") as handle:
-        head = handle.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
-    if head.startswith(b"{"):  # the project's JSON lines (stratego.jsonl), one game a line
-        record = None
-        for number, record in enumerate(records.iter_jsonl(path)):
-            if number == index:
-                break
-        else:
-            raise records.RecordError(f"{path}: has {0 if record is None else number + 1} games; "
-                                      f"expected index < that, got {index}")
-    else:  # anything else goes to the Gravon XML reader, whose errors say what is wrong
-        if index != 0:
-            raise ValueError(f"{path}: a Gravon record holds one game (index 0), got index {index}")
-        record = records.read_record(path)
-    try:
-        return records.replay(record)
-    except ValueError as exc:
-        raise records.RecordError(f"{path}: {exc}") from None
+    count = 0
+    for count, record in enumerate(records.load_records(path), 1):  # streamed: stops at the game
+        if count > index:
+            return records.replay(record)
+    raise records.RecordError(f"{path}: has {count} game(s); expected an index below that, got {index}")
