@@ -7,6 +7,7 @@ import sys
 from . import _core
 from .arguments import MAX_ENVS, MAX_THREADS, float_in, int_in
 from .bench import format_result, run_bench
+from .distributed import ActorFailed
 from .threads import default_num_threads
 from .variants import RULE_SETTINGS, variants
 
@@ -72,6 +73,79 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _view(args: argparse.Namespace) -> int:
+    from .viewer import load_game, viewer_html
+    page = viewer_html(load_game(args.game, args.index), perspective=args.perspective, title=args.title)
+    # Written only once the whole page is made: a bad record leaves no file behind.
+    with open(args.output, "w", encoding="utf-8") as out:
+        out.write(page)
+    print(f"{args.output}: {args.perspective} view of {args.game}")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from .terminal import replay_game
+    from .viewer import load_game
+    return replay_game(load_game(args.game, args.index), perspective=args.perspective)
+
+
+def _play(args: argparse.Namespace) -> int:
+    import random
+    from .game import Game
+    from .terminal import play_game
+    color = args.color if args.color != "random" else random.choice(["red", "blue"])
+    game = Game(args.variant, seed=args.seed, setup=args.setup, numbering=args.numbering)
+    status = play_game(game, ("red", "blue").index(color), args.bot)
+    if args.save and game.history:
+        from .records import RecordWriter
+        with RecordWriter(args.save, append=True) as out:  # one game a line: a file collects games
+            out.write(game)
+        print(f"game saved to {args.save} (stratego view {args.save} --index ... -o game.html)")
+    return status
+
+
+# Subcommands for people: watch a game (view, replay) or play one (play).
+_VIEWING = {"view": _view, "replay": _replay, "play": _play}
+
+
+def _add_viewing(sub) -> None:
+    view = sub.add_parser("view", help="a recorded game as one HTML page (no network needed)",
+                          description="Writes a self-contained HTML page of a game: board, moves, captured "
+                          "pieces, steps by move (buttons, slider, keys). --perspective red or blue writes only "
+                          "what that player knew.")
+    view.add_argument("game", metavar="GAME", help="a Gravon .xml record, a folder of them, or a JSON lines file of games (--index)")
+    view.add_argument("-o", "--output", required=True, help="the HTML file to write")
+    view.add_argument("--perspective", default="full", choices=["full", "red", "blue"],
+                      help="full: every piece, with buttons for each player's view (default); red/blue: that player's view only")
+    view.add_argument("--index", type=int_in(0, MAX_STEPS), default=0, help="the game's number in the file or folder (from 0)")
+    view.add_argument("--title", default=None, help="the page's title")
+    replay = sub.add_parser("replay", help="step through a recorded game in the terminal")
+    replay.add_argument("game", metavar="FILE", help="a Gravon .xml record, a folder of them, or a JSON lines file of games (--index)")
+    replay.add_argument("--perspective", default="full", choices=["full", "red", "blue"])
+    replay.add_argument("--index", type=int_in(0, MAX_STEPS), default=0, help="the game's number in the file or folder (from 0)")
+    play = sub.add_parser("play", help="play against a bot in the terminal, from your own view")
+    play.add_argument("--bot", default="heuristic", choices=list(_core.BOT_NAMES))
+    play.add_argument("--color", default="red", choices=["red", "blue", "random"], help="your colour (red moves first)")
+    play.add_argument("--variant", default="classic", help=f"one of {variants()} or a .toml path")
+    play.add_argument("--setup", default="random", choices=["random", "human"], help="how both setups are drawn")
+    play.add_argument("--numbering", default="new", choices=["new", "old"], help="ranks: new (Marshal 10) or old (Marshal 1)")
+    play.add_argument("--seed", type=int, default=None, help="seed of the setups and the bot (default: fresh)")
+    play.add_argument("--save", default=None, help="append the game to this JSON lines file of records")
+
+
+def _pairs(args: argparse.Namespace) -> int:
+    from .pairs import save_pairs, training_pairs
+    from .records import load_records
+
+    records = load_records(args.records)
+    players = {"both": (0, 1), "red": (0,), "blue": (1,)}[args.players]
+    pairs = training_pairs(records, players=players, history_k=args.history_k, obs_format=args.obs_format)
+    save_pairs(args.output, pairs)
+    print(f"stratego pairs: {len(pairs['action'])} pairs of {args.players} from "
+          f"{len(set(pairs['game'].tolist()))} games written to {args.output}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="stratego", description="Stratego simulator for RL.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -116,10 +190,20 @@ def main(argv: list[str] | None = None) -> int:
                             "(pieces and actions must still match)")
     arena.add_argument("--json", default=None, help="write the results to this JSON file")
     arena.add_argument("--no-progress", action="store_true", help="no progress bar")
+    pairs = sub.add_parser("pairs", help="training pairs (observation, mask, action, player) from game records",
+                           description="Every decision in the records, seen by the player who made it, into an "
+                           ".npz of arrays obs, mask, action, player, game, step (docs/records.md).")
+    pairs.add_argument("records", help="a JSON lines file of games, a Gravon .xml record, or a folder of them")
+    pairs.add_argument("-o", "--output", required=True, help="the .npz file to write")
+    pairs.add_argument("--players", default="both", choices=["both", "red", "blue"], help="whose decisions (both)")
+    pairs.add_argument("--history-k", type=int, default=4, help="observation history planes (4; the range is checked in C)")
+    pairs.add_argument("--obs-format", default="planes", choices=["planes", "codes"])
+    _add_viewing(sub)
     args = parser.parse_args(argv)
+    run = {"bench": _bench, "arena": _arena, "pairs": _pairs, **_VIEWING}[args.command]
     try:
-        return _bench(args) if args.command == "bench" else _arena(args)
-    except (ValueError, TypeError, MemoryError, OSError, ImportError, RuntimeError) as exc:
+        return run(args)
+    except (ValueError, TypeError, MemoryError, OSError, ImportError, ActorFailed) as exc:
         # Bad settings (an unknown variant, too many games): the message, no traceback.
         parser.error(str(exc))
 

@@ -226,10 +226,16 @@ class VecEnv(VecShell):
         if seed is not None:
             self.reset(seed=seed)
 
-    def render(self):
-        """The full board of game 0 as text (see Game.render for one player's view)."""
-        from .render import render_cells
-        return render_cells(self._batch.game(0).cells())  # the full board
+    def render(self, index: int = 0, perspective: str | int | None = "full"):
+        """Game `index` (0 by default, Gymnasium's render()) as text: "full" (or None)
+        the whole board, "red"/"blue" (or 0/1) what that player knows, as Game.render."""
+        from .render import parse_perspective, render_cells
+        perspective = parse_perspective(perspective)
+        if isinstance(index, bool):
+            raise TypeError("index must be a game number (int), got bool")
+        state = self._batch.game(index)  # checks index (and a closed env)
+        view = None if perspective is None else state.view_cells(perspective)
+        return render_cells(state.cells(), view, perspective)
 
     def bot_actions(self, name: str) -> np.ndarray:
         """The action bot `name` ("random" or "heuristic", see stratego.BOTS) plays in
