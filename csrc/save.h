@@ -32,7 +32,9 @@
  *   version 3  this layout: the learner-vs-bot setting in the header (`versus`) and,
  *              for such a batch, each game's VersusSlot (bot stream, learner colour)
  *              after the sampler streams
- *   version 4  the batch's game_offset in the header (a slice of a run played apart)
+ *   version 4  the batch's game_offset in the header (a slice of a run played apart);
+ *              the end reasons resigned, agreed draw and timeout (a game's end_reason
+ *              8-10, which a version 3 reader would refuse as a corrupt game)
  *
  * Plain C: no Python. The binding wraps these, and main.c round-trips a batch.
  */
