@@ -57,6 +57,19 @@ def test_two_actors_play_the_local_games(local_ray, kwargs):
     assert len(set(result.pids)) == 2 and os.getpid() not in result.pids
 
 
+def test_a_pool_keeps_its_actors_across_runs(local_ray):
+    with distributed.SimulationPool(64, actors=2) as pool:
+        first = pool.bench(50, seed=1, observations=False)
+        second = pool.bench(50, seed=2, observations=False)
+        again = pool.bench(50, seed=1, observations=False)
+        assert first.pids == second.pids == again.pids
+        assert first.total.checksum == again.total.checksum != second.total.checksum
+        with pytest.raises(ValueError, match="batch_steps must be an int >= 1"):
+            pool.bench(0)
+    with pytest.raises(RuntimeError, match="the pool is closed"):
+        pool.bench(5)
+
+
 def test_a_killed_actor_is_restarted_and_its_slice_redone(local_ray):
     killed = []
 
