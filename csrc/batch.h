@@ -27,6 +27,7 @@
 #include "board.h"
 #include "game.h"
 #include "observe.h"
+#include "record.h"
 #include "rules.h"
 #include "vec.h"
 
@@ -71,6 +72,8 @@ typedef struct {
     int autoreset;       /* AUTORESET_* (vec.h) */
     int opponent;        /* a BotKind: learner vs opponent below; -1 the two-player batch */
     int learner_mode;    /* LEARNER_* */
+    uint32_t record_capacity; /* 0: no records; else keep every game's actions, this many
+                               * a game (record.h) */
 } BatchConfig;
 
 /* The arrays a batch writes, owned by the caller: the outputs every game's batch has
@@ -112,6 +115,10 @@ typedef struct {
     int opponent;
     int learner_mode;       /* LEARNER_* */
     VersusSlot *versus;     /* [N], owned by the batch; NULL in the two-player batch */
+    /* Records (record.h): every game's start and actions, and the finished games until
+     * the caller takes them; recording 0 leaves rec empty and every game as it would be. */
+    int recording;
+    Recorder rec;
 } Batch;
 
 /* The settings of a classic batch of n games: default rules, random setups, the legal
@@ -165,8 +172,11 @@ int64_t batch_find_out_of_range(const Batch *b, const int64_t *actions);
 /* First game whose action is not legal there, or -1; *code gets moves_check_action's code. */
 int64_t batch_find_illegal(const Batch *b, const int64_t *actions, int *code, int num_threads);
 
-/* Plays actions[i] in game i (all in range; under ILLEGAL_RAISE all legal). */
-void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_threads);
+/* Plays actions[i] in game i (all in range; under ILLEGAL_RAISE all legal). 0; or, when
+ * recording, -1 with nothing played if games finished earlier still cannot be queued
+ * (memory, record.h): a game must not finish again over its unqueued record. If this
+ * step's finished games cannot be queued, they wait, kept, for the next call. */
+int batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_threads);
 
 /* For each game a uniformly random set entry of its row of b->out.mask (the legal actions
  * unless the caller narrowed them), from the game's own sampler stream; -1 if none.
