@@ -46,11 +46,18 @@ from pathlib import Path
 from typing import Iterator
 from xml.parsers import expat
 
-from . import _core, notation
+from . import notation
+from .history import FIELD_ALPHABET, LAKE_SQUARES, Record, RecordError, check_field
 from .notation import format_square
 
 __all__ = [
     "RecordError",
+    "Record",
+    "make_record",
+    "replay",
+    "check_field",
+    "GRAVON_VARIANTS",
+    "SERVER_SETTINGS",
     "Move",
     "GameRecord",
     "parse_square",
@@ -66,12 +73,6 @@ __all__ = [
 
 # Gravon's column letters, column 0 first. There is no "J".
 COLUMN_LETTERS = notation.COLUMNS
-
-# Letters allowed in a field: 'A' empty, '_' lake, 'B'..'M' red, 'N'..'Y' blue.
-FIELD_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXY_")
-
-# Lakes: the engine's (csrc/types.h, LAKE_SQUARES).
-LAKE_SQUARES = frozenset(_core.LAKE_SQUARES)
 
 # More moves than this in one record is refused (real games stay far below it).
 MAX_MOVES = 10_000
@@ -103,10 +104,6 @@ _SCHEMA: dict[str, tuple[str | None, frozenset[str], frozenset[str], bool]] = {
                frozenset({"rescuefield", "rescuepiece"}), False),
     "result": ("game", frozenset({"type", "winner"}), frozenset({"type"}), False),
 }
-
-
-class RecordError(ValueError):
-    """A game record is malformed, hostile, or not what this reader expects."""
 
 
 @dataclass(frozen=True)
@@ -287,29 +284,6 @@ def _square_attr(element: _Element, name: str) -> int:
         raise RecordError(f"line {element.line}: <{element.tag}> {name}: {exc}") from None
 
 
-def _check_field(content: str, line: int) -> str:
-    if len(content) != 100:
-        raise RecordError(
-            f"line {line}: field has {len(content)} letters; expected exactly 100 "
-            f"(10 rows of 10)"
-        )
-    bad = sorted({ch for ch in content if ch not in FIELD_ALPHABET})
-    if bad:
-        first = next(i for i, ch in enumerate(content) if ch not in FIELD_ALPHABET)
-        raise RecordError(
-            f"line {line}: field has letter(s) {''.join(bad)!r} (first at square "
-            f"{format_square(first)}); expected only 'A' (empty), '_' (lake), "
-            f"'B'-'M' (red) and 'N'-'Y' (blue)"
-        )
-    for sq in range(100):
-        if (content[sq] == "_") != (sq in LAKE_SQUARES):
-            raise RecordError(
-                f"line {line}: field square {format_square(sq)} is {content[sq]!r}; "
-                f"expected lakes '_' exactly on {', '.join(format_square(s) for s in sorted(LAKE_SQUARES))}"
-            )
-    return content
-
-
 def _build_record(root: _Element, path: str | None) -> GameRecord:
     if root.tag != "stratego":
         raise RecordError(f"root element is <{root.tag}>; expected <stratego>")
@@ -326,7 +300,7 @@ def _build_record(root: _Element, path: str | None) -> GameRecord:
             f"line {game.line}: <game> has {len(fields)} <field> elements; expected "
             f"exactly one"
         )
-    field = _check_field(fields[0].attrs["content"], fields[0].line)
+    field = check_field(fields[0].attrs["content"], f"line {fields[0].line}: field")
 
     results = [c for c in game.children if c.tag == "result"]
     if len(results) > 1:
@@ -479,3 +453,90 @@ def iter_records(
         raise NotADirectoryError(f"{root}: not a directory of Gravon records")
     for path in sorted(p for p in root.rglob("*.xml") if p.is_file()):
         yield read_record(path, max_bytes=max_bytes)
+
+
+# --------------------------------------------------------------------------- replay
+
+#: The engine's variant for each Gravon game type ("classicfree": classic pieces, free
+#: setup), played under the server's rules: SERVER_SETTINGS over the variant's.
+GRAVON_VARIANTS = {
+    "classic": "gravon",
+    "classicfree": "gravon",
+    "barrage": "barrage",
+    "ultimate lightning": "ultimate-lightning",
+}
+#: Gravon's server: a two-square limit of 5 (some recorded games need it), no draw caps.
+SERVER_SETTINGS = {"two_square_limit": 5, "max_plies": 0, "max_plies_without_attack": 0}
+
+# Gravon result types of endings the players decide, and the engine's end reasons for
+# them; 10-14 are the clock's and absence's (docs/rules.md "Notation (Gravon)").
+_CONCEDED_TYPES = {3: "resigned", 4: "agreed_draw", **{t: "timeout" for t in range(10, 15)}}
+# Result types the position decides: the engine's end reasons that may stand for them.
+_DECIDED_TYPES = {
+    0: ("no_movable_pieces", "no_legal_move"),
+    1: ("flag_captured",),
+    2: ("no_movable_pieces", "neither_can_move"),
+}
+
+
+def _gravon_actions(record: GameRecord) -> tuple[list[int], list[str]]:
+    """The record's moves as actions (red moves first, moves alternate; a rescue is the
+    mover's action after its move), with the name of each for messages."""
+    from .actions import rescue_to_action, squares_to_action
+
+    actions, names = [], []
+    for i, move in enumerate(record.moves):
+        player = i % 2
+        try:
+            actions.append(squares_to_action(move.source, move.target, player))
+            names.append(f"move {i + 1}")
+            if move.rescue_piece is not None:
+                # The piece number is Gravon's letter index (B = 1 bomb .. M = 12 flag):
+                # in every archive record that piece is among the mover's captured ones.
+                if move.rescue_piece == 0:
+                    raise ValueError("rescue piece 0 is no piece (Gravon numbers them 1 bomb .. 12 flag)")
+                actions.append(rescue_to_action(move.rescue_piece - 1, move.rescue_square, player))
+                names.append(f"move {i + 1}'s rescue")
+        except ValueError as exc:
+            raise RecordError(f"{record.path or 'record'}: move {i + 1}: {exc}") from None
+    return actions, names
+
+
+def replay(record: GameRecord | Record, **settings: int):
+    """The Game of a record with all its moves played and its ending applied.
+
+    A Record (stratego.history, the JSON lines format's) plays as Game.from_record. A
+    Gravon GameRecord plays under its game type's variant (GRAVON_VARIANTS) with the
+    server's rules (SERVER_SETTINGS; `settings` override them); a resignation (result
+    type 3), an agreed draw (4) or a clock's ending (10-14) is applied after the last
+    move, and an ending the position decides (0, 1, 2) must be one the moves reach.
+    RecordError (a ValueError) names the first illegal move, or the result that differs.
+    """
+    from .game import Game
+
+    if isinstance(record, Record):
+        if settings:
+            raise TypeError("a Record holds its own rule settings; settings apply to Gravon records")
+        return Game.from_record(record)
+    if not isinstance(record, GameRecord):
+        raise TypeError(f"replay takes a GameRecord or a Record, got {type(record).__name__}")
+    where = f"{record.path or 'record'}: "
+    if record.game_type not in GRAVON_VARIANTS:
+        raise RecordError(f"{where}game type {record.game_type!r} has no variant here; expected one of "
+                          f"{', '.join(repr(t) for t in GRAVON_VARIANTS)}")
+    actions, names = _gravon_actions(record)
+    try:
+        game = Game.from_field(record.field, 0, GRAVON_VARIANTS[record.game_type], **{**SERVER_SETTINGS, **settings})
+    except ValueError as exc:
+        raise RecordError(f"{where}bad start: {exc}") from None
+    game._play_recorded(actions, names, where)
+    result = record.result_type
+    if result in _CONCEDED_TYPES:
+        game._end_as_recorded(record.winner, _CONCEDED_TYPES[result], where)
+    elif result in _DECIDED_TYPES:
+        if game.end_reason not in _DECIDED_TYPES[result] or game.winner != record.winner:
+            got = f"end ({game.end_reason}, winner {game.winner})" if game.done else "are not over"
+            raise RecordError(f"{where}result type {result} (winner {record.winner}): the moves {got}")
+    elif result is not None:
+        raise RecordError(f"{where}result type {result} is not one Gravon writes; expected 0-4 or 10-14")
+    return game
