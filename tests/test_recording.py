@@ -55,6 +55,7 @@ def check_same_step(env, records):
         game = records.replay(j)
         winner, reason = records.result(j)
         assert game.done and (game.winner, game.end_reason, game.ply) == (winner, reason, records.plies[j])
+        assert game.record() == records.record(j)  # the Game's own record of it: the same
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -116,7 +117,7 @@ def test_an_illegal_action_ends_the_record_unplayed():
     assert records.game.tolist() == [1]
     assert records.result(0) == (1 - mover, "illegal_action") and records.count[0] == 1
     game = records.replay(0)  # the first ply only: the illegal one was not played
-    assert not game.done and game.field == before
+    assert (game.winner, game.end_reason, game.field) == (1 - mover, "illegal_action", before)
 
 
 def test_records_are_the_same_for_one_and_two_threads():

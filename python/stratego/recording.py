@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _core
+from .history import Record, make_record
 from .variants import Variant
 
 END_REASONS: tuple[str, ...] = _core.END_REASONS
@@ -81,11 +82,20 @@ class RecordedGames:
         w = int(self.winner[j])
         return (None if w < 0 else w), END_REASONS[self.reason[j]]
 
+    def record(self, j: int) -> Record:
+        """Game j as a stratego.history.Record (variant with its settings, start, actions,
+        result): what the record writers take. IncompleteRecordError for an incomplete
+        record."""
+        winner, reason = self.result(j)
+        return make_record(self.variant, self.field(j), self.game_actions(j), to_move=int(self.to_move[j]),
+                           winner=winner, reason=reason)
+
+    def __iter__(self):
+        """The records, in order (record(j) for each j)."""
+        return (self.record(j) for j in range(len(self)))
+
     def replay(self, j: int):
-        """Game j replayed through `Game` from its start, every action checked legal: a
-        Game at its last position (over, unless it ended by an illegal action)."""
+        """Game j replayed through `Game` (Game.from_record): every action checked legal
+        and the result checked against the one the batch gave. A Game at its end."""
         from .game import Game
-        game = Game.from_field(self.field(j), int(self.to_move[j]), self.variant)
-        for action in self.game_actions(j).tolist():
-            game.play(action)
-        return game
+        return Game.from_record(self.record(j))
