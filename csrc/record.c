@@ -18,7 +18,9 @@ uint32_t record_capacity_bound(const Rules *r) {
 }
 
 size_t record_game_bytes(uint32_t capacity) {
-    return 2 * (sizeof(RecordSheet) + (size_t)capacity * sizeof(uint16_t)) + 2; /* + current, finished */
+    /* + current, finished, count, stage */
+    return 2 * (sizeof(RecordSheet) + (size_t)capacity * sizeof(uint16_t)) + 2 + sizeof(uint32_t) +
+           RECORD_STAGE * sizeof(uint16_t);
 }
 
 int recorder_init(Recorder *rec, int n, uint32_t capacity) {
@@ -27,7 +29,10 @@ int recorder_init(Recorder *rec, int n, uint32_t capacity) {
     rec->actions = malloc((size_t)n * 2 * capacity * sizeof(uint16_t));
     rec->current = calloc((size_t)n, 1);
     rec->finished = calloc((size_t)n, 1);
-    if (rec->sheets == NULL || rec->actions == NULL || rec->current == NULL || rec->finished == NULL) {
+    rec->count = calloc((size_t)n, sizeof(uint32_t));
+    rec->stage = calloc((size_t)n * RECORD_STAGE, sizeof(uint16_t));
+    if (rec->sheets == NULL || rec->actions == NULL || rec->current == NULL || rec->finished == NULL ||
+        rec->count == NULL || rec->stage == NULL) {
         recorder_free(rec);
         return -1;
     }
@@ -41,6 +46,8 @@ void recorder_free(Recorder *rec) {
     free(rec->actions);
     free(rec->current);
     free(rec->finished);
+    free(rec->count);
+    free(rec->stage);
     free(rec->queue.data);
     memset(rec, 0, sizeof(*rec));
 }
@@ -51,10 +58,51 @@ void recorder_begin(Recorder *rec, int64_t i, const GameState *s) {
     sheet->winner = -1;
     sheet->to_move = s->to_move;
     board_to_field(s, sheet->field);
+    rec->count[i] = 0;
+}
+
+/* Game i's current sheet. */
+static uint16_t *sheet_actions(const Recorder *rec, int64_t i, int sheet) {
+    return &rec->actions[(size_t)(2 * i + sheet) * rec->capacity];
+}
+
+/* Copies the staged actions of positions [begin, end) (one stage's worth at most, from
+ * the stage's first position) to game i's current sheet; those past the capacity are
+ * not kept (record.h, "Bound"). */
+void recorder_flush(Recorder *rec, int64_t i, uint32_t begin, uint32_t end) {
+    if (end > rec->capacity) end = rec->capacity;
+    if (begin >= end) return;
+    memcpy(sheet_actions(rec, i, rec->current[i]) + begin, &rec->stage[(size_t)i * RECORD_STAGE],
+           (size_t)(end - begin) * sizeof(uint16_t));
+}
+
+/* The first position of the stage of a game with n actions. */
+static uint32_t stage_begin(uint32_t n) { return n - n % RECORD_STAGE; }
+
+RecordSheet recorder_current(const Recorder *rec, int64_t i, uint16_t *actions) {
+    RecordSheet sheet = rec->sheets[2 * i + rec->current[i]];
+    uint32_t n = rec->count[i], begin = stage_begin(n), end = n < rec->capacity ? n : rec->capacity;
+    sheet.count = n;
+    memcpy(actions, sheet_actions(rec, i, rec->current[i]), (size_t)rec->capacity * sizeof(uint16_t));
+    if (begin < end)
+        memcpy(actions + begin, &rec->stage[(size_t)i * RECORD_STAGE], (size_t)(end - begin) * sizeof(uint16_t));
+    return sheet;
+}
+
+void recorder_set_current(Recorder *rec, int64_t i, const RecordSheet *sheet, const uint16_t *actions) {
+    uint32_t n = sheet->count, begin = stage_begin(n), end = n < rec->capacity ? n : rec->capacity;
+    rec->sheets[2 * i + rec->current[i]] = *sheet;
+    rec->count[i] = n;
+    memcpy(sheet_actions(rec, i, rec->current[i]), actions, (size_t)rec->capacity * sizeof(uint16_t));
+    if (begin < end)
+        memcpy(&rec->stage[(size_t)i * RECORD_STAGE], actions + begin, (size_t)(end - begin) * sizeof(uint16_t));
 }
 
 void recorder_finish(Recorder *rec, int64_t i, const GameState *s) {
     RecordSheet *sheet = &rec->sheets[2 * i + rec->current[i]];
+    uint32_t n = rec->count[i];
+    recorder_flush(rec, i, stage_begin(n), n); /* the staged rest of the game */
+    sheet->count = n;
     sheet->plies = s->ply;
     sheet->winner = (int8_t)(s->winner == NO_WINNER ? -1 : s->winner);
     sheet->reason = s->end_reason;
@@ -67,6 +115,7 @@ void recorder_finish(Recorder *rec, int64_t i, const GameState *s) {
     RecordSheet *next = &rec->sheets[2 * i + rec->current[i]];
     memset(next, 0, sizeof(*next));
     next->winner = -1;
+    rec->count[i] = 0;
 }
 
 size_t record_entry_bytes(const Recorder *rec, uint32_t count) {
@@ -106,8 +155,7 @@ int recorder_collect(Recorder *rec) {
         uint8_t *at = q->data + q->len;
         memset(at, 0, bytes); /* the padding too: equal games give equal bytes */
         memcpy(at, &entry, sizeof(entry));
-        memcpy(at + sizeof(entry), &rec->actions[(size_t)(2 * i + done_sheet) * rec->capacity],
-               (size_t)kept * sizeof(uint16_t));
+        memcpy(at + sizeof(entry), sheet_actions(rec, i, done_sheet), (size_t)kept * sizeof(uint16_t));
         q->len += bytes;
         q->entries++;
         rec->finished[i] = 0;

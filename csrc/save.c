@@ -223,13 +223,12 @@ void save_batch_write(const Batch *b, uint8_t *out) {
     if (!b->recording) return;
     const Recorder *rec = &b->rec;
     size_t row = (size_t)rec->capacity * sizeof(uint16_t);
+    /* The sheets, then the rows of actions: each game's in one pass, the row straight
+     * into place (out keeps 2-byte alignment: save.h). */
+    uint8_t *rows = out + (size_t)b->num_envs * sizeof(RecordSheet);
     for (int64_t i = 0; i < b->num_envs; i++) {
-        memcpy(out, &rec->sheets[2 * i + rec->current[i]], sizeof(RecordSheet));
-        out += sizeof(RecordSheet);
-    }
-    for (int64_t i = 0; i < b->num_envs; i++) {
-        memcpy(out, &rec->actions[(size_t)(2 * i + rec->current[i]) * rec->capacity], row);
-        out += row;
+        RecordSheet sheet = recorder_current(rec, i, (uint16_t *)(void *)(rows + (size_t)i * row));
+        memcpy(out + (size_t)i * sizeof(sheet), &sheet, sizeof(sheet));
     }
 }
 
@@ -323,13 +322,11 @@ void save_batch_read(Batch *b, const uint8_t *data) {
      * refuses a load while finished games wait to be handed out). */
     Recorder *rec = &b->rec;
     size_t row = (size_t)rec->capacity * sizeof(uint16_t);
+    const uint8_t *rows = data + (size_t)b->num_envs * sizeof(RecordSheet);
     for (int64_t i = 0; i < b->num_envs; i++) {
-        memcpy(&rec->sheets[2 * i + rec->current[i]], data, sizeof(RecordSheet));
-        data += sizeof(RecordSheet);
-    }
-    for (int64_t i = 0; i < b->num_envs; i++) {
-        memcpy(&rec->actions[(size_t)(2 * i + rec->current[i]) * rec->capacity], data, row);
-        data += row;
+        RecordSheet sheet;
+        memcpy(&sheet, data + (size_t)i * sizeof(sheet), sizeof(sheet));
+        recorder_set_current(rec, i, &sheet, (const uint16_t *)(const void *)(rows + (size_t)i * row));
     }
 }
 
