@@ -52,6 +52,27 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pairs(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .pairs import save_pairs, training_pairs
+    from .records import iter_jsonl, iter_records, read_record
+
+    source = Path(args.records)
+    if source.is_dir():
+        records = iter_records(source)
+    elif source.suffix == ".xml":
+        records = [read_record(source)]
+    else:
+        records = iter_jsonl(source)
+    players = {"both": (0, 1), "red": (0,), "blue": (1,)}[args.players]
+    pairs = training_pairs(records, players=players, history_k=args.history_k, obs_format=args.obs_format)
+    save_pairs(args.output, pairs)
+    print(f"stratego pairs: {len(pairs['action'])} pairs of {args.players} from "
+          f"{len(set(pairs['game'].tolist()))} games written to {args.output}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="stratego", description="Stratego simulator for RL.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -91,9 +112,18 @@ def main(argv: list[str] | None = None) -> int:
                             "(pieces and actions must still match)")
     arena.add_argument("--json", default=None, help="write the results to this JSON file")
     arena.add_argument("--no-progress", action="store_true", help="no progress bar")
+    pairs = sub.add_parser("pairs", help="training pairs (observation, mask, action, player) from game records",
+                           description="Every decision in the records, seen by the player who made it, into an "
+                           ".npz of arrays obs, mask, action, player, game, step (docs/records.md).")
+    pairs.add_argument("records", help="a JSON lines file of games, a Gravon .xml record, or a folder of them")
+    pairs.add_argument("-o", "--output", required=True, help="the .npz file to write")
+    pairs.add_argument("--players", default="both", choices=["both", "red", "blue"], help="whose decisions (both)")
+    pairs.add_argument("--history-k", type=int, default=4, help="observation history planes (4; the range is checked in C)")
+    pairs.add_argument("--obs-format", default="planes", choices=["planes", "codes"])
     args = parser.parse_args(argv)
+    run = {"bench": _bench, "arena": _arena, "pairs": _pairs}[args.command]
     try:
-        return _bench(args) if args.command == "bench" else _arena(args)
+        return run(args)
     except (ValueError, TypeError, MemoryError, OSError) as exc:
         # Bad settings (an unknown variant, too many games): the message, no traceback.
         parser.error(str(exc))

@@ -89,18 +89,19 @@ class Game:
         """Plays a record's actions; RecordError names (names[i]) the first that the rules
         refuse, a rescue they do not open, or a rescue they open that the record skips."""
         for action, name in zip(actions, names):
-            label = f"{where}{name} ({action_to_move(action, self.to_move)})"
+            # The label for a message only: decoding every action would double the cost.
+            label = lambda: f"{where}{name} ({action_to_move(action, self.to_move)})"  # noqa: E731
             if self.done:
                 raise RecordError(f"{where}the game is over ({self.end_reason}) before {name}")
             rescue = action >= _core.RESCUE_ACTION_BASE
             if rescue != self.rescue_pending:
-                raise RecordError(f"{label}: " + (
+                raise RecordError(f"{label()}: " + (
                     "the record makes a rescue the rules do not open" if rescue else
                     "the rules open a rescue here (a piece returns, or 'pass'), the record moves on"))
             try:
                 self.play(action)
             except ValueError as exc:
-                raise RecordError(f"{label}: {exc}") from None
+                raise RecordError(f"{label()}: {exc}") from None
 
     def _end_as_recorded(self, winner: int | None, reason: str | None, where: str) -> None:
         """Ends the game as its record says, after its last action."""
@@ -268,9 +269,10 @@ class Game:
             num_actions = self._variant.num_actions
             if not 0 <= action < num_actions:
                 raise ValueError(f"illegal move {action}: this variant's actions are in [0, {num_actions})")
-            label = f"{action} ({action_to_move(action, self.to_move, self.numbering)})"
+            label = None
         reason = self._state.check_action(action)
         if reason is not None:
+            label = label or f"{action} ({action_to_move(action, self.to_move, self.numbering)})"
             raise ValueError(f"illegal move {label}: {reason}")
         self._state.play_action(action)
         self._actions.append(action)

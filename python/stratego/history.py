@@ -132,6 +132,7 @@ def make_record(variant: str | Variant, field: str, actions: Iterable[int], *, t
     problem), not that the moves are legal: Game.from_record plays them."""
     try:
         variant = load_variant(variant, **settings)
+        num_actions = variant.num_actions  # the C core checks the settings together
     except (TypeError, ValueError) as exc:
         raise RecordError(f"bad variant: {exc}") from None
     check_field(field)
@@ -144,5 +145,5 @@ def make_record(variant: str | Variant, field: str, actions: Iterable[int], *, t
             raise RecordError(f"winner {winner} without an end reason; an unfinished game has winner None")
     elif reason not in END_REASONS:
         raise RecordError(f"unknown end reason {reason!r}; expected one of {', '.join(END_REASONS)} or None")
-    return Record(variant, field, _actions_tuple(actions, variant.num_actions), int(to_move),
+    return Record(variant, field, _actions_tuple(actions, num_actions), int(to_move),
                   None if winner is None else int(winner), reason, source)

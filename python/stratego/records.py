@@ -47,14 +47,28 @@ from typing import Iterator
 from xml.parsers import expat
 
 from . import notation
-from .history import FIELD_ALPHABET, LAKE_SQUARES, Record, RecordError, check_field
+from .actions import RESCUE_ACTION_BASE, decode_action
+from .history import FIELD_ALPHABET, LAKE_SQUARES, Record, RecordError, check_field, make_record
 from .notation import format_square
+from .variants import SWITCHES, load_variant
 
 __all__ = [
     "RecordError",
     "Record",
     "make_record",
     "replay",
+    "write_record",
+    "record_to_gravon",
+    "gravon_to_record",
+    "gravon_game_types",
+    "JSONL_FORMAT",
+    "JSONL_VERSION",
+    "RecordWriter",
+    "iter_jsonl",
+    "read_jsonl",
+    "record_from_json",
+    "record_to_json",
+    "write_jsonl",
     "check_field",
     "GRAVON_VARIANTS",
     "SERVER_SETTINGS",
@@ -465,8 +479,9 @@ GRAVON_VARIANTS = {
     "barrage": "barrage",
     "ultimate lightning": "ultimate-lightning",
 }
-#: Gravon's server: a two-square limit of 5 (some recorded games need it), no draw caps.
-SERVER_SETTINGS = {"two_square_limit": 5, "max_plies": 0, "max_plies_without_attack": 0}
+#: Gravon's server: a two-square limit of 5 (some recorded games need it), no draw caps:
+#: the settings of configs/gravon.toml that are not switches, over every game type.
+SERVER_SETTINGS = {k: v for k, v in load_variant("gravon").settings.items() if k not in SWITCHES}
 
 # Gravon result types of endings the players decide, and the engine's end reasons for
 # them; 10-14 are the clock's and absence's (docs/rules.md "Notation (Gravon)").
@@ -540,3 +555,139 @@ def replay(record: GameRecord | Record, **settings: int):
     elif result is not None:
         raise RecordError(f"{where}result type {result} is not one Gravon writes; expected 0-4 or 10-14")
     return game
+
+
+# --------------------------------------------------------------------------- writing
+
+# The Gravon result type of each end reason the format has (docs/rules.md "Notation
+# (Gravon)"); the position's endings 0 (a side cannot move) and 2 (neither can) depend
+# on the winner. A clock's ending is written 13, the type in the archive.
+_RESULT_TYPE = {"flag_captured": 1, "no_legal_move": 0, "neither_can_move": 2, "resigned": 3,
+                "agreed_draw": 4, "timeout": 13}
+# Gravon game types by the variant they replay under.
+_GRAVON_TYPES = {"gravon": ("classic", "classicfree"), "barrage": ("barrage",),
+                 "ultimate-lightning": ("ultimate lightning",)}
+# The switches a game written as a Gravon type must share with it: every one but the
+# chasing rule, which only forbids moves (as a stricter two-square limit or a cap only
+# forbids or ends: the replay under the server's rules that record_to_gravon makes shows
+# where that matters).
+_GRAVON_SWITCHES = tuple(k for k in SWITCHES if k != "chasing_rule")
+
+
+def gravon_game_types(variant) -> tuple[str, ...]:
+    """The Gravon game types a game of `variant` can be written as (its piece set and
+    the switches that change fights and moves are that type's), () if none."""
+    from .variants import load_variant
+
+    for name, types in _GRAVON_TYPES.items():
+        base = load_variant(name)
+        if base.piece_counts == variant.piece_counts and all(
+                variant.settings.get(k) == base.settings.get(k) for k in _GRAVON_SWITCHES):
+            return types
+    return ()
+
+
+def record_to_gravon(record: Record, *, game_type: str | None = None, check: bool = True) -> GameRecord:
+    """The Gravon record of a game (a Record). RecordError if Gravon cannot hold it: no
+    game type has its variant's pieces and rules, red does not move first, a rescue is
+    declined (Gravon notes only rescues made), or it ended in a way Gravon has no result
+    for (a cap, an illegal action). `game_type` picks among the types that fit ("classic"
+    or "classicfree"; the first by default). With `check`, the record is replayed under
+    the server's rules (replay) and must give back the game's moves and result: a game
+    played under a stricter rule (a two-square limit of 3, the chasing rule) whose end
+    the server's rules would not reach is refused."""
+    from .actions import action_to_squares
+
+    if not isinstance(record, Record):
+        raise TypeError(f"record must be a stratego.history.Record, got {type(record).__name__}")
+    types = gravon_game_types(record.variant)
+    if not types:
+        raise RecordError(f"Gravon has no game type for variant {record.variant.name!r} (its pieces and rules); "
+                          "the JSON lines format (write_jsonl) holds every variant")
+    if game_type is None:
+        game_type = types[0]
+    elif game_type not in types:
+        raise RecordError(f"a game of variant {record.variant.name!r} is written as {' or '.join(types)}, "
+                          f"not {game_type!r}")
+    if record.to_move != 0:
+        raise RecordError("a Gravon record starts with red to move; this game starts with blue")
+    if record.reason is None:
+        result_type = None
+    elif record.reason == "no_movable_pieces":
+        result_type = 2 if record.winner is None else 0
+    elif record.reason in _RESULT_TYPE:
+        result_type = _RESULT_TYPE[record.reason]
+    else:
+        raise RecordError(f"Gravon has no result for {record.reason!r}; the JSON lines format (write_jsonl) keeps it")
+    moves: list[Move] = []
+    for i, (action, player) in enumerate(zip(record.actions, record.players)):
+        if action < RESCUE_ACTION_BASE:
+            moves.append(Move(*action_to_squares(action, player)))
+            continue
+        kind, piece_type, square = decode_action(action, player)
+        if kind != "rescue":
+            raise RecordError(f"action {i + 1} declines a rescue; Gravon records note only rescues made")
+        if not moves or moves[-1].rescue_piece is not None:
+            raise RecordError(f"action {i + 1} is a rescue without a move before it")
+        # Gravon numbers the rescued piece by its letter (B = 1 bomb .. M = 12 flag).
+        moves[-1] = Move(moves[-1].source, moves[-1].target, square, piece_type + 1)
+    raw_winner = None if result_type is None else {0: 1, 1: 2, None: 3}[record.winner]
+    out = GameRecord(game_type, record.field, tuple(moves), result_type,
+                     None if result_type is None else record.winner, raw_winner, record.source)
+    if check:
+        back = replay(out).record()
+        if (back.actions, back.winner, back.reason) != (record.actions, record.winner, record.reason):
+            raise RecordError(f"under Gravon's rules (two-square limit 5, no caps) this game ends "
+                              f"({back.reason}, winner {back.winner}), not ({record.reason}, winner {record.winner})")
+    return out
+
+
+def gravon_to_record(record: GameRecord, **settings: int) -> Record:
+    """A Gravon record as a Record (its variant under the server's rules, its actions and
+    its result, the engine's end reason where the position decides it): it replays it."""
+    return replay(record, **settings).record(source=record.path)
+
+
+def _xml_attr(value: str) -> str:
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;")
+
+
+def write_record(game, path: str | os.PathLike | None = None, *, game_type: str | None = None,
+                 check: bool = True) -> str:
+    """A game as Gravon XML text, written to `path` too when given (the file whole, or
+    nothing: RecordError before anything is written). `game` is a Game, a Record
+    (record_to_gravon says which fit, with `game_type` and `check`) or a GameRecord
+    (written as it is). read_record gives back its field, moves, rescues and result."""
+    from .game import Game
+
+    if isinstance(game, Game):
+        game = game.record()
+    if isinstance(game, Record):
+        game = record_to_gravon(game, game_type=game_type, check=check)
+    elif not isinstance(game, GameRecord):
+        raise TypeError(f"write_record takes a Game, a Record or a GameRecord, got {type(game).__name__}")
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<stratego>",
+             f' <game type="{_xml_attr(game.game_type)}">', f'  <field content="{check_field(game.field)}"/>']
+    for i, move in enumerate(game.moves):
+        head = f'  <move id="{i + 1}" source="{format_square(move.source)}" target="{format_square(move.target)}"'
+        if move.rescue_piece is None:
+            lines.append(head + "/>")
+        else:
+            lines += [head + ">", f'   <rescue rescuefield="{format_square(move.rescue_square)}" '
+                                  f'rescuepiece="{move.rescue_piece}"/>', "  </move>"]
+    lines += ['  <player id="1">Player 1</player>', '  <player id="2">Player 2</player>']
+    if game.result_type is not None:
+        winner = "" if game.raw_winner is None else f' winner="{game.raw_winner}"'
+        lines.append(f'  <result type="{game.result_type}"{winner}/>')
+    lines += [" </game>", "</stratego>", ""]
+    text = "\n".join(lines)
+    if path is not None:
+        Path(path).write_text(text, encoding="utf-8")
+    return text
+
+
+# The project's own format, for every variant (stratego.jsonl), read and written here too.
+from .jsonl import (  # noqa: E402  (after the Gravon reader, which it does not need)
+    JSONL_FORMAT, JSONL_VERSION, RecordWriter, iter_jsonl, read_jsonl, record_from_json, record_to_json,
+    write_jsonl,
+)
