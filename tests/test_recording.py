@@ -288,3 +288,89 @@ def test_save_version_names_recording():
     blob = stratego.VecEnv(2, seed=1, record=True, **SHORT).save_state()
     assert struct.unpack_from("=I", blob, 8)[0] == stratego.SAVE_VERSION == 4
     assert struct.unpack_from("=I", blob, 52)[0] == 150  # SaveHeader.record_capacity
+
+
+# -- datasets: write_dataset and `stratego record` ---------------------------------------
+def read_lines(path) -> list[str]:
+    import gzip
+    opener = gzip.open if str(path).endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        return f.read().splitlines()
+
+
+def test_a_dataset_replays_and_is_the_same_for_any_thread_count(tmp_path):
+    from stratego.jsonl import iter_jsonl
+    from stratego.recording import write_dataset
+
+    files = []
+    for threads in (1, 2):
+        path = tmp_path / f"games{threads}.jsonl"
+        run = write_dataset(path, 30, num_envs=8, num_threads=threads, seed=3, max_plies=120)
+        assert run.games == 30 and run.bytes == path.stat().st_size
+        files.append(path.read_bytes())
+    assert files[0] == files[1]
+    records = list(iter_jsonl(tmp_path / "games1.jsonl"))
+    assert len(records) == 30
+    for record in records:
+        game = stratego.Game.from_record(record)  # every move legal, the result as written
+        assert game.done and game.record() == record
+    assert all(r.variant.rules["max_plies"] == 120 for r in records)
+
+
+def test_a_dataset_counts_games_by_slot_not_by_speed(tmp_path):
+    """Each slot writes its first games: 10 games of 4 slots are 3, 3, 2 and 2 games, the
+    first of each slot, whatever their lengths."""
+    from stratego.recording import write_dataset
+
+    path = tmp_path / "games.jsonl"
+    write_dataset(path, 10, num_envs=4, seed=5, max_plies=120)
+    env = stratego.VecEnv(4, seed=5, observations=False, record=True, max_plies=120)
+    firsts = {slot: [] for slot in range(4)}
+    while any(len(firsts[s]) < (3 if s < 2 else 2) for s in firsts):
+        env.step(env.sample_actions())
+        records = env.pop_records()
+        for j in range(len(records)):
+            firsts[int(records.game[j])].append(records.field(j))
+    expected = {f for s, fields in firsts.items() for f in fields[:3 if s < 2 else 2]}
+    written = {line.split('"field":"')[1][:100] for line in read_lines(path)}
+    assert written == expected
+
+
+def test_cli_record_writes_gzip_and_bot_games(tmp_path, capsys):
+    from stratego import cli
+    from stratego.jsonl import iter_jsonl
+
+    path = tmp_path / "games.jsonl.gz"
+    assert cli.main(["record", "--games", "12", "--num-envs", "6", "--variant", "barrage", "--red", "heuristic",
+                     "-o", str(path), "--no-progress", "--threads", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "stratego record: variant barrage, heuristic (red) vs random (blue)" in out and "12 games" in out
+    import gzip
+    with gzip.open(path, "rb") as f:
+        records = list(iter_jsonl(f))
+    assert len(records) == 12 and all(stratego.Game.from_record(r).done for r in records)
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--games", "0"], "argument --games: must be in"),
+    (["--games", "5", "--red", "alphago"], "argument --red: invalid choice"),
+    (["--games", "5", "--variant", "gravon"], "variant 'gravon' has no max_plies"),
+    (["--games", "5", "--variant", "gravon", "--record-plies", "0"], "record_plies must be in"),
+])
+def test_cli_record_bad_settings(argv, message, tmp_path, capsys):
+    from stratego import cli
+
+    path = tmp_path / "games.jsonl"
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["record", "-o", str(path), "--no-progress", *argv])
+    assert exc.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_write_dataset_refuses_bad_players_and_counts(tmp_path):
+    from stratego.recording import write_dataset
+
+    with pytest.raises(ValueError, match=r"games must be an int >= 1, got 0"):
+        write_dataset(tmp_path / "a.jsonl", 0)
+    with pytest.raises(ValueError, match=r"blue must be 'random' or one of the bots \['random', 'heuristic'\]"):
+        write_dataset(tmp_path / "a.jsonl", 3, blue="minimax")
+    assert not (tmp_path / "a.jsonl").exists()
