@@ -286,8 +286,8 @@ def measure_recording(n: int, seed: int, rounds: int, warmup: int, jsonl_games: 
                 if rec:
                     env.pop_records()
             for k in range(rounds):
-                # Each env first in every other round: the env stepped second starts with the
-                # caches the first one left (measured: 0.85x for whichever came second).
+                # Each env first in every other round, so that neither always steps with
+                # the caches the other one left.
                 for rec in ((False, True) if k % 2 == 0 else (True, False)):
                     env = envs[rec]
                     for _ in range(5):
