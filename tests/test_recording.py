@@ -120,10 +120,12 @@ def test_an_illegal_action_ends_the_record_unplayed():
     assert (game.winner, game.end_reason, game.field) == (1 - mover, "illegal_action", before)
 
 
-def test_records_are_the_same_for_one_and_two_threads():
+@pytest.mark.parametrize("opponent", [None, "heuristic"])
+def test_records_are_the_same_for_one_and_two_threads(opponent):
     runs = []
     for threads in (1, 2):
-        env = stratego.VecEnv(64, seed=9, observations=False, record=True, num_threads=threads, **SHORT)
+        env = stratego.VecEnv(64, seed=9, observations=False, record=True, num_threads=threads, opponent=opponent,
+                              **SHORT)
         runs.append((columns(play(env, 200)), env.stats()["checksum"]))
     (a, sum_a), (b, sum_b) = runs
     assert sum_a == sum_b
