@@ -176,6 +176,7 @@ def test_from_record_names_what_is_wrong():
     ({"actions": [1, "A4-A5"]}, "action 2 is a str"),
     ({"actions": "A4-A5"}, "sequence of action ints"),
     ({"actions": np.zeros((2, 2), np.int64)}, "1-d integer array"),
+    ({"actions": np.array([5, -1], np.int16)}, r"action 2 is -1; this variant's actions are in \[0, 1800\)"),
     ({"variant": "nope"}, "bad variant"),
 ])
 def test_make_record_refuses_bad_parts(kwargs, message):

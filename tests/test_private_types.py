@@ -32,6 +32,7 @@ def gamestate_calls():
         "check_action": lambda s: s.check_action(0),
         "play_action": lambda s: s.play_action(0),
         "play_or_forfeit": lambda s: s.play_or_forfeit(0),
+        "concede": lambda s: s.concede("resigned", 0),
         "captured": lambda s: s.captured(0),
         "cells": lambda s: s.cells(),
         "view_cells": lambda s: s.view_cells(0),

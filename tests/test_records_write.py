@@ -11,7 +11,7 @@ import pytest
 import stratego
 from stratego.history import make_record
 from stratego.records import (
-    JSONL_VERSION, SERVER_SETTINGS, RecordError, RecordWriter, gravon_game_types, gravon_to_record, iter_jsonl, iter_records,
+    JSONL_VERSION, SERVER_SETTINGS, RecordError, load_records, RecordWriter, gravon_game_types, gravon_to_record, iter_jsonl, iter_records,
     read_jsonl, read_record, record_from_json, record_to_gravon, record_to_json, replay, write_jsonl,
     write_record,
 )
@@ -256,3 +256,22 @@ def test_limits_and_sources(tmp_path):
     with pytest.raises(TypeError, match="Record"):
         record_to_json(stratego.Game(seed=1))
     assert record_from_json(json.dumps(GOOD)).reason == "resigned"
+
+
+def test_load_records_reads_any_record_file(tmp_path):
+    games = [_played("barrage", seed, **SERVER_SETTINGS) for seed in range(2)]
+    write_jsonl(games, tmp_path / "games.jsonl")
+    assert list(load_records(tmp_path / "games.jsonl")) == [g.record() for g in games]
+    folder = tmp_path / "xml"
+    folder.mkdir()
+    for i, game in enumerate(games):
+        write_record(game, folder / f"{i}.xml")
+    from_xml = list(load_records(folder))
+    assert [r.actions for r in from_xml] == [g.record().actions for g in games]
+    assert from_xml[0].source.endswith("0.xml")
+    assert list(load_records(folder / "1.xml"))[0].reason == games[1].end_reason
+    (folder / "2.xml").write_text("<stratego/>")
+    with pytest.raises(RecordError, match=r"2\.xml: record has 0 <game> elements"):
+        list(load_records(folder))
+    with pytest.raises(RecordError, match="not a regular file"):
+        list(load_records(tmp_path / "missing.jsonl"))

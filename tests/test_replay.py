@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from stratego.records import GRAVON_VARIANTS, RecordError, iter_records, replay
+from stratego.records import GRAVON_VARIANTS, RecordError, iter_records, read_record, replay
 
 from conftest import GRAVON_DIR, needs_gravon
 
@@ -82,3 +82,29 @@ def test_ultimate_lightning_rescues_replay():
         game = replay(record)
         rescues += sum(game.rescues)
     assert rescues == 5
+
+
+GOOD_FIELD = ("BFBFEDEDDDGBMJCDIEDJFBBEBKIEDLHDGHFGHGIH" "AA__AA__AAAA__AA__AA"
+              "TSTXTSWTSSPNPPUPOQPPUQVPPRNVNUQQQRRNYNRN")
+
+
+@pytest.mark.parametrize("body, message", [
+    ('<move id="1" source="F4" target="F5"/><result type="7" winner="1"/>', "result type 7 is not one Gravon writes"),
+    ('<move id="1" source="F4" target="H6"/>', "move 1: no action moves"),
+    ('<move id="1" source="F4" target="G5"/>', r"move 1 \(F4-G5\): illegal move 1943: this variant's actions are in"),
+    ('<move id="1" source="F4" target="F6"/>', "move 1 .F4-F6.: "),
+    ('<move id="1" source="F4" target="F5"/><result type="1" winner="1"/>', "result type 1 .winner 0.: the moves are not over"),
+    ('<move id="1" source="F4" target="F5"><rescue rescuefield="F4" rescuepiece="7"/></move>',
+     "move 1's rescue .*the record makes a rescue the rules do not open"),
+    ('<result type="3" winner="3"/>', "resigned needs a winner"),
+])
+def test_hostile_records_replay_to_a_clear_error(body, message):
+    text = f'<stratego><game type="classic"><field content="{GOOD_FIELD}"/>{body}</game></stratego>'
+    with pytest.raises(RecordError, match=message):
+        replay(read_record(text))
+
+
+def test_unknown_game_type_is_named():
+    text = f'<stratego><game type="chess"><field content="{GOOD_FIELD}"/></game></stratego>'
+    with pytest.raises(RecordError, match="game type 'chess' has no variant here"):
+        replay(read_record(text))

@@ -53,18 +53,10 @@ def _arena(args: argparse.Namespace) -> int:
 
 
 def _pairs(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from .pairs import save_pairs, training_pairs
-    from .records import iter_jsonl, iter_records, read_record
+    from .records import load_records
 
-    source = Path(args.records)
-    if source.is_dir():
-        records = iter_records(source)
-    elif source.suffix == ".xml":
-        records = [read_record(source)]
-    else:
-        records = iter_jsonl(source)
+    records = load_records(args.records)
     players = {"both": (0, 1), "red": (0,), "blue": (1,)}[args.players]
     pairs = training_pairs(records, players=players, history_k=args.history_k, obs_format=args.obs_format)
     save_pairs(args.output, pairs)

@@ -109,6 +109,10 @@ def _actions_tuple(actions, num_actions: int) -> tuple[int, ...]:
     if isinstance(actions, np.ndarray):
         if actions.ndim != 1 or actions.dtype.kind not in "iu":
             raise RecordError(f"actions must be a 1-d integer array, got {actions.ndim}-d {actions.dtype}")
+        # Checked at once: a batch hands out its games' actions as arrays, many of them.
+        bad = np.flatnonzero((actions < 0) | (actions >= num_actions))
+        if bad.size == 0:
+            return tuple(actions.tolist())
         actions = actions.tolist()
     elif isinstance(actions, (str, bytes)):
         raise RecordError(f"actions must be a sequence of action ints, got {type(actions).__name__}")

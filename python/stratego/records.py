@@ -69,6 +69,7 @@ __all__ = [
     "record_from_json",
     "record_to_json",
     "write_jsonl",
+    "load_records",
     "check_field",
     "GRAVON_VARIANTS",
     "SERVER_SETTINGS",
@@ -691,3 +692,15 @@ from .jsonl import (  # noqa: E402  (after the Gravon reader, which it does not 
     JSONL_FORMAT, JSONL_VERSION, RecordWriter, iter_jsonl, read_jsonl, record_from_json, record_to_json,
     write_jsonl,
 )
+
+
+def load_records(source: str | os.PathLike) -> Iterator[Record]:
+    """The games of a file or folder as Records, streaming: a folder of Gravon ``.xml``
+    records (iter_records, each replayed: gravon_to_record), one ``.xml`` record, or a
+    JSON lines file (anything else, iter_jsonl). RecordError names the bad file or line."""
+    path = Path(source)
+    if path.is_dir():
+        return (gravon_to_record(r) for r in iter_records(path))
+    if path.suffix.lower() == ".xml":
+        return iter([gravon_to_record(read_record(path))])
+    return iter_jsonl(path)
