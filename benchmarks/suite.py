@@ -290,7 +290,7 @@ def measure_recording(n: int, seed: int, rounds: int, warmup: int, jsonl_games: 
                 # the caches the other one left.
                 for rec in ((False, True) if k % 2 == 0 else (True, False)):
                     env = envs[rec]
-                    for _ in range(5):
+                    for _ in range(3):
                         actions = env.sample_actions()
                         t0 = time.perf_counter()
                         env.step(actions)
@@ -395,7 +395,7 @@ def run(args) -> dict:
           "; ".join(f"vs {b} {_m(v[f'learner_steps_per_s_vs_{b}'])} M learner steps/s "
                     f"({v[f'learner_over_plain_vs_{b}']:.2f}x)" for b in stratego.BOTS) +
           "; decisions " + ", ".join(f"{b} {_m(v[f'{b}_decisions_per_s'])} M/s" for b in stratego.BOTS), flush=True)
-    result["recording"] = measure_recording(headline, args.seed, 10 if args.quick else 40, 200 if args.quick else 700)
+    result["recording"] = measure_recording(headline, args.seed, 10 if args.quick else 100, 200 if args.quick else 700)
     print("\n".join(recording_lines(result["recording"])), flush=True)
     if DEFAULT in configs and COMPACT in configs and "step" in configs:
         result["interleaved"] = interleaved_best(args.headline_envs if args.headline_envs in envs else envs[0],
@@ -826,7 +826,7 @@ def main(argv=None) -> int:
                     help="only VecEnv(record=True) against record=False at --headline-envs games, 1 thread")
     args = ap.parse_args(argv)
     if args.recording:
-        rec = measure_recording(args.headline_envs, args.seed, 10 if args.quick else 40, 200 if args.quick else 700)
+        rec = measure_recording(args.headline_envs, args.seed, 10 if args.quick else 100, 200 if args.quick else 700)
         print("\n".join(recording_lines(rec)))
         return 0 if all(c["checksums_identical"] for c in rec["configs"].values()) else 1
     if args.threads not in ("all", "pow2"):
