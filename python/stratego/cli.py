@@ -146,6 +146,21 @@ def _pairs(args: argparse.Namespace) -> int:
     return 0
 
 
+def _record(args: argparse.Namespace) -> int:
+    from .bench import ProgressBar
+    from .recording import write_dataset
+
+    bar = ProgressBar("record", not args.no_progress, unit="k games", scale=1)
+    run = write_dataset(args.output, args.games, args.variant, num_envs=args.num_envs, num_threads=args.threads,
+                        seed=args.seed, red=args.red, blue=args.blue, setup=args.setup,
+                        record_plies=args.record_plies,
+                        progress=lambda done, total: bar.update(done / total, done / 1000))
+    bar.close()
+    print(f"stratego record: variant {args.variant}, {args.red} (red) vs {args.blue} (blue), seed {args.seed}: "
+          f"{run.summary()} to {args.output}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="stratego", description="Stratego simulator for RL.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -198,9 +213,30 @@ def main(argv: list[str] | None = None) -> int:
     pairs.add_argument("--players", default="both", choices=["both", "red", "blue"], help="whose decisions (both)")
     pairs.add_argument("--history-k", type=int, default=4, help="observation history planes (4; the range is checked in C)")
     pairs.add_argument("--obs-format", default="planes", choices=["planes", "codes"])
+    record = sub.add_parser("record", help="play games in the batch and write them as JSON lines (a dataset)",
+                            description="Games played in C by a recording VecEnv, one JSON line each "
+                            "(docs/records.md), in the order they end; slot i of --num-envs writes its first "
+                            "games only, so short games are not favoured; the file is the same for any "
+                            "--threads (docs/recording.md).")
+    record.add_argument("--games", type=int_in(1, MAX_STEPS), required=True, help="games to write")
+    record.add_argument("-o", "--output", required=True, help="the .jsonl file to write (.jsonl.gz: gzip)")
+    record.add_argument("--variant", default="classic", help=f"one of {variants()} or a .toml path")
+    record.add_argument("--red", default="random", choices=["random", *_core.BOT_NAMES[1:]],
+                        help="red's player: random legal moves or a bot (random)")
+    record.add_argument("--blue", default="random", choices=["random", *_core.BOT_NAMES[1:]],
+                        help="blue's player (random)")
+    record.add_argument("--setup", default="random", choices=["random", "human"])
+    record.add_argument("--num-envs", type=int_in(1, MAX_ENVS), default=4096, help="games at once (4096)")
+    record.add_argument("--threads", type=int_in(0, MAX_THREADS), default=0,
+                        help="threads, 0 = the default (stratego.default_num_threads())")
+    record.add_argument("--seed", type=int, default=0)
+    record.add_argument("--record-plies", type=int, default=None,
+                        help="actions a game's record holds (default: the variant's bound; required for a "
+                             "variant without max_plies)")
+    record.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_viewing(sub)
     args = parser.parse_args(argv)
-    run = {"bench": _bench, "arena": _arena, "pairs": _pairs, **_VIEWING}[args.command]
+    run = {"bench": _bench, "arena": _arena, "pairs": _pairs, "record": _record, **_VIEWING}[args.command]
     try:
         return run(args)
     except (ValueError, TypeError, MemoryError, OSError, ImportError, ActorFailed) as exc:
