@@ -60,13 +60,18 @@ def test_an_offset_changes_the_games():
     assert not np.array_equal(a.reset(seed=1)[0], b.reset(seed=1)[0])
 
 
-def test_a_save_loads_only_into_the_same_slice():
-    env = VecEnv(3, num_threads=1, game_offset=7)
+@pytest.mark.parametrize("record", [False, True])
+def test_a_save_loads_only_into_the_same_slice(record):
+    env = VecEnv(3, num_threads=1, game_offset=7, record=record)
     env.reset(seed=2)
+    for _ in range(5):
+        env.step(env.sample_actions())
     data = env.save_state()
-    VecEnv(3, num_threads=1, game_offset=7).load_state(data)
+    same = VecEnv(3, num_threads=1, game_offset=7, record=record)
+    same.load_state(data)
+    np.testing.assert_array_equal(same.sample_actions(), env.sample_actions())
     with pytest.raises(ValueError, match="game_offset 7, this one's at 0"):
-        VecEnv(3, num_threads=1).load_state(data)
+        VecEnv(3, num_threads=1, record=record).load_state(data)
 
 
 @pytest.mark.parametrize("bad, error", [(-1, ValueError), (stratego._core.MAX_GAME_OFFSET + 1, ValueError),
