@@ -142,3 +142,16 @@ def test_the_training_example_collects_its_rollouts_on_ray(tmp_path):
     assert summary["args"]["ray_actors"] == 2
     assert summary["time_share"]["rollouts on Ray"] > 0 and summary["time_share"]["actors' inference"] > 0
     assert any(r["phase"] == "ppo" for r in csv.DictReader((out / "log.csv").open()))
+
+
+def test_a_local_ray_runs_its_actors_at_the_drivers_priority():
+    # Ray's default puts workers 15 nice levels down: on a busy machine that halved an
+    # actor's speed against the same loop in the driver. connect() starts a local Ray
+    # without it (its own process: this module's fixture started Ray itself).
+    code = ("import os; from stratego import distributed as d; d.connect(num_cpus=2); "
+            "actors, pids = d.start_actors(d.split_games(4, 2)); "
+            "print(os.getpriority(os.PRIO_PROCESS, 0), *[os.getpriority(os.PRIO_PROCESS, p) for p in pids])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=240)
+    assert out.returncode == 0, out.stderr[-2000:]
+    driver, *actors = map(int, out.stdout.split())
+    assert actors == [driver, driver]
