@@ -181,6 +181,46 @@ class Game:
         """
         return self._state.bot_action(name)
 
+    # -- hidden state ------------------------------------------------------
+    def sample_worlds(self, k: int, seed: int, player: int | None = None) -> list["Game"]:
+        """`k` complete games that `player` (default: the player to move) cannot tell
+        from this one, drawn uniformly and independently from every assignment of types
+        to the opponent pieces it has not identified that agrees with what it saw
+        (docs/sampling.md): the same information as the belief planes. Each world is a
+        full Game that plays on with this game's history (two-square and chasing state,
+        position hashes of its own types), its bot stream drawn from the same stream.
+        Deterministic given `seed`; VecEnv.sample_worlds gives game 0's worlds the same
+        way from the same seed.
+
+        ValueError for a finished game (nothing is hidden any more), for the player not
+        to move during the opponent's rescue phase, and for k outside [1, 65536].
+        """
+        player = self.to_move if player is None else player
+        states = self._state.sample_worlds(player, k, seed)
+        worlds = []
+        for state in states:
+            world = Game.__new__(Game)
+            world._variant, world.numbering, world._state = self._variant, self.numbering, state
+            worlds.append(world)
+        return worlds
+
+    @classmethod
+    def from_save(cls, data, variant: str | Variant = "classic", *, numbering: str = "new",
+                  **settings: int) -> "Game":
+        """A game from a game save (bytes or a uint8 array row: a world of
+        VecEnv.sample_worlds, a pickle's state), checked completely against `variant`'s
+        rules (docs/api.md "Saves")."""
+        if isinstance(data, np.ndarray):
+            if data.dtype != np.uint8 or data.ndim != 1:
+                raise ValueError(f"a game save array must be 1-D uint8, got {data.ndim}-D {data.dtype}")
+            data = data.tobytes()
+        game = cls.__new__(cls)
+        game._variant = load_variant(variant, **settings)
+        game.numbering = check_numbering(numbering)
+        game._state = _core.GameState(game._variant.rules)
+        game._state.from_bytes(data)
+        return game
+
     # -- observations --------------------------------------------------------
     def observation(self, player: int | None = None, *, dtype: str = "uint8", history_k: int = 4,
                     belief: bool = False, obs_format: str = "planes"):
