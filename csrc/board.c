@@ -103,18 +103,6 @@ void board_remove(GameState *s, int id) {
     sets_flip(s, player, type, bit_of(sq));
 }
 
-void board_retype(GameState *s, int id, int type) {
-    int sq = s->piece_sq[id], player = piece_owner(id), old = s->piece_type[id];
-    s->piece_type[id] = (uint8_t)type;
-    if (sq == SQ_NONE || old == type) return;
-    s->on_board[player][old]--;
-    s->on_board[player][type]++;
-    s->movable[player] = (uint8_t)(s->movable[player] - (old != BOMB && old != FLAG) + (type != BOMB && type != FLAG));
-    s->hash ^= zobrist[player][old][sq] ^ zobrist[player][type][sq];
-    sets_flip(s, player, old, bit_of(sq));
-    sets_flip(s, player, type, bit_of(sq));
-}
-
 /* A letter of a field as a message shows it: 'X' when printable, else its byte value
  * (a NUL or control byte would cut or garble the message). */
 static void field_letter_text(char c, char *out, size_t len) {

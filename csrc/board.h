@@ -123,10 +123,6 @@ void board_return(GameState *s, int id, int sq);
 /* Takes a piece off the board (captured). */
 void board_remove(GameState *s, int id);
 
-/* Gives piece `id` the type `type`, on the board or captured, keeping the counts, the
- * position hash and the square sets in step (a sampled world's hidden pieces, sample.h). */
-void board_retype(GameState *s, int id, int type);
-
 /* 1 if the square sets (occupied, scouts, fixed) equal a recount of the pieces on the
  * board; every piece_sq must be a square or SQ_NONE. */
 int board_sets_match(const GameState *s);

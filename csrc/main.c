@@ -8,6 +8,8 @@
  *   stratego_main perft FIELD TO_MOVE DEPTH                      move-sequence count
  *   stratego_main play [seed]                                    one random game, printed
  *   stratego_main saves [num_envs] [steps]                       save/load round trip
+ *   stratego_main sample [games] [plies] [worlds]                hidden-state worlds a second
+ *                                                                at `plies` plies of random games
  *
  * Build: make -C csrc (see csrc/Makefile; SANITIZE=1 for ASan+UBSan).
  */
@@ -22,6 +24,7 @@
 #include "moves.h"
 #include "observe.h"
 #include "rng.h"
+#include "sample.h"
 #include "save.h"
 
 static double now_seconds(void) {
@@ -198,6 +201,50 @@ static int run_play(uint64_t seed) {
     return 0;
 }
 
+/* Worlds a second on one core (sample.h): `games` random games played to `plies` plies
+ * (a game that ends first is drawn again), `worlds` worlds of each for the player to
+ * move. The checksum folds every world's hash: the same for every build that samples
+ * the same worlds. */
+static int run_sample(int games, int plies, int worlds) {
+    Rules r;
+    rules_default(&r);
+    uint16_t legal[ACTION_MAX];
+    uint64_t checksum = 0, drawn = 0;
+    double seconds = 0;
+    for (int g = 0; g < games; g++) {
+        GameState s;
+        for (uint64_t attempt = 0;; attempt++) {
+            uint64_t pick = rng_seed_stream((uint64_t)g, attempt, 1);
+            s.rng = rng_seed_stream((uint64_t)g, attempt, 0);
+            game_reset_random(&s, &r);
+            while (!s.done && s.ply < (uint32_t)plies) {
+                int n = moves_list(&s, &r, legal);
+                game_apply_action(&s, &r, legal[rng_below(&pick, (uint32_t)n)]);
+            }
+            if (!s.done) break;
+        }
+        SampleSource src;
+        GameState base;
+        char err[160];
+        if (sample_game_prepare(&s, &r, s.to_move, &src, &base, err, sizeof(err)) < 0) {
+            fprintf(stderr, "game %d: %s\n", g, err);
+            return 1;
+        }
+        uint64_t rng = sample_stream(0, (uint64_t)g);
+        GameState world;
+        double t0 = now_seconds();
+        for (int w = 0; w < worlds; w++) {
+            sample_game_world(&src, &rng, &world);
+            checksum = checksum * 31 + world.hash;
+        }
+        seconds += now_seconds() - t0;
+        drawn += (uint64_t)worlds;
+    }
+    printf("%d games at ply %d x %d worlds: %.0f worlds/s on one core, checksum %016llx\n", games, plies, worlds,
+           (double)drawn / seconds, (unsigned long long)checksum);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     stratego_init();
     if (argc >= 2 && strcmp(argv[1], "bench") == 0) {
@@ -226,11 +273,20 @@ int main(int argc, char **argv) {
         }
         return run_saves(n, steps);
     }
+    if (argc >= 2 && strcmp(argv[1], "sample") == 0) {
+        int games = argc > 2 ? atoi(argv[2]) : 64, plies = argc > 3 ? atoi(argv[3]) : 100;
+        int worlds = argc > 4 ? atoi(argv[4]) : 10000;
+        if (games < 1 || plies < 0 || worlds < 1) {
+            fprintf(stderr, "games and worlds must be >= 1, plies >= 0\n");
+            return 2;
+        }
+        return run_sample(games, plies, worlds);
+    }
     if (argc >= 2 && strcmp(argv[1], "play") == 0) {
         return run_play(argc > 2 ? strtoull(argv[2], NULL, 10) : 0);
     }
     fprintf(stderr, "usage: %s bench [num_envs steps threads obs digest] | perft FIELD TO_MOVE DEPTH | "
-            "play [seed] | saves [num_envs steps]\n",
+            "play [seed] | saves [num_envs steps] | sample [games plies worlds]\n",
             argv[0]);
     return 2;
 }

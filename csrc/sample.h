@@ -83,24 +83,27 @@ typedef struct {
 struct GameState;
 
 /* Everything sample_game_world needs, prepared once a position (sample_game.c): the
- * true game with nothing of its hidden types read after this, the plan, the piece id
- * of each slot, and the past positions the chasing rule compares with. */
+ * game with the slots taken out (their types, their share of the hash, counts and square
+ * sets), so that no hidden type of the true game reaches a world; the plan; each slot's
+ * piece id and square; and the past positions the chasing rule compares with. */
 typedef struct {
-    const struct GameState *game;
+    struct GameState *base;     /* the caller's memory (sizeof(GameState), sample_game.c) */
     int player;
     SamplePlan plan;
     uint8_t slot_id[MAX_PIECES];
+    uint8_t slot_sq[MAX_PIECES]; /* absolute square of each board slot */
     uint8_t chasing;            /* the rules' chasing rule: only then is there a chase to rebuild */
     uint8_t chase_kept;         /* chase positions rebuilt (the latest ones) */
     uint8_t threat_kept[PLAYER_NB];
     SamplePast past[SAMPLE_PAST_NB]; /* chase positions, then each player's threat */
 } SampleSource;
 
-/* Prepares drawing worlds of game s for `player`: 0, or -1 with the reason in err (the
- * game is over; the opponent is in a rescue phase; no assignment agrees with the view).
- * s must stay unchanged while src is used. */
-int sample_game_prepare(const struct GameState *s, const Rules *r, int player, SampleSource *src, char *err,
-                        size_t err_len);
+/* Prepares drawing worlds of game s for `player` into src, whose base is written at
+ * `base` (a GameState the caller owns, so that this header needs no board.h): 0, or -1
+ * with the reason in err (the game is over; the opponent is in a rescue phase; no
+ * assignment agrees with the view). */
+int sample_game_prepare(const struct GameState *s, const Rules *r, int player, SampleSource *src,
+                        struct GameState *base, char *err, size_t err_len);
 
 /* Writes one world into *world: the game with the slots' types drawn on *rng, its hash,
  * counts and square sets recomputed, the chasing rule's positions rebuilt for its types

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "squareset.h"
 #include "pool.h"
 #include "rng.h"
 #include "save.h"
@@ -103,8 +104,33 @@ static void chase_prepare(const GameState *s, SampleSource *src) {
     for (int p = 0; p < PLAYER_NB; p++) src->threat_kept[p] = plies[SAMPLE_CHASE_KEPT + p] == 0;
 }
 
-int sample_game_prepare(const GameState *s, const Rules *r, int player, SampleSource *src, char *err,
-                        size_t err_len) {
+/* The base of the worlds: s without the slots' types. Each board slot's share of the
+ * hash, the counts and the square sets comes out; every slot's type becomes a Bomb, a
+ * placeholder that each world overwrites. */
+static void base_prepare(const GameState *s, SampleSource *src) {
+    GameState *b = src->base;
+    *b = *s;
+    int opp = 1 - src->player;
+    Bits scouts = bits_load(b->scouts[opp]), fixed = bits_load(b->fixed[opp]);
+    for (int i = 0; i < src->plan.slots; i++) {
+        int id = src->slot_id[i], t = s->piece_type[id];
+        b->piece_type[id] = BOMB;
+        if (i >= src->plan.board_slots) continue;
+        int sq = src->slot_sq[i];
+        b->hash ^= board_zobrist(opp, t, sq);
+        b->on_board[opp][t]--;
+        b->movable[opp] = (uint8_t)(b->movable[opp] - piece_type_is_movable(t));
+        scouts &= ~bit_of(sq);
+        fixed &= ~bit_of(sq);
+    }
+    b->scouts[opp] = bits_store(scouts);
+    b->fixed[opp] = bits_store(fixed);
+    /* No stream of the true game: each world gets its own. */
+    b->rng = 0;
+}
+
+int sample_game_prepare(const GameState *s, const Rules *r, int player, SampleSource *src, GameState *base,
+                        char *err, size_t err_len) {
     if (s->done) {
         snprintf(err, err_len, "the game is over: there is no hidden state left to sample");
         return -1;
@@ -115,19 +141,22 @@ int sample_game_prepare(const GameState *s, const Rules *r, int player, SampleSo
     }
     PlayerView view;
     view_build_recent(s, player, 0, &view);
-    src->game = s;
+    src->base = base;
     src->player = player;
     if (sample_plan_build(&view, &src->plan) < 0 ||
         captured_slot_ids(s, 1 - player, &src->plan, src->slot_id) < 0) {
         snprintf(err, err_len, "no assignment of the unseen types agrees with player %d's view", player);
         return -1;
     }
-    for (int i = 0; i < src->plan.board_slots; i++)
-        src->slot_id[i] = (uint8_t)(s->board[sq_to_frame(src->plan.sq[i], player)] - 1);
+    for (int i = 0; i < src->plan.board_slots; i++) {
+        src->slot_sq[i] = (uint8_t)sq_to_frame(src->plan.sq[i], player);
+        src->slot_id[i] = (uint8_t)(s->board[src->slot_sq[i]] - 1);
+    }
     src->chase_kept = 0;
     src->threat_kept[0] = src->threat_kept[1] = 0;
     src->chasing = r->chasing_rule;
     if (src->chasing) chase_prepare(s, src);
+    base_prepare(s, src);
     return 0;
 }
 
@@ -142,13 +171,30 @@ void sample_game_world(const SampleSource *src, uint64_t *rng, GameState *world)
     const SamplePlan *plan = &src->plan;
     uint8_t types[MAX_PIECES];
     sample_plan_draw(plan, rng, types);
-    *world = *src->game;
-    for (int i = 0; i < plan->slots; i++) board_retype(world, src->slot_id[i], types[i]);
+    *world = *src->base;
+    int opp = 1 - src->player;
+    /* The board slots' share of what the base left out, for the drawn types. */
+    uint64_t hash = world->hash;
+    Bits scouts = bits_load(world->scouts[opp]), fixed = bits_load(world->fixed[opp]);
+    int movable = world->movable[opp];
+    for (int i = 0; i < plan->board_slots; i++) {
+        int t = types[i], sq = src->slot_sq[i];
+        world->piece_type[src->slot_id[i]] = (uint8_t)t;
+        hash ^= board_zobrist(opp, t, sq);
+        world->on_board[opp][t]++;
+        movable += piece_type_is_movable(t);
+        scouts |= bit_of(sq) & -(Bits)(t == SCOUT);
+        fixed |= bit_of(sq) & -(Bits)!piece_type_is_movable(t);
+    }
+    for (int i = plan->board_slots; i < plan->slots; i++) world->piece_type[src->slot_id[i]] = types[i];
+    world->hash = hash;
+    world->movable[opp] = (uint8_t)movable;
+    world->scouts[opp] = bits_store(scouts);
+    world->fixed[opp] = bits_store(fixed);
     world->rng = rng_next(rng);
     /* Without the chasing rule the chase stays empty (game.c records none). */
     if (!src->chasing) return;
     Chase *c = &world->chase;
-    int opp = 1 - src->player;
     /* Positions of the chase (and none left over from an earlier one: they would carry
      * the true types), the two latest threats, all under the world's types. */
     memset(c->positions, 0, sizeof(c->positions));
@@ -178,8 +224,9 @@ static void sample_games_range(void *ctx, int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; i++) {
         const GameState *s = &job->states[i];
         SampleSource src;
+        GameState base;
         int player = job->players ? (int)job->players[i] : s->to_move;
-        job->failed[i] = sample_game_prepare(s, job->r, player, &src, err, sizeof(err)) < 0;
+        job->failed[i] = sample_game_prepare(s, job->r, player, &src, &base, err, sizeof(err)) < 0;
         if (job->failed[i]) continue;
         uint64_t rng = sample_stream(job->seed, (uint64_t)i);
         for (int j = 0; j < job->k; j++) {

@@ -400,8 +400,9 @@ static PyObject *Batch_sample_worlds(BatchObject *self, PyObject *args) {
         if (!failed[i]) continue;
         char err[160];
         SampleSource src;
+        GameState base;
         int player = players ? (int)players[i] : self->batch.states[i].to_move;
-        sample_game_prepare(&self->batch.states[i], &self->batch.rules, player, &src, err, sizeof(err));
+        sample_game_prepare(&self->batch.states[i], &self->batch.rules, player, &src, &base, err, sizeof(err));
         PyErr_Format(PyExc_ValueError, "cannot sample worlds of game %zd: %s", (Py_ssize_t)i, err);
         return NULL;
     }

@@ -429,12 +429,13 @@ static PyObject *GameState_sample_worlds(GameStateObject *self, PyObject *args) 
     uint64_t seed;
     char err[160];
     SampleSource src;
+    GameState base;
     if (!PyArg_ParseTuple(args, "OOO", &player_obj, &k_obj, &seed_obj)) return NULL;
     if (parse_player(player_obj, "player", &player) < 0 ||
         parse_int_in(k_obj, "k", 1, SAMPLE_WORLDS_MAX, NULL, &k) < 0 || parse_seed(seed_obj, &seed) < 0 ||
         GameState_check_ready(self) < 0)
         return NULL;
-    if (sample_game_prepare(&self->state, &self->rules, player, &src, err, sizeof(err)) < 0) {
+    if (sample_game_prepare(&self->state, &self->rules, player, &src, &base, err, sizeof(err)) < 0) {
         PyErr_Format(PyExc_ValueError, "cannot sample worlds: %s", err);
         return NULL;
     }
