@@ -226,6 +226,30 @@ def measure_versus(n: int, seed: int, min_time: float) -> dict:
     return out
 
 
+SAMPLE_PLIES = (0, 100, 400)
+
+
+def measure_sampling(seed: int, min_time: float, n: int = 64, k: int = 64) -> dict:
+    """Hidden-state worlds a second on one thread (VecEnv.sample_worlds: drawn in C, each
+    written as a game save into one array reused) for the player to move, in n games after 0, 100 and 400
+    random plies from reset (a game that ended meanwhile restarted: its mean ply is
+    given)."""
+    out = {"num_envs": n, "worlds_per_game": k}
+    for plies in SAMPLE_PLIES:
+        env = stratego.VecEnv(n, num_threads=1, observations=False, action_mask=False, seed=seed)
+        try:
+            env.reset(seed=seed)
+            for _ in range(plies):
+                env.step(env.sample_actions())
+            mean_ply = float(np.mean([env._batch.game(i).status()[4] for i in range(n)]))
+            calls, worlds = iter(range(1 << 62)), np.zeros((n, k, stratego.GAME_SAVE_BYTES), np.uint8)
+            t = _mean_call_time(lambda: env.sample_worlds(k, seed=next(calls), out=worlds), min_time)
+            out[f"ply_{plies}"] = {"worlds_per_s": n * k / t, "mean_ply": mean_ply}
+        finally:
+            env.close()
+    return out
+
+
 def interleaved_best(n: int, seed: int, rounds: int) -> dict:
     """Fastest single step() of each of `step`, DEFAULT and COMPACT at n games and 1
     thread, their steps alternating, and of a memcpy of the default's mask + observation
@@ -309,6 +333,9 @@ def run(args) -> dict:
     if DEFAULT in configs and COMPACT in configs and "step" in configs:
         result["interleaved"] = interleaved_best(args.headline_envs if args.headline_envs in envs else envs[0],
                                                  args.seed, 10 if args.quick else 40)
+    result["sampling"] = measure_sampling(args.seed, args.min_time)
+    print("hidden-state worlds, 1 thread: " + ", ".join(
+        f"ply {p} {_m(result['sampling'][f'ply_{p}']['worlds_per_s'])} M/s" for p in SAMPLE_PLIES), flush=True)
     result["peer"] = measure_peer(args.peer_python, 5000 if args.quick else 20000)
     result["machine"]["loadavg_end"] = os.getloadavg()
     result["checksums"] = check_checksums(result["points"])
@@ -450,6 +477,13 @@ def targets(result, headline: int) -> list[dict]:
             r = p["steps_per_s"] / peer["steps_per_s"]
             add(f"vs stratego_env (Numba, {peer['steps_per_s']:,.0f} steps/s), {name}, 1 thread", r,
                 ">= 100 (compact)", r >= 100 if name == COMPACT else None, f"the peer's figure {peer['source']}")
+    sampling = result.get("sampling")
+    if sampling:
+        w = sampling["ply_100"]["worlds_per_s"]
+        add("hidden-state worlds sampled/s at ply 100, 1 thread", w, ">= 1,000,000", w >= 1e6,
+            f"{sampling['num_envs']} games x {sampling['worlds_per_game']} worlds a call, each a game save "
+            f"(VecEnv.sample_worlds); ply 0 {sampling['ply_0']['worlds_per_s']:,.0f}, "
+            f"ply 400 {sampling['ply_400']['worlds_per_s']:,.0f}")
     same = all(c["identical"] for c in result["checksums"].values())
     add("checksum identical across threads and configs", same, "true", same)
     v = result.get("versus")
@@ -762,6 +796,13 @@ def main(argv=None) -> int:
     if args.compare:
         print(f"\nAgainst {args.compare}:")
         bad = compare(args.compare, result)
+    sampling = result.get("sampling")
+    if sampling:
+        w = sampling["ply_100"]["worlds_per_s"]
+        add("hidden-state worlds sampled/s at ply 100, 1 thread", w, ">= 1,000,000", w >= 1e6,
+            f"{sampling['num_envs']} games x {sampling['worlds_per_game']} worlds a call, each a game save "
+            f"(VecEnv.sample_worlds); ply 0 {sampling['ply_0']['worlds_per_s']:,.0f}, "
+            f"ply 400 {sampling['ply_400']['worlds_per_s']:,.0f}")
     same = all(c["identical"] for c in result["checksums"].values())
     if not same:
         print("\nCHECKSUM MISMATCH across threads or configs: the games differ.", file=sys.stderr)

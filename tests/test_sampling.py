@@ -331,6 +331,8 @@ def test_same_seed_same_worlds_and_the_batch_agrees_with_game() -> None:
     worlds = env.sample_worlds(5, seed=9)
     assert worlds.shape == (6, 5, stratego.GAME_SAVE_BYTES) and worlds.dtype == np.uint8
     assert np.array_equal(env.sample_worlds(5, seed=9), worlds)
+    reused = np.zeros_like(worlds)
+    assert env.sample_worlds(5, seed=9, out=reused) is reused and np.array_equal(reused, worlds)
     assert not np.array_equal(env.sample_worlds(5, seed=10), worlds)
     env.num_threads = 2
     assert np.array_equal(env.sample_worlds(5, seed=9), worlds)
@@ -377,5 +379,9 @@ def test_bad_input_is_refused_clearly() -> None:
         env.sample_worlds(1, seed=0, players=[0])
     with pytest.raises(ValueError, match=r"players\[1\] must be 0 \(red\) or 1 \(blue\), got 5"):
         env.sample_worlds(1, seed=0, players=np.array([0, 5]))
+    with pytest.raises(ValueError, match="out"):
+        env.sample_worlds(3, seed=0, out=np.zeros((2, 2, stratego.GAME_SAVE_BYTES), np.uint8))
+    with pytest.raises((TypeError, ValueError), match="out"):
+        env.sample_worlds(2, seed=0, out=np.zeros((2, 2, stratego.GAME_SAVE_BYTES), np.int32))
     with pytest.raises(ValueError, match="a game save array must be 1-D uint8"):
         stratego.Game.from_save(np.zeros((2, 3), np.uint8))

@@ -241,7 +241,7 @@ class VecEnv(VecShell):
         self._batch.bot_actions(name, self._sampled)
         return self._sampled
 
-    def sample_worlds(self, k: int, seed: int, players=None) -> np.ndarray:
+    def sample_worlds(self, k: int, seed: int, players=None, out: np.ndarray | None = None) -> np.ndarray:
         """`k` worlds of every game that its player cannot tell from it (players: an
         array of N ints 0/1, or None for each game's player to move), drawn uniformly in
         C with the GIL released on the engine's threads (docs/sampling.md). Returns a new
@@ -250,7 +250,9 @@ class VecEnv(VecShell):
         `seed`, so the worlds are the same for any thread count, and game 0's are those
         Game.sample_worlds(k, seed) gives for the same position. ValueError naming the
         first game that cannot be sampled (a finished one, under autoreset modes that
-        keep them)."""
+        keep them). `out`: an array of that shape and dtype to write into instead of a new
+        one (a search that samples every move reuses it; a new 6 MB array a call costs
+        its page faults)."""
         if isinstance(k, bool) or not hasattr(type(k), "__index__"):
             raise TypeError(f"k must be an int in [1, {_core.SAMPLE_WORLDS_MAX}], got {type(k).__name__}")
         k = operator.index(k)
@@ -264,8 +266,9 @@ class VecEnv(VecShell):
                 raise ValueError(f"players must be {n} ints (one per game), got shape {players.shape} "
                                  f"dtype {players.dtype}")
             players = players.astype(np.int64)
-        _check_memory(n * k, _core.GAME_SAVE_BYTES)
-        out = np.empty((n, k, _core.GAME_SAVE_BYTES), dtype=np.uint8)
+        if out is None:
+            _check_memory(n * k, _core.GAME_SAVE_BYTES)
+            out = np.empty((n, k, _core.GAME_SAVE_BYTES), dtype=np.uint8)
         failed = np.zeros(n, dtype=np.uint8)
         self._batch.sample_worlds(players, k, seed, out, failed)
         return out
