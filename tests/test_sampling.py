@@ -385,3 +385,39 @@ def test_bad_input_is_refused_clearly() -> None:
         env.sample_worlds(2, seed=0, out=np.zeros((2, 2, stratego.GAME_SAVE_BYTES), np.int32))
     with pytest.raises(ValueError, match="a game save array must be 1-D uint8"):
         stratego.Game.from_save(np.zeros((2, 3), np.uint8))
+
+
+# -- 6. the PIMC bot ---------------------------------------------------------------------
+def test_pimc_plays_legal_moves_deterministically_from_its_stream() -> None:
+    g = stratego.Game(seed=21)
+    for ply in range(60):
+        if g.done:
+            break
+        c = g.clone()
+        a = g.bot_move("pimc")
+        assert a in g.legal_actions()
+        assert c.bot_move("pimc") == a  # the clone's stream is the same
+        g.play(a if ply % 2 == 0 else g.bot_move("heuristic"))
+
+
+def test_pimc_as_an_opponent_in_vec_env() -> None:
+    env = stratego.VecEnv(3, seed=2, opponent="pimc", learner_color="alternate", observations=False)
+    env.reset(seed=2)
+    for _ in range(20):
+        env.step(env.bot_actions("heuristic"))
+    assert env.bot_actions("pimc").shape == (3,)
+
+
+@pytest.mark.parametrize("seed", range(depth(2, 8)))
+def test_pimc_decisions_do_not_depend_on_unseen_types(seed: int) -> None:
+    rng = random.Random(seed)
+    start = stratego.Game(seed=seed).field
+    a = stratego.Game.from_field(start, 0)
+    actions, tr = play_random(a, rng, max_plies=120)
+    twin = twin_field(start, tr, BLUE, rng)
+    a, b = stratego.Game.from_field(start, 0), stratego.Game.from_field(twin, 0)
+    for ply, action in enumerate(actions):
+        if ply % 20 == 0 and a.to_move == RED:
+            assert a.bot_move("pimc") == b.bot_move("pimc"), (seed, ply)
+        a.play(action)
+        b.play(action)
