@@ -21,7 +21,7 @@ class Game:
     Game(variant="classic", seed=None, **settings) starts from random legal setups;
     Game.from_field(field, to_move=0, ...) from a 100-letter Gravon board.
 
-    bot_move(name) asks a bot in C ("random", "heuristic") for the move of the player
+    bot_move(name) asks a bot in C ("random", "heuristic", "pimc") for the move of the player
     to move; its random stream is seeded with the game (see bot_move).
     """
 
@@ -168,7 +168,7 @@ class Game:
         return self._state.play_or_forfeit(action)
 
     def bot_move(self, name: str = "heuristic") -> int:
-        """The action bot `name` ("random" or "heuristic", see stratego.BOTS) plays for
+        """The action bot `name` ("random", "heuristic" or "pimc", see stratego.BOTS) plays for
         the player to move, in its frame; the move is not played (`play` it). -1 once
         the game is over.
 

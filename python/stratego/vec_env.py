@@ -228,7 +228,7 @@ class VecEnv(VecShell):
         return render_cells(self._batch.game(0).cells())  # the full board
 
     def bot_actions(self, name: str) -> np.ndarray:
-        """The action bot `name` ("random" or "heuristic", see stratego.BOTS) plays in
+        """The action bot `name` ("random", "heuristic" or "pimc", see stratego.BOTS) plays in
         each game for its player to move: int64, one per game, computed in C with the
         GIL released; not played (pass them to step).
 
