@@ -28,8 +28,11 @@
  * pieces for the Flags, a uniform subset of the unmoved rest for the Bombs, the
  * narrowed pieces' types drawn without replacement from the unseen Scouts and
  * Captains, and a uniform shuffle of the movable types left onto the other pieces
- * (partial Fisher-Yates each). Every consistent assignment has the same chance,
- * prod(c_t!) / (C(u, f) C(u', b) (pair)_n (M - n)! ...): no rejection, no table, and
+ * (partial Fisher-Yates each). Every consistent assignment then has the same chance,
+ *   1 / C(u, f) * 1 / C(u + uc - f, b) * prod_t(c_t!) / ((pair)_n (M - n)!)
+ * (u unmoved board pieces, uc unmoved captured ones, f Flags, b Bombs, c_t the unseen
+ * movable types, pair of them Scouts and Captains, n narrowed pieces, M movable types in
+ * all, (x)_n the falling factorial), whatever the assignment: no rejection, no table, and
  * no malloc; rng_below's bias (below 2^-48) is the only departure from exact.
  *
  * The wall: sample_plan_build and sample_plan_draw read only a PlayerView (this file
