@@ -44,7 +44,7 @@ setup(
     options={"build": {"build_base": f"build/{FLAVOUR}"}},
     package_dir={"": "python", "stratego.configs": "configs"},
     packages=["stratego", "stratego.configs", "stratego.data"],
-    package_data={"stratego.data": ["*.txt", "*.md"], "stratego.configs": ["*.toml"]},
+    package_data={"stratego.data": ["*.txt", "*.md", "*.html"], "stratego.configs": ["*.toml"]},
     ext_modules=[
         Extension(
             "stratego._core",

@@ -27,9 +27,28 @@ const char *const END_REASON_NAMES[END_REASON_NB] = {
     [END_MAX_PLIES] = "max_plies",
     [END_MAX_PLIES_WITHOUT_ATTACK] = "max_plies_without_attack",
     [END_ILLEGAL_ACTION] = "illegal_action",
+    [END_RESIGNED] = "resigned",
+    [END_AGREED_DRAW] = "agreed_draw",
+    [END_TIMEOUT] = "timeout",
 };
 
 void game_forfeit(GameState *s) { game_end(s, 1 - s->to_move, END_ILLEGAL_ACTION); }
+
+int game_concede(GameState *s, EndReason reason, int player) {
+    if (game_is_over(s)) return -1;
+    switch (reason) {
+    case END_RESIGNED:
+    case END_TIMEOUT:
+        if (player != RED && player != BLUE) return -1;
+        game_end(s, 1 - player, reason);
+        return 0;
+    case END_AGREED_DRAW:
+        game_end(s, NO_WINNER, reason);
+        return 0;
+    default:
+        return -1;
+    }
+}
 
 int game_legal_actions(const GameState *s, const Rules *r, uint16_t *actions) {
     return game_is_over(s) ? 0 : moves_list(s, r, actions);

@@ -13,6 +13,9 @@
  *    both happen on the same ply.
  *  - END_ILLEGAL_ACTION: only when the caller makes an illegal action lose (a batch's
  *    ILLEGAL_LOSES, StrategoEnv's illegal_action="lose"): game_forfeit.
+ *  - END_RESIGNED, END_AGREED_DRAW, END_TIMEOUT: only when the players say so
+ *    (game_concede): a resignation or a loss on time is the named player's loss, on
+ *    either player's turn; an agreed draw has no winner.
  *
  * Under the rescue rule a turn whose move reaches the opponent's back row goes on with
  * a rescue phase (PHASE_RESCUE, same player to move): the ply is counted with the move,
@@ -83,6 +86,11 @@ int game_check_move(const GameState *s, const Rules *r, int from, int to);
 /* The player to move sent an illegal action under a batch's ILLEGAL_LOSES: that player
  * loses (END_ILLEGAL_ACTION). */
 void game_forfeit(GameState *s);
+
+/* Ends an unfinished game by the players' decision: `reason` END_RESIGNED or
+ * END_TIMEOUT (`player` loses) or END_AGREED_DRAW (`player` is ignored). Returns 0, or
+ * -1 for any other reason or a finished game, changing nothing. */
+int game_concede(GameState *s, EndReason reason, int player);
 
 /* Ends the game: `winner` is RED, BLUE or NO_WINNER. */
 void game_end(GameState *s, int winner, EndReason reason);

@@ -114,7 +114,12 @@ typedef enum {
     END_MAX_PLIES = 5,        /* total-ply cap: draw, a truncation */
     END_MAX_PLIES_WITHOUT_ATTACK = 6, /* no attack for too long: draw, a truncation */
     END_ILLEGAL_ACTION = 7,   /* batch setting: the player who sent it loses */
-    END_REASON_NB = 8
+    /* Endings the players decide, not the position (game_concede): recorded human
+     * games end so (Gravon result types 3, 4 and 10-14), and people playing do. */
+    END_RESIGNED = 8,         /* a player resigned: the other wins */
+    END_AGREED_DRAW = 9,      /* both players agreed to a draw */
+    END_TIMEOUT = 10,         /* a player lost on time (or by absence): the other wins */
+    END_REASON_NB = 11
 } EndReason;
 
 /* Winner field: RED, BLUE, or this for a draw / an unfinished game. */

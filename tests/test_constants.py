@@ -28,7 +28,7 @@ def test_lakes_are_the_engines():
 
 def test_a_record_with_a_lake_missing_names_every_lake():
     with pytest.raises(records.RecordError, match="expected lakes '_' exactly on C5, D5, G5, H5, C6, D6, G6, H6$"):
-        records._check_field("A" * 100, 3)
+        records.check_field("A" * 100, "line 3: field")
 
 
 def test_end_reason_names_are_one_table():

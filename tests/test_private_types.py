@@ -32,6 +32,7 @@ def gamestate_calls():
         "check_action": lambda s: s.check_action(0),
         "play_action": lambda s: s.play_action(0),
         "play_or_forfeit": lambda s: s.play_or_forfeit(0),
+        "concede": lambda s: s.concede("resigned", 0),
         "captured": lambda s: s.captured(0),
         "cells": lambda s: s.cells(),
         "view_cells": lambda s: s.view_cells(0),
@@ -105,12 +106,13 @@ def batch_calls():
         "reset_some": lambda b: b.reset_some(np.ones(1, dtype=np.bool_), None),
         "sample_worlds": lambda b: b.sample_worlds(None, 1, 0, np.zeros((1, 1, _core.GAME_SAVE_BYTES), np.uint8),
                                                    np.zeros(1, np.uint8)),
+        "pop_records": lambda b: b.pop_records(),
     }
 
 
 def test_every_batch_method_is_listed():
     public = {name for name in dir(_core.Batch) if not name.startswith("_")}
-    assert public == set(batch_calls()) | {"close", "closed", "num_threads"}
+    assert public == set(batch_calls()) | {"close", "closed", "num_threads", "records_waiting", "record_capacity"}
 
 
 @pytest.mark.parametrize("name", sorted(batch_calls()))

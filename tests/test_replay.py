@@ -1,4 +1,5 @@
-"""Real human games from the Gravon archive, replayed move by move through the engine.
+"""Real human games from the Gravon archive, replayed move by move through the engine
+(stratego.records.replay).
 
 Every move of every game (classic, classicfree, barrage, Ultimate Lightning with its
 rescues) must be legal under the two-square limit of 5 (the server's rule), and a game
@@ -9,22 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-import stratego
-from stratego.notation import format_move
-from stratego.records import iter_records
+from stratego.records import GRAVON_VARIANTS, RecordError, iter_records, read_record, replay
 
 from conftest import GRAVON_DIR, needs_gravon
 
-# The engine's variant for each game type of the archive, under the server's rules: a
-# two-square limit of 5 and no draw caps.
-SERVER = {"two_square_limit": 5, "max_plies": 0, "max_plies_without_attack": 0}
-VARIANT_OF = {
-    "classic": "gravon",
-    "classicfree": "gravon",
-    "barrage": "barrage",
-    "ultimate lightning": "ultimate-lightning",
-}
-SUPPORTED = set(VARIANT_OF)
+SUPPORTED = set(GRAVON_VARIANTS)
 
 
 def _records():
@@ -34,29 +24,6 @@ def _records():
 
 
 RECORDS = _records()
-
-
-def replay(record, **settings):
-    """Plays the record's moves; returns the game. Raises ValueError on an illegal move.
-
-    Ultimate Lightning records note a rescue as a child of the move; its piece number is
-    Gravon's letter index (B = 1 bomb .. M = 12 flag), so the piece type is one less:
-    in every record that piece is among the mover's captured pieces.
-    """
-    game = stratego.Game.from_field(record.field, variant=VARIANT_OF[record.game_type], **{**SERVER, **settings})
-    for i, move in enumerate(record.moves):
-        if game.done:
-            raise AssertionError(f"{record.path}: game over ({game.end_reason}) before move {i + 1}")
-        try:
-            game.play(format_move(move.source, move.target))
-            if move.rescue_piece is not None:
-                assert game.rescue_pending, f"{record.path}: move {i + 1} records a rescue the engine does not open"
-                game.play(stratego.rescue_to_action(move.rescue_piece - 1, move.rescue_square, game.to_move))
-            else:
-                assert not game.rescue_pending, f"{record.path}: move {i + 1} opens a rescue the record does not make"
-        except ValueError as exc:
-            raise ValueError(f"{record.path}: move {i + 1}: {exc}") from None
-    return game
 
 
 @needs_gravon
@@ -80,8 +47,16 @@ def test_replay(record):
         assert game.done and game.winner is None
         assert game.end_reason in ("no_movable_pieces", "neither_can_move")
     else:
-        # Resignation, agreed draw, clock: the position itself was still playable.
-        assert not game.done, f"engine ended the game ({game.end_reason}) but the record says type {record.result_type}"
+        # Resignation, agreed draw, clock: endings the players decide, after the last move.
+        reason = {3: "resigned", 4: "agreed_draw", 13: "timeout"}[record.result_type]
+        assert game.done and game.end_reason == reason and game.winner == record.winner
+
+
+@needs_gravon
+def test_endings_in_the_archive():
+    """85 of the 180 games end by resignation, 4 by an agreed draw and 1 on time."""
+    reasons = [replay(record).end_reason for record in RECORDS]
+    assert (reasons.count("resigned"), reasons.count("agreed_draw"), reasons.count("timeout")) == (85, 4, 1)
 
 
 @needs_gravon
@@ -91,7 +66,7 @@ def test_limit_of_three_rejects_some_real_games():
     for record in RECORDS:
         try:
             replay(record, two_square_limit=3)
-        except ValueError as exc:
+        except RecordError as exc:
             rejected.append(str(exc))
     assert rejected, "every game replays under a limit of 3: the limit setting has no effect"
     assert all("two-square rule" in msg for msg in rejected)
@@ -107,3 +82,29 @@ def test_ultimate_lightning_rescues_replay():
         game = replay(record)
         rescues += sum(game.rescues)
     assert rescues == 5
+
+
+GOOD_FIELD = ("BFBFEDEDDDGBMJCDIEDJFBBEBKIEDLHDGHFGHGIH" "AA__AA__AAAA__AA__AA"
+              "TSTXTSWTSSPNPPUPOQPPUQVPPRNVNUQQQRRNYNRN")
+
+
+@pytest.mark.parametrize("body, message", [
+    ('<move id="1" source="F4" target="F5"/><result type="7" winner="1"/>', "result type 7 is not one Gravon writes"),
+    ('<move id="1" source="F4" target="H6"/>', "move 1: no action moves"),
+    ('<move id="1" source="F4" target="G5"/>', r"move 1 \(F4-G5\): illegal move 1943: this variant's actions are in"),
+    ('<move id="1" source="F4" target="F6"/>', "move 1 .F4-F6.: "),
+    ('<move id="1" source="F4" target="F5"/><result type="1" winner="1"/>', "result type 1 .winner 0.: the moves are not over"),
+    ('<move id="1" source="F4" target="F5"><rescue rescuefield="F4" rescuepiece="7"/></move>',
+     "move 1's rescue .*the record makes a rescue the rules do not open"),
+    ('<result type="3" winner="3"/>', "resigned needs a winner"),
+])
+def test_hostile_records_replay_to_a_clear_error(body, message):
+    text = f'<stratego><game type="classic"><field content="{GOOD_FIELD}"/>{body}</game></stratego>'
+    with pytest.raises(RecordError, match=message):
+        replay(read_record(text))
+
+
+def test_unknown_game_type_is_named():
+    text = f'<stratego><game type="chess"><field content="{GOOD_FIELD}"/></game></stratego>'
+    with pytest.raises(RecordError, match="game type 'chess' has no variant here"):
+        replay(read_record(text))

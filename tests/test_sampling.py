@@ -201,6 +201,8 @@ def test_worlds_look_the_same_to_the_player_and_play_on(variant: str, plies: int
         worlds = g.sample_worlds(30, seed=player, player=player)
         for w in worlds:
             assert np.array_equal(w.observation(player, **spec), obs)
+            # Its Game history starts at the world (the true start holds hidden types).
+            assert w.history == () and w.start_field == w.field
             if player == g.to_move:
                 assert np.array_equal(w.action_mask(), g.action_mask())
             # A world is a valid state (its save passes every check) and plays on.

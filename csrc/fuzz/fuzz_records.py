@@ -9,8 +9,12 @@
 
 The property: stratego.records.read_record on any bytes (and on their text) returns a
 GameRecord or raises RecordError; for a record it returns, Game.from_field(field) and
-playing its moves in order either work or raise ValueError. Any other exception is a
-finding, and so is a record that breaks its own documented shape.
+playing its moves in order either work or raise ValueError, stratego.records.replay
+returns a Game or raises RecordError, and a replayed game written again (write_record)
+reads back to the same field, moves and winner. The same bytes as a line of the JSON
+lines format (record_from_json) give a Record that writes back to itself, or a
+RecordError. Any other exception is a finding, and so is a record that breaks its own
+documented shape.
 
 Bytes that do not look like XML would be read as a *path* by read_record; the fuzzer
 prefixes them with "<" so that it never touches the file system.
@@ -61,6 +65,21 @@ def _check_record(rec: records.GameRecord) -> None:
     if not game.done:
         assert game.legal_actions(), "a game that goes on has a legal move"
         game.observation(dtype="float32", belief=True)
+    try:
+        replayed = records.replay(rec)
+    except records.RecordError:
+        return
+    back = records.read_record(records.write_record(replayed, game_type=rec.game_type))
+    assert (back.field, back.moves, back.winner) == (rec.field, rec.moves, rec.winner), "the writer changed a game"
+
+
+def _check_json(data: bytes) -> None:
+    try:
+        rec = records.record_from_json(data)
+    except records.RecordError as exc:
+        assert "substring not found" not in str(exc), f"unhelpful RecordError: {exc}"
+        return
+    assert records.record_from_json(records.record_to_json(rec)) == rec, "a JSON record does not write back to itself"
 
 
 # Findings reported and not fixed yet (see README.md, "Findings"), which the fuzzing
@@ -84,6 +103,7 @@ def check_one(data: bytes) -> None:
 
 
 def _check_one(data: bytes) -> None:
+    _check_json(data)
     raw_text = data.decode("utf-8", "surrogateescape")
     if not records._looks_like_xml(data):
         data = b"<" + data

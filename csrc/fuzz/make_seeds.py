@@ -6,7 +6,9 @@ corpus_engine/: random games under the classic rules, real Gravon start fields w
 first moves of their games (encoded as fuzz_engine.c reads them), variants with
 fuzzed rules, batches. corpus_field/: Gravon fields, a few broken ones. corpus_state/:
 states of random games as saved bytes. corpus_records/:
-a handful of small real Gravon records. The seeds are a starting point only: after a
+a handful of small real Gravon records, and JSON lines records of random games (a
+barrage game, an Ultimate Lightning game with rescues, a variant of its own that ends
+by resignation). The seeds are a starting point only: after a
 run, `make -C csrc/fuzz merge` keeps the inputs that add coverage.
 """
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pathlib import Path
 
 import stratego
 from stratego.actions import squares_to_action
-from stratego.records import iter_records
+from stratego.records import iter_records, record_to_json
 from stratego.variants import SWITCHES
 
 HERE = Path(__file__).resolve().parent
@@ -124,6 +126,16 @@ def main() -> None:
     for recs in by_type.values():
         for rec in sorted(recs, key=lambda r: len(r.moves))[:3]:
             write("corpus_records", Path(rec.path).read_bytes())
+    # JSON lines records (the project's format): every kind of line the writer makes.
+    barrage = stratego.load_variant("barrage")
+    own = stratego.Variant("mine", "own", barrage.piece_counts, dict(barrage.settings, aggressor_wins=1))
+    for variant, seed, plies in (("barrage", 3, None), ("ultimate-lightning", 1, None), (own, 2, 20)):
+        game = stratego.Game(variant, seed=seed)
+        while not game.done and (plies is None or len(game.history) < plies):
+            game.play(game.bot_move("random"))
+        if not game.done:
+            game.resign()
+        write("corpus_records", (record_to_json(game.record()) + "\n").encode())
 
 
 if __name__ == "__main__":

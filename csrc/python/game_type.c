@@ -197,6 +197,31 @@ static PyObject *GameState_play_or_forfeit(GameStateObject *self, PyObject *acti
     Py_RETURN_TRUE;
 }
 
+/* concede(reason, player): ends the game by the players' decision (game_concede):
+ * reason "resigned" or "timeout" (`player` loses) or "agreed_draw". ValueError for
+ * another reason or a finished game. */
+static PyObject *GameState_concede(GameStateObject *self, PyObject *args) {
+    const char *name;
+    PyObject *player_obj;
+    int player, reason = END_NONE;
+    if (!PyArg_ParseTuple(args, "sO", &name, &player_obj)) return NULL;
+    if (parse_player(player_obj, "player", &player) < 0 || GameState_check_ready(self) < 0) return NULL;
+    for (int k = END_NONE + 1; k < END_REASON_NB; k++) {
+        if (strcmp(name, END_REASON_NAMES[k]) == 0) reason = k;
+    }
+    if (game_is_over(&self->state)) {
+        PyErr_SetString(PyExc_ValueError, "the game is over");
+        return NULL;
+    }
+    if (game_concede(&self->state, (EndReason)reason, player) < 0) {
+        PyErr_Format(PyExc_ValueError, "%s is not an ending the players decide; expected %s, %s or %s",
+                     name, END_REASON_NAMES[END_RESIGNED], END_REASON_NAMES[END_AGREED_DRAW],
+                     END_REASON_NAMES[END_TIMEOUT]);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *GameState_play_move(GameStateObject *self, PyObject *args) {
     PyObject *from_obj, *to_obj;
     int from, to;
@@ -489,6 +514,8 @@ static PyMethodDef GameState_methods[] = {
      "play_action(action): plays a legal action of any kind; ValueError otherwise."},
     {"play_or_forfeit", (PyCFunction)GameState_play_or_forfeit, METH_O,
      "play_or_forfeit(action) -> True if played; an illegal action loses the game (False)."},
+    {"concede", (PyCFunction)GameState_concede, METH_VARARGS,
+     "concede(reason, player): ends the game: 'resigned' or 'timeout' (player loses), 'agreed_draw'."},
     {"captured", (PyCFunction)GameState_captured, METH_O, "captured(player): types of its captured pieces."},
     {"cells", (PyCFunction)GameState_cells, METH_NOARGS, "3 bytes a square: owner, type, flags."},
     {"view_cells", (PyCFunction)GameState_view_cells, METH_O,

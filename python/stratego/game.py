@@ -7,12 +7,20 @@ import numpy as np
 
 from . import _core
 from .compact import mask_bytes
-from .actions import action_to_move, move_to_action
+from .actions import action_to_move, move_to_action, squares_to_action
+from .history import HistoryMove, Record, RecordError, action_players, make_record
 from .notation import check_numbering, format_move, parse_move
 from .setups import human_setups
-from .render import render_cells
+from .render import board_tokens, parse_perspective, render_cells
 from .seeding import resolve_seed
 from .variants import PIECE_NAMES, Variant, load_variant
+
+# The agent names of the multi-agent envs (PettingZoo, RLlib): index = colour, red first.
+AGENTS = ("player_0", "player_1")
+
+
+# Endings the players decide (game_concede, csrc/game.h).
+_CONCEDED = ("resigned", "agreed_draw", "timeout")
 
 
 class Game:
@@ -23,6 +31,11 @@ class Game:
 
     bot_move(name) asks a bot in C ("random", "heuristic", "pimc") for the move of the player
     to move; its random stream is seeded with the game (see bot_move).
+
+    A game keeps its history (docs/records.md): the position it started from
+    (`start_field`, `start_to_move`) and every action played since (`history`);
+    `replay(n)` rebuilds the game after its first n actions, `record()` gives the whole
+    game as a stratego.history.Record and `Game.from_record` plays one back.
     """
 
     def __init__(self, variant: str | Variant = "classic", seed: int | None = None, *,
@@ -37,6 +50,7 @@ class Game:
             self._state.reset(seed, human_setups(self._variant))
         else:
             raise ValueError(f"setup must be 'random' or 'human', got {setup!r}")
+        self._begin_history()
 
     @classmethod
     def from_field(cls, field: str, to_move: int = 0, variant: str | Variant = "classic", *,
@@ -52,7 +66,108 @@ class Game:
         game._state = _core.GameState(game._variant.rules)
         game._state.set_field(field, to_move)
         game._state.seed_bot(resolve_seed(seed))
+        game._begin_history()
         return game
+
+    @classmethod
+    def from_record(cls, record: Record, *, numbering: str = "new", seed: int | None = 0) -> "Game":
+        """The game of a Record (stratego.history) with all its actions played and its
+        ending applied: a resignation, an agreed draw, a loss on time or an illegal
+        action's forfeit as recorded; an ending the position decides (a captured flag, no
+        move left, a cap) must be the one the moves reach. RecordError names the first
+        action that is illegal, or the result that differs. `seed` as from_field's."""
+        if not isinstance(record, Record):
+            raise TypeError(f"record must be a stratego.history.Record, got {type(record).__name__} "
+                            "(stratego.records.replay takes Gravon records too)")
+        where = f"{record.source}: " if record.source else ""
+        try:
+            game = cls.from_field(record.field, record.to_move, record.variant, numbering=numbering, seed=seed)
+        except ValueError as exc:
+            raise RecordError(f"{where}bad start: {exc}") from None
+        game._play_recorded(record.actions, [f"action {i + 1}" for i in range(len(record.actions))], where)
+        game._end_as_recorded(record.winner, record.reason, where)
+        return game
+
+    def _play_recorded(self, actions, names: list[str], where: str) -> None:
+        """Plays a record's actions; RecordError names (names[i]) the first that the rules
+        refuse, a rescue they do not open, or a rescue they open that the record skips."""
+        for action, name in zip(actions, names):
+            # The label for a message only: decoding every action would double the cost.
+            label = lambda: f"{where}{name} ({action_to_move(action, self.to_move)})"  # noqa: E731
+            if self.done:
+                raise RecordError(f"{where}the game is over ({self.end_reason}) before {name}")
+            rescue = action >= _core.RESCUE_ACTION_BASE
+            if rescue != self.rescue_pending:
+                raise RecordError(f"{label()}: " + (
+                    "the record makes a rescue the rules do not open" if rescue else
+                    "the rules open a rescue here (a piece returns, or 'pass'), the record moves on"))
+            try:
+                self.play(action)
+            except ValueError as exc:
+                raise RecordError(f"{label()}: {exc}") from None
+
+    def _end_as_recorded(self, winner: int | None, reason: str | None, where: str) -> None:
+        """Ends the game as its record says, after its last action."""
+        if reason in _CONCEDED and not self.done:
+            if reason == "agreed_draw" and winner is not None:
+                raise RecordError(f"{where}an agreed draw has no winner, the record gives {winner}")
+            if reason != "agreed_draw" and winner is None:
+                raise RecordError(f"{where}{reason} needs a winner, the record gives none")
+            self._state.concede(reason, 0 if winner is None else 1 - winner)
+        elif reason == "illegal_action" and not self.done:
+            if winner != 1 - self.to_move:
+                raise RecordError(f"{where}illegal_action: the player to move ({self.to_move}) loses, "
+                                  f"the record's winner is {winner}")
+            self._state.play_or_forfeit(-1)  # out of range: the forfeit, decided in C
+        if (self.end_reason, self.winner) != (reason, winner):
+            got = f"ends ({self.end_reason}, winner {self.winner})" if self.done else "are not over"
+            raise RecordError(f"{where}the record's result is ({reason}, winner {winner}), its moves {got}")
+
+    def _begin_history(self) -> None:
+        """The history starts here: this position, no action yet."""
+        self._start = self._state.copy()  # never played on: replays copy it
+        self._actions: list[int] = []
+
+    # -- history -------------------------------------------------------------
+    @property
+    def start_field(self) -> str:
+        """The field the history starts from (100 Gravon letters)."""
+        return self._start.field()
+
+    @property
+    def start_to_move(self) -> int:
+        """The player to move at the start of the history."""
+        return self._start.status()[0]
+
+    @property
+    def history(self) -> tuple[HistoryMove, ...]:
+        """Every action played since the start, in order: (player, action, move) with the
+        move in notation in the game's numbering. A rescue (or "pass") is an entry of its
+        own, after the move that opened it, by the same player."""
+        players = action_players(self.start_to_move, self._actions)
+        return tuple(HistoryMove(p, a, action_to_move(a, p, self.numbering)) for a, p in zip(self._actions, players))
+
+    def replay(self, n: int) -> "Game":
+        """A new Game: the start with the first `n` actions of `history` played (0 the
+        start, len(history) the position now, before any resignation, agreed draw or
+        forfeit). Its bot stream is the one the start had."""
+        if isinstance(n, bool) or not hasattr(type(n), "__index__"):
+            raise TypeError(f"n must be an int, got {type(n).__name__}")
+        n = operator.index(n)
+        if not 0 <= n <= len(self._actions):
+            raise ValueError(f"n must be in [0, {len(self._actions)}] (the actions of this game's history), got {n}")
+        other = Game.__new__(Game)
+        other._variant, other.numbering = self._variant, self.numbering
+        other._state, other._start, other._actions = self._start.copy(), self._start, []
+        for action in self._actions[:n]:
+            other._state.play_action(action)
+            other._actions.append(action)
+        return other
+
+    def record(self, source: str | None = None) -> Record:
+        """The game as a Record (stratego.history): variant, start, actions and result."""
+        return make_record(self._variant, self.start_field, self._actions, to_move=self.start_to_move,
+                           winner=self.winner, reason=self.end_reason, source=source)
 
     # -- state -------------------------------------------------------------
     @property
@@ -146,7 +261,9 @@ class Game:
                 reason = self._state.check_move(src, dst)
                 if reason is not None:
                     raise ValueError(f"illegal move {format_move(src, dst)}: {reason}")
+                player = self.to_move
                 self._state.play_move(src, dst)
+                self._actions.append(squares_to_action(src, dst, player))
                 return
         elif isinstance(move, (bool, np.ma.MaskedArray)) or not hasattr(type(move), "__index__"):
             raise TypeError(f"a move is a str like 'B4-B7' or an action int, got {type(move).__name__}")
@@ -155,17 +272,37 @@ class Game:
             num_actions = self._variant.num_actions
             if not 0 <= action < num_actions:
                 raise ValueError(f"illegal move {action}: this variant's actions are in [0, {num_actions})")
-            label = f"{action} ({action_to_move(action, self.to_move, self.numbering)})"
+            label = None
         reason = self._state.check_action(action)
         if reason is not None:
+            label = label or f"{action} ({action_to_move(action, self.to_move, self.numbering)})"
             raise ValueError(f"illegal move {label}: {reason}")
         self._state.play_action(action)
+        self._actions.append(action)
 
     def _play_or_forfeit(self, action: int) -> bool:
         """Plays `action`, or, if it is illegal (out of range too), ends the game with the
         mover's loss (end reason "illegal_action"); decided in C, as a batch's
         illegal_action="lose" decides it: for StrategoEnv. True if played."""
-        return self._state.play_or_forfeit(action)
+        played = self._state.play_or_forfeit(action)
+        if played:
+            self._actions.append(operator.index(action))
+        return played
+
+    # -- endings the players decide ------------------------------------------
+    def resign(self, player: int | None = None) -> None:
+        """`player` (default: the player to move) resigns: the other wins (end reason
+        "resigned"). ValueError once the game is over."""
+        self._state.concede("resigned", self.to_move if player is None else player)
+
+    def agree_draw(self) -> None:
+        """Both players agree to a draw (end reason "agreed_draw")."""
+        self._state.concede("agreed_draw", 0)
+
+    def lose_on_time(self, player: int | None = None) -> None:
+        """`player` (default: the player to move) runs out of time: the other wins (end
+        reason "timeout", Gravon's clock and absence results)."""
+        self._state.concede("timeout", self.to_move if player is None else player)
 
     def bot_move(self, name: str = "heuristic") -> int:
         """The action bot `name` ("random", "heuristic" or "pimc", see stratego.BOTS) plays for
@@ -187,8 +324,9 @@ class Game:
         from this one, drawn uniformly and independently from every assignment of types
         to the opponent pieces it has not identified that agrees with what it saw
         (docs/sampling.md): the same information as the belief planes. Each world is a
-        full Game that plays on with this game's history (two-square and chasing state,
-        position hashes of its own types), its bot stream drawn from the same stream.
+        full Game that plays on with this game's history in its state (two-square and
+        chasing state, position hashes of its own types; its `history` of actions starts
+        at the world), its bot stream drawn from the same stream.
         Deterministic given `seed`; VecEnv.sample_worlds gives game 0's worlds the same
         way from the same seed.
 
@@ -201,6 +339,9 @@ class Game:
         for state in states:
             world = Game.__new__(Game)
             world._variant, world.numbering, world._state = self._variant, self.numbering, state
+            # Its Game history starts at the world: the true game's start holds the types
+            # the player never saw (the actions before are this game's `history`).
+            world._begin_history()
             worlds.append(world)
         return worlds
 
@@ -219,6 +360,7 @@ class Game:
         game.numbering = check_numbering(numbering)
         game._state = _core.GameState(game._variant.rules)
         game._state.from_bytes(data)
+        game._begin_history()
         return game
 
     # -- observations --------------------------------------------------------
@@ -270,6 +412,33 @@ class Game:
         view = None if perspective is None or isinstance(perspective, bool) else self._state.view_cells(perspective)
         return render_cells(self._state.cells(), view, perspective, self.numbering)
 
+    def svg(self, perspective: str | int | None = "full") -> str:
+        """The board as an SVG picture: "full" (or None) every piece, "red"/"blue" (or
+        0/1) only what that player knows, drawn from its view as render() is; the latest
+        move framed, its target in orange after an attack."""
+        from .svg import board_svg
+        perspective = parse_perspective(perspective)
+        tokens = self._tokens(perspective)
+        name = {None: "full board", 0: "red's view", 1: "blue's view"}[perspective]
+        return board_svg(tokens, perspective, last_move=self.last_move(), title=f"{self!r}, {name}")
+
+    def _repr_svg_(self) -> str:
+        # Jupyter shows a Game as its full board.
+        return self.svg("full")
+
+    def _tokens(self, perspective: int | None) -> list[str]:
+        """render.board_tokens of this position; a player's from its view only."""
+        view = None if perspective is None else self._state.view_cells(perspective)
+        return board_tokens(self._state.cells(), view, perspective, self.numbering)
+
+    def last_move(self) -> tuple[int, int, bool] | None:
+        """(from, to, attack) squares of the latest ply, None before the first. Read from
+        red's observation codes (the latest ply's squares are public, and red's frame is
+        the board's own)."""
+        codes = self.observation(0, obs_format="codes", history_k=1)
+        src, dst, attack = codes[_core.CODES_HISTORY:_core.CODES_HISTORY + 3]
+        return None if src == _core.CODES_NO_MOVE else (int(src), int(dst), bool(attack))
+
     def perft(self, depth: int) -> int:
         """Number of move sequences of exactly `depth` plies from here (C, for tests)."""
         return self._state.perft(depth)
@@ -282,14 +451,21 @@ class Game:
         other._variant = self._variant
         other.numbering = self.numbering
         other._state = self._state.copy()
+        other._start, other._actions = self._start, list(self._actions)
         return other
 
     def __getstate__(self) -> dict:
-        # The state's save holds the bot stream too (csrc/save.h).
-        return {"variant": self._variant, "state": self._state.to_bytes(), "numbering": self.numbering}
+        # The state's save holds the bot stream too (csrc/save.h). The history is two
+        # things the C save format already has, the start's save and action ints: it is
+        # unbounded, the C state fixed-size (docs/records.md "History").
+        return {"variant": self._variant, "state": self._state.to_bytes(), "numbering": self.numbering,
+                "start": self._start.to_bytes(), "actions": np.asarray(self._actions, np.uint16).tobytes()}
 
     def __setstate__(self, data: dict) -> None:
-        if not isinstance(data, dict) or set(data) != {"variant", "state", "numbering"}:
+        # A pickle without a history (made before games kept one) starts its history at
+        # the position it holds.
+        if not isinstance(data, dict) or set(data) - {"start", "actions"} != {"variant", "state", "numbering"} \
+                or ("start" in data) != ("actions" in data):
             raise ValueError("not a pickled stratego.Game")
         numbering = check_numbering(data["numbering"])
         variant = data["variant"]
@@ -298,8 +474,18 @@ class Game:
         variant = load_variant(variant)
         state = _core.GameState(variant.rules)
         state.from_bytes(data["state"])  # the save names its rules: checked against the variant's
+        start, actions = state.copy(), []
+        if "start" in data:
+            start = _core.GameState(variant.rules)
+            start.from_bytes(data["start"])
+            if not isinstance(data["actions"], bytes) or len(data["actions"]) % 2:
+                raise ValueError("a pickled Game's actions are uint16 bytes")
+            actions = np.frombuffer(data["actions"], np.uint16).tolist()
+            if any(a >= variant.num_actions for a in actions):
+                raise ValueError(f"a pickled Game's actions are in [0, {variant.num_actions})")
         # Only a game that loaded is set: a refused pickle leaves no half-made Game.
         self._variant, self.numbering, self._state = variant, numbering, state
+        self._start, self._actions = start, actions
 
     def __repr__(self) -> str:
         status = f"winner={self.winner} ({self.end_reason})" if self.done else f"to_move={self.to_move}"

@@ -46,11 +46,33 @@ from pathlib import Path
 from typing import Iterator
 from xml.parsers import expat
 
-from . import _core, notation
+from . import notation
+from .actions import RESCUE_ACTION_BASE, decode_action
+from .history import FIELD_ALPHABET, LAKE_SQUARES, Record, RecordError, check_field, make_record
 from .notation import format_square
+from .variants import SWITCHES, load_variant
 
 __all__ = [
     "RecordError",
+    "Record",
+    "make_record",
+    "replay",
+    "write_record",
+    "record_to_gravon",
+    "gravon_to_record",
+    "gravon_game_types",
+    "JSONL_FORMAT",
+    "JSONL_VERSION",
+    "RecordWriter",
+    "iter_jsonl",
+    "read_jsonl",
+    "record_from_json",
+    "record_to_json",
+    "write_jsonl",
+    "load_records",
+    "check_field",
+    "GRAVON_VARIANTS",
+    "SERVER_SETTINGS",
     "Move",
     "GameRecord",
     "parse_square",
@@ -66,12 +88,6 @@ __all__ = [
 
 # Gravon's column letters, column 0 first. There is no "J".
 COLUMN_LETTERS = notation.COLUMNS
-
-# Letters allowed in a field: 'A' empty, '_' lake, 'B'..'M' red, 'N'..'Y' blue.
-FIELD_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXY_")
-
-# Lakes: the engine's (csrc/types.h, LAKE_SQUARES).
-LAKE_SQUARES = frozenset(_core.LAKE_SQUARES)
 
 # More moves than this in one record is refused (real games stay far below it).
 MAX_MOVES = 10_000
@@ -103,10 +119,6 @@ _SCHEMA: dict[str, tuple[str | None, frozenset[str], frozenset[str], bool]] = {
                frozenset({"rescuefield", "rescuepiece"}), False),
     "result": ("game", frozenset({"type", "winner"}), frozenset({"type"}), False),
 }
-
-
-class RecordError(ValueError):
-    """A game record is malformed, hostile, or not what this reader expects."""
 
 
 @dataclass(frozen=True)
@@ -287,29 +299,6 @@ def _square_attr(element: _Element, name: str) -> int:
         raise RecordError(f"line {element.line}: <{element.tag}> {name}: {exc}") from None
 
 
-def _check_field(content: str, line: int) -> str:
-    if len(content) != 100:
-        raise RecordError(
-            f"line {line}: field has {len(content)} letters; expected exactly 100 "
-            f"(10 rows of 10)"
-        )
-    bad = sorted({ch for ch in content if ch not in FIELD_ALPHABET})
-    if bad:
-        first = next(i for i, ch in enumerate(content) if ch not in FIELD_ALPHABET)
-        raise RecordError(
-            f"line {line}: field has letter(s) {''.join(bad)!r} (first at square "
-            f"{format_square(first)}); expected only 'A' (empty), '_' (lake), "
-            f"'B'-'M' (red) and 'N'-'Y' (blue)"
-        )
-    for sq in range(100):
-        if (content[sq] == "_") != (sq in LAKE_SQUARES):
-            raise RecordError(
-                f"line {line}: field square {format_square(sq)} is {content[sq]!r}; "
-                f"expected lakes '_' exactly on {', '.join(format_square(s) for s in sorted(LAKE_SQUARES))}"
-            )
-    return content
-
-
 def _build_record(root: _Element, path: str | None) -> GameRecord:
     if root.tag != "stratego":
         raise RecordError(f"root element is <{root.tag}>; expected <stratego>")
@@ -326,7 +315,7 @@ def _build_record(root: _Element, path: str | None) -> GameRecord:
             f"line {game.line}: <game> has {len(fields)} <field> elements; expected "
             f"exactly one"
         )
-    field = _check_field(fields[0].attrs["content"], fields[0].line)
+    field = check_field(fields[0].attrs["content"], f"line {fields[0].line}: field")
 
     results = [c for c in game.children if c.tag == "result"]
     if len(results) > 1:
@@ -479,3 +468,239 @@ def iter_records(
         raise NotADirectoryError(f"{root}: not a directory of Gravon records")
     for path in sorted(p for p in root.rglob("*.xml") if p.is_file()):
         yield read_record(path, max_bytes=max_bytes)
+
+
+# --------------------------------------------------------------------------- replay
+
+#: The engine's variant for each Gravon game type ("classicfree": classic pieces, free
+#: setup), played under the server's rules: SERVER_SETTINGS over the variant's.
+GRAVON_VARIANTS = {
+    "classic": "gravon",
+    "classicfree": "gravon",
+    "barrage": "barrage",
+    "ultimate lightning": "ultimate-lightning",
+}
+#: Gravon's server: a two-square limit of 5 (some recorded games need it), no draw caps:
+#: the settings of configs/gravon.toml that are not switches, over every game type.
+SERVER_SETTINGS = {k: v for k, v in load_variant("gravon").settings.items() if k not in SWITCHES}
+
+# Gravon result types of endings the players decide, and the engine's end reasons for
+# them; 10-14 are the clock's and absence's (docs/rules.md "Notation (Gravon)").
+_CONCEDED_TYPES = {3: "resigned", 4: "agreed_draw", **{t: "timeout" for t in range(10, 15)}}
+# Result types the position decides: the engine's end reasons that may stand for them.
+_DECIDED_TYPES = {
+    0: ("no_movable_pieces", "no_legal_move"),
+    1: ("flag_captured",),
+    2: ("no_movable_pieces", "neither_can_move"),
+}
+
+
+def _gravon_actions(record: GameRecord) -> tuple[list[int], list[str]]:
+    """The record's moves as actions (red moves first, moves alternate; a rescue is the
+    mover's action after its move), with the name of each for messages."""
+    from .actions import rescue_to_action, squares_to_action
+
+    actions, names = [], []
+    for i, move in enumerate(record.moves):
+        player = i % 2
+        try:
+            actions.append(squares_to_action(move.source, move.target, player))
+            names.append(f"move {i + 1}")
+            if move.rescue_piece is not None:
+                # The piece number is Gravon's letter index (B = 1 bomb .. M = 12 flag):
+                # in every archive record that piece is among the mover's captured ones.
+                if move.rescue_piece == 0:
+                    raise ValueError("rescue piece 0 is no piece (Gravon numbers them 1 bomb .. 12 flag)")
+                actions.append(rescue_to_action(move.rescue_piece - 1, move.rescue_square, player))
+                names.append(f"move {i + 1}'s rescue")
+        except ValueError as exc:
+            raise RecordError(f"{record.path or 'record'}: move {i + 1}: {exc}") from None
+    return actions, names
+
+
+def replay(record: GameRecord | Record, **settings: int):
+    """The Game of a record with all its moves played and its ending applied.
+
+    A Record (stratego.history, the JSON lines format's) plays as Game.from_record. A
+    Gravon GameRecord plays under its game type's variant (GRAVON_VARIANTS) with the
+    server's rules (SERVER_SETTINGS; `settings` override them); a resignation (result
+    type 3), an agreed draw (4) or a clock's ending (10-14) is applied after the last
+    move, and an ending the position decides (0, 1, 2) must be one the moves reach.
+    RecordError (a ValueError) names the first illegal move, or the result that differs.
+    """
+    from .game import Game
+
+    if isinstance(record, Record):
+        if settings:
+            raise TypeError("a Record holds its own rule settings; settings apply to Gravon records")
+        return Game.from_record(record)
+    if not isinstance(record, GameRecord):
+        raise TypeError(f"replay takes a GameRecord or a Record, got {type(record).__name__}")
+    where = f"{record.path or 'record'}: "
+    if record.game_type not in GRAVON_VARIANTS:
+        raise RecordError(f"{where}game type {record.game_type!r} has no variant here; expected one of "
+                          f"{', '.join(repr(t) for t in GRAVON_VARIANTS)}")
+    actions, names = _gravon_actions(record)
+    try:
+        game = Game.from_field(record.field, 0, GRAVON_VARIANTS[record.game_type], **{**SERVER_SETTINGS, **settings})
+    except ValueError as exc:
+        raise RecordError(f"{where}bad start: {exc}") from None
+    game._play_recorded(actions, names, where)
+    result = record.result_type
+    if result in _CONCEDED_TYPES:
+        game._end_as_recorded(record.winner, _CONCEDED_TYPES[result], where)
+    elif result in _DECIDED_TYPES:
+        if game.end_reason not in _DECIDED_TYPES[result] or game.winner != record.winner:
+            got = f"end ({game.end_reason}, winner {game.winner})" if game.done else "are not over"
+            raise RecordError(f"{where}result type {result} (winner {record.winner}): the moves {got}")
+    elif result is not None:
+        raise RecordError(f"{where}result type {result} is not one Gravon writes; expected 0-4 or 10-14")
+    return game
+
+
+# --------------------------------------------------------------------------- writing
+
+# The Gravon result type of each end reason the format has (docs/rules.md "Notation
+# (Gravon)"); the position's endings 0 (a side cannot move) and 2 (neither can) depend
+# on the winner. A clock's ending is written 13, the type in the archive.
+_RESULT_TYPE = {"flag_captured": 1, "no_legal_move": 0, "neither_can_move": 2, "resigned": 3,
+                "agreed_draw": 4, "timeout": 13}
+# Gravon game types by the variant they replay under.
+_GRAVON_TYPES = {"gravon": ("classic", "classicfree"), "barrage": ("barrage",),
+                 "ultimate-lightning": ("ultimate lightning",)}
+# The switches a game written as a Gravon type must share with it: every one but the
+# chasing rule, which only forbids moves (as a stricter two-square limit or a cap only
+# forbids or ends: the replay under the server's rules that record_to_gravon makes shows
+# where that matters).
+_GRAVON_SWITCHES = tuple(k for k in SWITCHES if k != "chasing_rule")
+
+
+def gravon_game_types(variant) -> tuple[str, ...]:
+    """The Gravon game types a game of `variant` can be written as (its piece set and
+    the switches that change fights and moves are that type's), () if none."""
+    from .variants import load_variant
+
+    for name, types in _GRAVON_TYPES.items():
+        base = load_variant(name)
+        if base.piece_counts == variant.piece_counts and all(
+                variant.settings.get(k) == base.settings.get(k) for k in _GRAVON_SWITCHES):
+            return types
+    return ()
+
+
+def record_to_gravon(record: Record, *, game_type: str | None = None, check: bool = True) -> GameRecord:
+    """The Gravon record of a game (a Record). RecordError if Gravon cannot hold it: no
+    game type has its variant's pieces and rules, red does not move first, a rescue is
+    declined (Gravon notes only rescues made), or it ended in a way Gravon has no result
+    for (a cap, an illegal action). `game_type` picks among the types that fit ("classic"
+    or "classicfree"; the first by default). With `check`, the record is replayed under
+    the server's rules (replay) and must give back the game's moves and result: a game
+    played under a stricter rule (a two-square limit of 3, the chasing rule) whose end
+    the server's rules would not reach is refused."""
+    from .actions import action_to_squares
+
+    if not isinstance(record, Record):
+        raise TypeError(f"record must be a stratego.history.Record, got {type(record).__name__}")
+    types = gravon_game_types(record.variant)
+    if not types:
+        raise RecordError(f"Gravon has no game type for variant {record.variant.name!r} (its pieces and rules); "
+                          "the JSON lines format (write_jsonl) holds every variant")
+    if game_type is None:
+        game_type = types[0]
+    elif game_type not in types:
+        raise RecordError(f"a game of variant {record.variant.name!r} is written as {' or '.join(types)}, "
+                          f"not {game_type!r}")
+    if record.to_move != 0:
+        raise RecordError("a Gravon record starts with red to move; this game starts with blue")
+    if record.reason is None:
+        result_type = None
+    elif record.reason == "no_movable_pieces":
+        result_type = 2 if record.winner is None else 0
+    elif record.reason in _RESULT_TYPE:
+        result_type = _RESULT_TYPE[record.reason]
+    else:
+        raise RecordError(f"Gravon has no result for {record.reason!r}; the JSON lines format (write_jsonl) keeps it")
+    moves: list[Move] = []
+    for i, (action, player) in enumerate(zip(record.actions, record.players)):
+        if action < RESCUE_ACTION_BASE:
+            moves.append(Move(*action_to_squares(action, player)))
+            continue
+        kind, piece_type, square = decode_action(action, player)
+        if kind != "rescue":
+            raise RecordError(f"action {i + 1} declines a rescue; Gravon records note only rescues made")
+        if not moves or moves[-1].rescue_piece is not None:
+            raise RecordError(f"action {i + 1} is a rescue without a move before it")
+        # Gravon numbers the rescued piece by its letter (B = 1 bomb .. M = 12 flag).
+        moves[-1] = Move(moves[-1].source, moves[-1].target, square, piece_type + 1)
+    raw_winner = None if result_type is None else {0: 1, 1: 2, None: 3}[record.winner]
+    out = GameRecord(game_type, record.field, tuple(moves), result_type,
+                     None if result_type is None else record.winner, raw_winner, record.source)
+    if check:
+        back = replay(out).record()
+        if (back.actions, back.winner, back.reason) != (record.actions, record.winner, record.reason):
+            raise RecordError(f"under Gravon's rules (two-square limit 5, no caps) this game ends "
+                              f"({back.reason}, winner {back.winner}), not ({record.reason}, winner {record.winner})")
+    return out
+
+
+def gravon_to_record(record: GameRecord, **settings: int) -> Record:
+    """A Gravon record as a Record (its variant under the server's rules, its actions and
+    its result, the engine's end reason where the position decides it): it replays it."""
+    return replay(record, **settings).record(source=record.path)
+
+
+def _xml_attr(value: str) -> str:
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;")
+
+
+def write_record(game, path: str | os.PathLike | None = None, *, game_type: str | None = None,
+                 check: bool = True) -> str:
+    """A game as Gravon XML text, written to `path` too when given (the file whole, or
+    nothing: RecordError before anything is written). `game` is a Game, a Record
+    (record_to_gravon says which fit, with `game_type` and `check`) or a GameRecord
+    (written as it is). read_record gives back its field, moves, rescues and result."""
+    from .game import Game
+
+    if isinstance(game, Game):
+        game = game.record()
+    if isinstance(game, Record):
+        game = record_to_gravon(game, game_type=game_type, check=check)
+    elif not isinstance(game, GameRecord):
+        raise TypeError(f"write_record takes a Game, a Record or a GameRecord, got {type(game).__name__}")
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<stratego>",
+             f' <game type="{_xml_attr(game.game_type)}">', f'  <field content="{check_field(game.field)}"/>']
+    for i, move in enumerate(game.moves):
+        head = f'  <move id="{i + 1}" source="{format_square(move.source)}" target="{format_square(move.target)}"'
+        if move.rescue_piece is None:
+            lines.append(head + "/>")
+        else:
+            lines += [head + ">", f'   <rescue rescuefield="{format_square(move.rescue_square)}" '
+                                  f'rescuepiece="{move.rescue_piece}"/>', "  </move>"]
+    lines += ['  <player id="1">Player 1</player>', '  <player id="2">Player 2</player>']
+    if game.result_type is not None:
+        winner = "" if game.raw_winner is None else f' winner="{game.raw_winner}"'
+        lines.append(f'  <result type="{game.result_type}"{winner}/>')
+    lines += [" </game>", "</stratego>", ""]
+    text = "\n".join(lines)
+    if path is not None:
+        Path(path).write_text(text, encoding="utf-8")
+    return text
+
+
+# The project's own format, for every variant (stratego.jsonl), read and written here too.
+from .jsonl import (  # noqa: E402  (after the Gravon reader, which it does not need)
+    JSONL_FORMAT, JSONL_VERSION, RecordWriter, iter_jsonl, read_jsonl, record_from_json, record_to_json,
+    write_jsonl,
+)
+
+
+def load_records(source: str | os.PathLike) -> Iterator[Record]:
+    """The games of a file or folder as Records, streaming: a folder of Gravon ``.xml``
+    records (iter_records, each replayed: gravon_to_record), one ``.xml`` record, or a
+    JSON lines file (anything else, iter_jsonl). RecordError names the bad file or line."""
+    path = Path(source)
+    if path.is_dir():
+        return (gravon_to_record(r) for r in iter_records(path))
+    if path.suffix.lower() == ".xml":
+        return iter([gravon_to_record(read_record(path))])
+    return iter_jsonl(path)

@@ -6,6 +6,7 @@ such a file. Keyword settings override the file's `[rules]` values, so
 """
 from __future__ import annotations
 
+import functools
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -45,10 +46,11 @@ class Variant:
     def num_pieces(self) -> int:
         return sum(self.piece_counts)
 
-    @property
+    @functools.cached_property
     def num_actions(self) -> int:
         """Size of the action space: 1800 line moves, then Captains' diagonal moves and
-        rescues where the variant has them (see stratego.actions)."""
+        rescues where the variant has them (see stratego.actions). Asked of C once: Game.play
+        reads it every move."""
         return _core.num_actions(self.rules)
 
 

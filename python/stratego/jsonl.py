@@ -1,0 +1,301 @@
+"""The project's game records: one game a line, JSON (docs/records.md "JSON lines").
+
+    {"format": "stratego-game", "version": 1, "variant": "classic",
+     "rules": {"two_square_limit": 5}, "field": "<100 letters>", "to_move": 0,
+     "moves": ["F4-F5", "K7-K6", ...], "winner": 0, "reason": "flag_captured"}
+
+`variant` names a shipped variant; `rules` holds only the settings that differ from
+it and `pieces` (piece name -> count) only when the piece set differs. A variant that
+is not shipped (read from a file of its own) is written with its whole piece set and
+every setting. `moves` are in notation, new numbering ("B4-B7", rescues "6@F4",
+"pass"); `winner` 0, 1 or null, `reason` an end reason or null (unfinished).
+
+Records come from outside, so the reader trusts nothing: a line longer than
+`max_line_bytes` is refused before it is parsed, as are more than `max_moves` moves,
+NaN and Infinity, duplicate keys, unknown keys, and every part make_record checks;
+each RecordError names the file and line. Reading checks the form, not the moves'
+legality (Game.from_record plays them).
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+from typing import IO, Iterable, Iterator
+
+from .actions import PASS, action_to_move, move_to_action
+from .history import Record, RecordError, make_record
+from . import _core
+from .variants import PIECE_NAMES, RULE_SETTINGS, SWITCHES, Variant, load_variant, variants
+
+__all__ = ["JSONL_FORMAT", "JSONL_VERSION", "DEFAULT_MAX_LINE_BYTES", "MAX_JSONL_MOVES", "record_to_json",
+           "record_from_json", "RecordWriter", "write_jsonl", "iter_jsonl", "read_jsonl"]
+
+JSONL_FORMAT = "stratego-game"
+JSONL_VERSION = 1
+#: A line longer than this is refused unread (a game of 100,000 moves is about 800 kB).
+DEFAULT_MAX_LINE_BYTES = 2_000_000
+#: More moves than this in one game is refused: the longest game a ply cap allows
+#: (max_plies <= 65535) with its rescues fits.
+MAX_JSONL_MOVES = 100_000
+
+_DEFAULTS = {name: default for name, _type, _lo, _hi, default, _doc in _core.RULE_SETTINGS}
+_REQUIRED = ("format", "version", "variant", "field", "moves")
+_OPTIONAL = ("rules", "pieces", "description", "to_move", "winner", "reason")
+
+# Notation of (action, player) and back, kept as they are met: a variant has at most a
+# few thousand of each, and a dict look-up is far cheaper than decoding every move.
+_TOKEN_OF: dict[tuple[int, int], str] = {}
+_ACTION_OF: dict[tuple[str, int], int] = {}
+
+
+def _token(action: int, player: int) -> str:
+    key = (action, player)
+    token = _TOKEN_OF.get(key)
+    if token is None:
+        token = _TOKEN_OF[key] = action_to_move(action, player)
+    return token
+
+
+def _action(token, player: int, where: str) -> int:
+    if not isinstance(token, str) or len(token) > 12:
+        raise RecordError(f"{where}: expected a move in notation like 'B4-B7', '6@F4' or 'pass', got {token!r:.40}")
+    key = (token, player)
+    action = _ACTION_OF.get(key)
+    if action is None:
+        try:
+            action = move_to_action(token, player)
+        except ValueError as exc:
+            raise RecordError(f"{where}: {exc}") from None
+        _ACTION_OF[key] = action
+    return action
+
+
+def _is_rescue(token) -> bool:
+    return isinstance(token, str) and ("@" in token or token.strip().lower() == PASS)
+
+
+_SHIPPED: dict[str, Variant] = {}
+
+
+def _shipped(name: str) -> Variant | None:
+    """The shipped variant of that name, read once."""
+    if not _SHIPPED:
+        _SHIPPED.update((n, load_variant(n)) for n in variants())
+    return _SHIPPED.get(name)
+
+
+def record_to_json(record: Record) -> str:
+    """A Record as one line of JSON (no newline)."""
+    if not isinstance(record, Record):
+        raise TypeError(f"record must be a stratego.history.Record, got {type(record).__name__}")
+    variant = record.variant
+    base = _shipped(variant.name)
+    line: dict = {"format": JSONL_FORMAT, "version": JSONL_VERSION, "variant": variant.name}
+    if base is None:  # a variant of its own: all of it
+        line["description"] = variant.description
+        line["pieces"] = dict(zip(PIECE_NAMES, variant.piece_counts))
+        line["rules"] = dict(variant.settings)
+    else:
+        rules = {k: v for k, v in variant.settings.items() if base.settings.get(k) != v}
+        if rules:
+            line["rules"] = rules
+        if variant.piece_counts != base.piece_counts:
+            line["pieces"] = dict(zip(PIECE_NAMES, variant.piece_counts))
+        if variant.description != base.description:
+            line["description"] = variant.description
+    line["field"] = record.field
+    line["to_move"] = record.to_move
+    line["moves"] = [_token(a, p) for a, p in zip(record.actions, record.players)]
+    line["winner"] = record.winner
+    line["reason"] = record.reason
+    return json.dumps(line, separators=(",", ":"))
+
+
+def _refuse_constant(name: str):
+    raise RecordError(f"{name} is not a number a record holds")
+
+
+def _pairs(pairs):
+    keys = [k for k, _ in pairs]
+    if len(set(keys)) != len(keys):
+        dup = next(k for k in keys if keys.count(k) > 1)
+        raise RecordError(f"key {dup!r} appears twice")
+    return dict(pairs)
+
+
+def _int_table(value, what: str, names) -> dict[str, int]:
+    if not isinstance(value, dict):
+        raise RecordError(f"{what} must be an object of names to integers, got {type(value).__name__}")
+    for key, v in value.items():
+        if key not in names:
+            raise RecordError(f"{what} has unknown name {key!r:.40}; expected names from {', '.join(names)}")
+        if isinstance(v, bool) and key in SWITCHES:
+            continue
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise RecordError(f"{what}: {key} must be an integer, got {v!r:.40}")
+    return {k: int(v) for k, v in value.items()}
+
+
+def _variant_of(line: dict, cache: dict) -> Variant:
+    """The line's variant: a shipped one with its settings over it, or one of its own."""
+    name, rules, pieces = line["variant"], line.get("rules", {}), line.get("pieces")
+    if not isinstance(name, str) or not name or len(name) > 200:
+        raise RecordError(f"variant must be a non-empty name, got {name!r:.40}")
+    key = (name, json.dumps(rules, sort_keys=True), json.dumps(pieces, sort_keys=True), str(line.get("description")))
+    variant = cache.get(key)
+    if variant is not None:
+        return variant
+    rules = _int_table(rules, "rules", tuple(RULE_SETTINGS))
+    base = _shipped(name)
+    description = line.get("description", "" if base is None else base.description)
+    if not isinstance(description, str) or len(description) > 1000:
+        raise RecordError(f"description must be a str of at most 1000 characters, got {description!r:.40}")
+    if base is None:
+        if pieces is None:
+            raise RecordError(f"variant {name!r:.40} is not shipped ({', '.join(variants())}): "
+                              "its line must give its pieces and rules")
+        missing = sorted(set(RULE_SETTINGS) - set(SWITCHES) - set(rules))
+        if missing:
+            raise RecordError(f"variant {name!r:.40} is not shipped: its rules lack {', '.join(missing)}")
+        # Every setting at its default, then the line's, checked as overrides are.
+        base = Variant(name, description, tuple(0 for _ in PIECE_NAMES), dict(_DEFAULTS))
+    if pieces is not None:
+        counts = _int_table(pieces, "pieces", PIECE_NAMES)
+        base = Variant(base.name, description, tuple(counts.get(n, 0) for n in PIECE_NAMES), base.settings)
+    elif description != base.description:
+        base = Variant(base.name, description, base.piece_counts, base.settings)
+    try:
+        variant = load_variant(base, **rules)
+    except (TypeError, ValueError) as exc:
+        raise RecordError(f"bad variant: {exc}") from None
+    if len(cache) < 256:
+        cache[key] = variant
+    return variant
+
+
+def record_from_json(text: str | bytes, where: str = "record", *, max_moves: int = MAX_JSONL_MOVES,
+                     _cache: dict | None = None) -> Record:
+    """A Record from one line of JSON; RecordError naming `where` and what is wrong."""
+    try:
+        line = json.loads(text, object_pairs_hook=_pairs, parse_constant=_refuse_constant)
+    except RecordError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+    except RecursionError:
+        raise RecordError(f"{where}: nested too deeply to be a game record") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{where}: not valid JSON ({exc}); expected one game a line") from None
+    if not isinstance(line, dict):
+        raise RecordError(f"{where}: a line is a JSON object, got {type(line).__name__}")
+    missing = [k for k in _REQUIRED if k not in line]
+    unknown = sorted(set(line) - set(_REQUIRED) - set(_OPTIONAL))
+    if missing or unknown:
+        raise RecordError(f"{where}: " + (f"missing {', '.join(missing)}" if missing else
+                                          f"unknown key(s) {', '.join(repr(k)[:40] for k in unknown)}")
+                          + f"; expected {', '.join(_REQUIRED)} and optionally {', '.join(_OPTIONAL)}")
+    if line["format"] != JSONL_FORMAT:
+        raise RecordError(f"{where}: format is {line['format']!r:.40}; expected {JSONL_FORMAT!r}")
+    if type(line["version"]) is not int or line["version"] != JSONL_VERSION:
+        raise RecordError(f"{where}: version {line['version']!r:.40}; this reader knows version {JSONL_VERSION}")
+    moves = line["moves"]
+    if not isinstance(moves, list):
+        raise RecordError(f"{where}: moves must be a list of moves in notation, got {type(moves).__name__}")
+    if len(moves) > max_moves:
+        raise RecordError(f"{where}: {len(moves)} moves; expected at most {max_moves} (max_moves)")
+    try:
+        variant = _variant_of(line, {} if _cache is None else _cache)
+        to_move = line.get("to_move", 0)
+        if isinstance(to_move, bool) or to_move not in (0, 1):
+            raise RecordError(f"to_move must be 0 (red) or 1 (blue), got {to_move!r:.40}")
+        actions, turn, last = [], to_move, to_move
+        for i, token in enumerate(moves):
+            last = last if _is_rescue(token) else turn
+            turn = 1 - last
+            actions.append(_action(token, last, f"move {i + 1}"))
+        return make_record(variant, line["field"], actions, to_move=to_move, winner=line.get("winner"),
+                           reason=line.get("reason"), source=where)
+    except RecordError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+
+
+class RecordWriter:
+    """Writes records one a line to a path (or an open text file, left open):
+    `with RecordWriter("games.jsonl") as w: w.write(game)`. `append` adds to a file."""
+
+    def __init__(self, dest: str | os.PathLike | IO[str], *, append: bool = False):
+        if isinstance(dest, (str, os.PathLike)):
+            self._file, self._owned = open(dest, "a" if append else "w", encoding="utf-8", newline="\n"), True
+        elif isinstance(dest, io.TextIOBase) or hasattr(dest, "write"):
+            self._file, self._owned = dest, False
+        else:
+            raise TypeError(f"dest must be a path or a text file, got {type(dest).__name__}")
+        self.count = 0
+
+    def write(self, record) -> None:
+        """Writes a Record, or a Game's record."""
+        from .game import Game
+
+        if isinstance(record, Game):
+            record = record.record()
+        self._file.write(record_to_json(record) + "\n")
+        self.count += 1
+
+    def close(self) -> None:
+        if self._owned:
+            self._file.close()
+
+    def __enter__(self) -> "RecordWriter":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def write_jsonl(records: Iterable, dest: str | os.PathLike | IO[str], *, append: bool = False) -> int:
+    """Writes Records (or Games) one a line; returns how many."""
+    with RecordWriter(dest, append=append) as writer:
+        for record in records:
+            writer.write(record)
+    return writer.count
+
+
+def iter_jsonl(source: str | os.PathLike | IO[bytes], *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+               max_moves: int = MAX_JSONL_MOVES) -> Iterator[Record]:
+    """Yields the Record of each line of a path or a binary file, streaming: one line in
+    memory at a time. A bad line raises RecordError naming the file and line; a line
+    longer than max_line_bytes is refused before it is read whole."""
+    if isinstance(source, (str, os.PathLike)):
+        name = str(source)
+        path = Path(source)
+        if not path.is_file():
+            raise RecordError(f"{name}: not a regular file; expected a file of game records")
+        with open(path, "rb") as handle:
+            yield from _iter_lines(handle, name, max_line_bytes, max_moves)
+    elif hasattr(source, "readline"):
+        yield from _iter_lines(source, getattr(source, "name", "records"), max_line_bytes, max_moves)
+    else:
+        raise TypeError(f"source must be a path or a binary file, got {type(source).__name__}")
+
+
+def _iter_lines(handle, name: str, max_line_bytes: int, max_moves: int) -> Iterator[Record]:
+    cache: dict = {}
+    number = 0
+    while True:
+        line = handle.readline(max_line_bytes + 1)
+        if not line:
+            return
+        number += 1
+        where = f"{name}: line {number}"
+        if isinstance(line, str):
+            raise RecordError(f"{where}: the file is open in text mode; open it in binary mode ('rb')")
+        if len(line) > max_line_bytes:
+            raise RecordError(f"{where}: longer than {max_line_bytes} bytes (max_line_bytes)")
+        if not line.strip():
+            raise RecordError(f"{where}: a blank line; expected one game a line")
+        yield record_from_json(line, where, max_moves=max_moves, _cache=cache)
+
+
+def read_jsonl(source: str | os.PathLike | IO[bytes], **limits) -> list[Record]:
+    """All the records of a file (iter_jsonl, into a list)."""
+    return list(iter_jsonl(source, **limits))
