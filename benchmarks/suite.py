@@ -208,6 +208,10 @@ def _step_time(env, min_time: float) -> float:
     return spent / reps
 
 
+# The bots that answer in about a microsecond; the PIMC bot searches (measure_pimc).
+FAST_BOTS = tuple(b for b in stratego.BOTS if b != "pimc")
+
+
 def measure_versus(n: int, seed: int, min_time: float) -> dict:
     """1 thread, the default observation and mask: plies/s of the plain two-player step,
     learner steps/s against each bot (every learner step is the learner's ply and the
@@ -217,16 +221,57 @@ def measure_versus(n: int, seed: int, min_time: float) -> dict:
     out = {"num_envs": n, "threads": 1}
     env = stratego.VecEnv(n, seed=seed, num_threads=1)
     out["plain_plies_per_s"] = n / _step_time(env, min_time)
-    for name in stratego.BOTS:
+    for name in FAST_BOTS:
         out[f"{name}_decisions_per_s"] = n / _mean_call_time(lambda: env.bot_actions(name), min_time)
     env.close()
-    for name in stratego.BOTS:
+    for name in FAST_BOTS:
         env = stratego.VecEnv(n, seed=seed, num_threads=1, opponent=name, learner_color="alternate")
         rate = n / _step_time(env, min_time)
         env.close()
         out[f"learner_steps_per_s_vs_{name}"] = rate
         out[f"learner_over_plain_vs_{name}"] = rate / out["plain_plies_per_s"]
     return out
+
+
+SAMPLE_PLIES = (0, 100, 400)
+
+
+def measure_sampling(seed: int, min_time: float, n: int = 64, k: int = 64) -> dict:
+    """Hidden-state worlds a second on one thread (VecEnv.sample_worlds: drawn in C, each
+    written as a game save into one array reused) for the player to move, in n games after 0, 100 and 400
+    random plies from reset (a game that ended meanwhile restarted: its mean ply is
+    given)."""
+    out = {"num_envs": n, "worlds_per_game": k}
+    for plies in SAMPLE_PLIES:
+        env = stratego.VecEnv(n, num_threads=1, observations=False, action_mask=False, seed=seed)
+        try:
+            env.reset(seed=seed)
+            for _ in range(plies):
+                env.step(env.sample_actions())
+            mean_ply = float(np.mean([env._batch.game(i).status()[4] for i in range(n)]))
+            calls, worlds = iter(range(1 << 62)), np.zeros((n, k, stratego.GAME_SAVE_BYTES), np.uint8)
+            cpu0, reps0 = time.process_time(), next(calls)
+            t = _mean_call_time(lambda: env.sample_worlds(k, seed=next(calls), out=worlds), min_time)
+            # Per CPU second too: on a shared machine the wall clock counts others' work.
+            cpu = (time.process_time() - cpu0) / (next(calls) - reps0 - 1)
+            out[f"ply_{plies}"] = {"worlds_per_s": n * k / t, "worlds_per_cpu_s": n * k / cpu, "mean_ply": mean_ply}
+        finally:
+            env.close()
+    return out
+
+
+def measure_pimc(seed: int, min_time: float, n: int = 16) -> dict:
+    """The PIMC bot's decisions a second on one thread (bot_actions("pimc"), the setting
+    in csrc/bot.h) in n games after 100 random plies."""
+    env = stratego.VecEnv(n, num_threads=1, observations=False, seed=seed)
+    try:
+        env.reset(seed=seed)
+        for _ in range(100):
+            env.step(env.sample_actions())
+        rate = n / _mean_call_time(lambda: env.bot_actions("pimc"), min_time)
+    finally:
+        env.close()
+    return {"num_envs": n, "decisions_per_s": rate, "ms_per_decision": 1000 / rate}
 
 
 def interleaved_best(n: int, seed: int, rounds: int) -> dict:
@@ -393,13 +438,20 @@ def run(args) -> dict:
     v = result["versus"]
     print(f"learner vs bot, n={headline}, 1 thread: plain {_m(v['plain_plies_per_s'])} M plies/s; " +
           "; ".join(f"vs {b} {_m(v[f'learner_steps_per_s_vs_{b}'])} M learner steps/s "
-                    f"({v[f'learner_over_plain_vs_{b}']:.2f}x)" for b in stratego.BOTS) +
-          "; decisions " + ", ".join(f"{b} {_m(v[f'{b}_decisions_per_s'])} M/s" for b in stratego.BOTS), flush=True)
+                    f"({v[f'learner_over_plain_vs_{b}']:.2f}x)" for b in FAST_BOTS) +
+          "; decisions " + ", ".join(f"{b} {_m(v[f'{b}_decisions_per_s'])} M/s" for b in FAST_BOTS), flush=True)
     result["recording"] = measure_recording(headline, args.seed, 10 if args.quick else 100, 200 if args.quick else 700)
     print("\n".join(recording_lines(result["recording"])), flush=True)
     if DEFAULT in configs and COMPACT in configs and "step" in configs:
         result["interleaved"] = interleaved_best(args.headline_envs if args.headline_envs in envs else envs[0],
                                                  args.seed, 10 if args.quick else 40)
+    result["sampling"] = measure_sampling(args.seed, args.min_time)
+    result["pimc"] = measure_pimc(args.seed, args.min_time)
+    print(f"PIMC bot, 1 thread: {result['pimc']['decisions_per_s']:.0f} decisions/s "
+          f"({result['pimc']['ms_per_decision']:.1f} ms each)", flush=True)
+    print("hidden-state worlds, 1 thread: " + ", ".join(
+        f"ply {p} {_m(result['sampling'][f'ply_{p}']['worlds_per_s'])} M/s "
+        f"({_m(result['sampling'][f'ply_{p}']['worlds_per_cpu_s'])} M per CPU s)" for p in SAMPLE_PLIES), flush=True)
     result["peer"] = measure_peer(args.peer_python, 5000 if args.quick else 20000)
     result["machine"]["loadavg_end"] = os.getloadavg()
     result["checksums"] = check_checksums(result["points"])
@@ -541,6 +593,17 @@ def targets(result, headline: int) -> list[dict]:
             r = p["steps_per_s"] / peer["steps_per_s"]
             add(f"vs stratego_env (Numba, {peer['steps_per_s']:,.0f} steps/s), {name}, 1 thread", r,
                 ">= 100 (compact)", r >= 100 if name == COMPACT else None, f"the peer's figure {peer['source']}")
+    sampling = result.get("sampling")
+    if sampling:
+        w = sampling["ply_100"]["worlds_per_s"]
+        add("hidden-state worlds sampled/s at ply 100, 1 thread", w, ">= 1,000,000", w >= 1e6,
+            f"{sampling['num_envs']} games x {sampling['worlds_per_game']} worlds a call, each a game save "
+            f"(VecEnv.sample_worlds); ply 0 {sampling['ply_0']['worlds_per_s']:,.0f}, "
+            f"ply 400 {sampling['ply_400']['worlds_per_s']:,.0f}")
+    pimc = result.get("pimc")
+    if pimc:
+        add("PIMC bot ms a decision, 1 thread", pimc["ms_per_decision"], "< 200", pimc["ms_per_decision"] < 200,
+            f"{pimc['num_envs']} games after 100 random plies (bot_actions)")
     same = all(c["identical"] for c in result["checksums"].values())
     add("checksum identical across threads and configs", same, "true", same)
     rec = result.get("recording")
@@ -554,7 +617,7 @@ def targets(result, headline: int) -> list[dict]:
         add("recording changes no game (checksums on = off)", same, "true", same)
     v = result.get("versus")
     if v:
-        for b in stratego.BOTS:
+        for b in FAST_BOTS:
             r = v[f"learner_over_plain_vs_{b}"]
             add(f"learner steps/s vs {b} / plain plies/s", r, ">= 0.45", r >= 0.45,
                 f"num_envs={v['num_envs']}, 1 thread, default obs + mask, same run")

@@ -13,6 +13,8 @@
  *   stratego_main perft FIELD TO_MOVE DEPTH                      move-sequence count
  *   stratego_main play [seed]                                    one random game, printed
  *   stratego_main saves [num_envs] [steps]                       save/load round trip
+ *   stratego_main sample [games] [plies] [worlds]                hidden-state worlds a second
+ *                                                                at `plies` plies of random games
  *
  * Build: make -C csrc (see csrc/Makefile; SANITIZE=1 for ASan+UBSan).
  */
@@ -28,11 +30,18 @@
 #include "observe.h"
 #include "record.h"
 #include "rng.h"
+#include "sample.h"
 #include "save.h"
 
 static double now_seconds(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double cpu_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -207,6 +216,52 @@ static int run_play(uint64_t seed) {
     return 0;
 }
 
+/* Worlds a second on one core (sample.h): `games` random games played to `plies` plies
+ * (a game that ends first is drawn again), `worlds` worlds of each for the player to
+ * move. The checksum folds every world's hash: the same for every build that samples
+ * the same worlds. */
+static int run_sample(int games, int plies, int worlds) {
+    Rules r;
+    rules_default(&r);
+    uint16_t legal[ACTION_MAX];
+    uint64_t checksum = 0, drawn = 0;
+    double seconds = 0, cpu = 0;
+    for (int g = 0; g < games; g++) {
+        GameState s;
+        for (uint64_t attempt = 0;; attempt++) {
+            uint64_t pick = rng_seed_stream((uint64_t)g, attempt, 1);
+            s.rng = rng_seed_stream((uint64_t)g, attempt, 0);
+            game_reset_random(&s, &r);
+            while (!s.done && s.ply < (uint32_t)plies) {
+                int n = moves_list(&s, &r, legal);
+                game_apply_action(&s, &r, legal[rng_below(&pick, (uint32_t)n)]);
+            }
+            if (!s.done) break;
+        }
+        SampleSource src;
+        GameState base;
+        char err[160];
+        if (sample_game_prepare(&s, &r, s.to_move, &src, &base, err, sizeof(err)) < 0) {
+            fprintf(stderr, "game %d: %s\n", g, err);
+            return 1;
+        }
+        uint64_t rng = sample_stream(0, (uint64_t)g);
+        GameState world;
+        double t0 = now_seconds(), c0 = cpu_seconds();
+        for (int w = 0; w < worlds; w++) {
+            sample_game_world(&src, &rng, &world);
+            checksum = checksum * 31 + world.hash;
+        }
+        seconds += now_seconds() - t0;
+        cpu += cpu_seconds() - c0;
+        drawn += (uint64_t)worlds;
+    }
+    /* Per CPU second too: on a shared machine the wall clock counts other work. */
+    printf("%d games at ply %d x %d worlds: %.0f worlds/s on one core (%.0f per CPU second), checksum %016llx\n",
+           games, plies, worlds, (double)drawn / seconds, (double)drawn / cpu, (unsigned long long)checksum);
+    return 0;
+}
+
 /* Plays a recording batch of n games and replays every finished game's record from its
  * start (record_replay: each action checked legal), which must end as the batch's game
  * did: over, with its winner, reason and length. Exit 1 at the first that does not. */
@@ -280,6 +335,15 @@ int main(int argc, char **argv) {
         }
         return run_saves(n, steps);
     }
+    if (argc >= 2 && strcmp(argv[1], "sample") == 0) {
+        int games = argc > 2 ? atoi(argv[2]) : 64, plies = argc > 3 ? atoi(argv[3]) : 100;
+        int worlds = argc > 4 ? atoi(argv[4]) : 10000;
+        if (games < 1 || plies < 0 || worlds < 1) {
+            fprintf(stderr, "games and worlds must be >= 1, plies >= 0\n");
+            return 2;
+        }
+        return run_sample(games, plies, worlds);
+    }
     if (argc >= 2 && strcmp(argv[1], "records") == 0) {
         int n = argc > 2 ? atoi(argv[2]) : 256, steps = argc > 3 ? atoi(argv[3]) : 1000;
         int threads = argc > 4 ? atoi(argv[4]) : 1;
@@ -293,7 +357,7 @@ int main(int argc, char **argv) {
         return run_play(argc > 2 ? strtoull(argv[2], NULL, 10) : 0);
     }
     fprintf(stderr, "usage: %s bench [num_envs steps threads obs digest record] | perft FIELD TO_MOVE DEPTH | "
-            "play [seed] | saves [num_envs steps] | records [num_envs steps threads]\n",
+            "play [seed] | saves [num_envs steps] | records [num_envs steps threads] | sample [games plies worlds]\n",
             argv[0]);
     return 2;
 }

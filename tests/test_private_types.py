@@ -46,6 +46,7 @@ def gamestate_calls():
         "seed_bot": lambda s: s.seed_bot(1),
         "bot_stream": lambda s: s.bot_stream(),
         "set_bot_stream": lambda s: s.set_bot_stream(5),
+        "sample_worlds": lambda s: s.sample_worlds(0, 2, 1),
     }
 
 
@@ -103,6 +104,8 @@ def batch_calls():
         "save": lambda b: b.save(),
         "restore": lambda b: b.restore(stratego.VecEnv(1, seed=0).save_state()),
         "reset_some": lambda b: b.reset_some(np.ones(1, dtype=np.bool_), None),
+        "sample_worlds": lambda b: b.sample_worlds(None, 1, 0, np.zeros((1, 1, _core.GAME_SAVE_BYTES), np.uint8),
+                                                   np.zeros(1, np.uint8)),
         "pop_records": lambda b: b.pop_records(),
     }
 

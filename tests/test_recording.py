@@ -373,6 +373,6 @@ def test_write_dataset_refuses_bad_players_and_counts(tmp_path):
 
     with pytest.raises(ValueError, match=r"games must be an int >= 1, got 0"):
         write_dataset(tmp_path / "a.jsonl", 0)
-    with pytest.raises(ValueError, match=r"blue must be 'random' or one of the bots \['random', 'heuristic'\]"):
+    with pytest.raises(ValueError, match=r"blue must be 'random' or one of the bots \['random', 'heuristic', 'pimc'\]"):
         write_dataset(tmp_path / "a.jsonl", 3, blue="minimax")
     assert not (tmp_path / "a.jsonl").exists()

@@ -21,6 +21,7 @@
 #include "record.h"
 #include "rng.h"
 #include "rules.h"
+#include "sample.h"
 #include "save.h"
 #include "view.h"
 
@@ -402,6 +403,54 @@ static PyObject *Batch_bot_actions(BatchObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* sample_worlds(players, k, seed, out, failed): k worlds of every game for players[i]
+ * (None: the player to move) as game saves into out (N, k, save bytes) uint8, drawn
+ * without the GIL (sample_games_worlds); ValueError naming the first game that cannot
+ * be sampled (failed marks them all). */
+static PyObject *Batch_sample_worlds(BatchObject *self, PyObject *args) {
+    PyObject *players_obj, *k_obj, *seed_obj, *out, *failed_obj;
+    long k;
+    uint64_t seed;
+    const int64_t *players = NULL;
+    if (!PyArg_ParseTuple(args, "OOOOO", &players_obj, &k_obj, &seed_obj, &out, &failed_obj)) return NULL;
+    if (parse_int_in(k_obj, "k", 1, SAMPLE_WORLDS_MAX, NULL, &k) < 0 || parse_seed(seed_obj, &seed) < 0 ||
+        Batch_check_idle(self) < 0)
+        return NULL;
+    npy_intp n = self->batch.num_envs, shape[3] = {n, k, (npy_intp)save_game_bytes()};
+    if (check_array_shape(out, "out", NPY_UINT8, 3, shape) < 0 ||
+        check_out_array(failed_obj, "failed", NPY_UINT8, n, 0) < 0)
+        return NULL;
+    if (players_obj != Py_None) {
+        if (check_out_array(players_obj, "players", NPY_INT64, n, 0) < 0) return NULL;
+        players = PyArray_DATA((PyArrayObject *)players_obj);
+        for (npy_intp i = 0; i < n; i++) {
+            if (players[i] != RED && players[i] != BLUE) {
+                PyErr_Format(PyExc_ValueError, "players[%zd] must be 0 (red) or 1 (blue), got %lld", (Py_ssize_t)i,
+                             (long long)players[i]);
+                return NULL;
+            }
+        }
+    }
+    if (Batch_enter(self) < 0) return NULL;
+    uint8_t *failed = PyArray_DATA((PyArrayObject *)failed_obj), *worlds = PyArray_DATA((PyArrayObject *)out);
+    Py_BEGIN_ALLOW_THREADS
+    sample_games_worlds(self->batch.states, n, &self->batch.rules, players, (int)k, seed, worlds, failed,
+                        self->num_threads);
+    Py_END_ALLOW_THREADS
+    vec_guard_leave(&self->guard);
+    for (npy_intp i = 0; i < n; i++) {
+        if (!failed[i]) continue;
+        char err[160];
+        SampleSource src;
+        GameState base;
+        int player = players ? (int)players[i] : self->batch.states[i].to_move;
+        sample_game_prepare(&self->batch.states[i], &self->batch.rules, player, &src, &base, err, sizeof(err));
+        PyErr_Format(PyExc_ValueError, "cannot sample worlds of game %zd: %s", (Py_ssize_t)i, err);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *Batch_stats(BatchObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
     if (Batch_check_idle(self) < 0) return NULL;
@@ -620,6 +669,8 @@ static PyMethodDef Batch_methods[] = {
     {"step", (PyCFunction)Batch_step, METH_VARARGS, "step(actions, illegal_mode)."},
     {"sample_actions", (PyCFunction)Batch_sample_actions, METH_O,
      "sample_actions(out): a uniformly random legal action per game into out (int64)."},
+    {"sample_worlds", (PyCFunction)Batch_sample_worlds, METH_VARARGS,
+     "sample_worlds(players, k, seed, out, failed): k worlds of each game as game saves into out."},
     {"bot_actions", (PyCFunction)Batch_bot_actions, METH_VARARGS,
      "bot_actions(name, out): the action bot `name` plays in each game, into out."},
     {"games_over", (PyCFunction)Batch_games_over, METH_O,

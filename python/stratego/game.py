@@ -29,7 +29,7 @@ class Game:
     Game(variant="classic", seed=None, **settings) starts from random legal setups;
     Game.from_field(field, to_move=0, ...) from a 100-letter Gravon board.
 
-    bot_move(name) asks a bot in C ("random", "heuristic") for the move of the player
+    bot_move(name) asks a bot in C ("random", "heuristic", "pimc") for the move of the player
     to move; its random stream is seeded with the game (see bot_move).
 
     A game keeps its history (docs/records.md): the position it started from
@@ -305,7 +305,7 @@ class Game:
         self._state.concede("timeout", self.to_move if player is None else player)
 
     def bot_move(self, name: str = "heuristic") -> int:
-        """The action bot `name` ("random" or "heuristic", see stratego.BOTS) plays for
+        """The action bot `name` ("random", "heuristic" or "pimc", see stratego.BOTS) plays for
         the player to move, in its frame; the move is not played (`play` it). -1 once
         the game is over.
 
@@ -317,6 +317,51 @@ class Game:
         stream; clone() and pickling keep it.
         """
         return self._state.bot_action(name)
+
+    # -- hidden state ------------------------------------------------------
+    def sample_worlds(self, k: int, seed: int, player: int | None = None) -> list["Game"]:
+        """`k` complete games that `player` (default: the player to move) cannot tell
+        from this one, drawn uniformly and independently from every assignment of types
+        to the opponent pieces it has not identified that agrees with what it saw
+        (docs/sampling.md): the same information as the belief planes. Each world is a
+        full Game that plays on with this game's history in its state (two-square and
+        chasing state, position hashes of its own types; its `history` of actions starts
+        at the world), its bot stream drawn from the same stream.
+        Deterministic given `seed`; VecEnv.sample_worlds gives game 0's worlds the same
+        way from the same seed.
+
+        ValueError for a finished game (nothing is hidden any more), for the player not
+        to move during the opponent's rescue phase, and for k outside [1, 65536].
+        """
+        player = self.to_move if player is None else player
+        states = self._state.sample_worlds(player, k, seed)
+        worlds = []
+        for state in states:
+            world = Game.__new__(Game)
+            world._variant, world.numbering, world._state = self._variant, self.numbering, state
+            # Its Game history starts at the world: the true game's start holds the types
+            # the player never saw (the actions before are this game's `history`).
+            world._begin_history()
+            worlds.append(world)
+        return worlds
+
+    @classmethod
+    def from_save(cls, data, variant: str | Variant = "classic", *, numbering: str = "new",
+                  **settings: int) -> "Game":
+        """A game from a game save (bytes or a uint8 array row: a world of
+        VecEnv.sample_worlds, a pickle's state), checked completely against `variant`'s
+        rules (docs/api.md "Saves")."""
+        if isinstance(data, np.ndarray):
+            if data.dtype != np.uint8 or data.ndim != 1:
+                raise ValueError(f"a game save array must be 1-D uint8, got {data.ndim}-D {data.dtype}")
+            data = data.tobytes()
+        game = cls.__new__(cls)
+        game._variant = load_variant(variant, **settings)
+        game.numbering = check_numbering(numbering)
+        game._state = _core.GameState(game._variant.rules)
+        game._state.from_bytes(data)
+        game._begin_history()
+        return game
 
     # -- observations --------------------------------------------------------
     def observation(self, player: int | None = None, *, dtype: str = "uint8", history_k: int = 4,

@@ -5,6 +5,8 @@ copy): copy what you keep across steps.
 """
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
@@ -14,6 +16,7 @@ from . import _core
 from .compact import mask_bytes
 from .observation import OBSERVATION_VERSION
 from .recording import RecordedGames
+from .seeding import resolve_seed
 from .setups import human_setups
 from .variants import Variant, load_variant
 from .vec_shell import AUTORESET_MODES, VecShell, _autoreset_mode, _check_memory, _resolve_threads
@@ -251,7 +254,7 @@ class VecEnv(VecShell):
         return render_cells(state.cells(), view, perspective)
 
     def bot_actions(self, name: str) -> np.ndarray:
-        """The action bot `name` ("random" or "heuristic", see stratego.BOTS) plays in
+        """The action bot `name` ("random", "heuristic" or "pimc", see stratego.BOTS) plays in
         each game for its player to move: int64, one per game, computed in C with the
         GIL released; not played (pass them to step).
 
@@ -263,6 +266,38 @@ class VecEnv(VecShell):
         """
         self._batch.bot_actions(name, self._sampled)
         return self._sampled
+
+    def sample_worlds(self, k: int, seed: int, players=None, out: np.ndarray | None = None) -> np.ndarray:
+        """`k` worlds of every game that its player cannot tell from it (players: an
+        array of N ints 0/1, or None for each game's player to move), drawn uniformly in
+        C with the GIL released on the engine's threads (docs/sampling.md). Returns a new
+        uint8 array (N, k, stratego.GAME_SAVE_BYTES): world j of game i is a game save,
+        for Game.from_save(worlds[i, j], env.variant). Game i draws on its own stream of
+        `seed`, so the worlds are the same for any thread count, and game 0's are those
+        Game.sample_worlds(k, seed) gives for the same position. ValueError naming the
+        first game that cannot be sampled (a finished one, under autoreset modes that
+        keep them). `out`: an array of that shape and dtype to write into instead of a new
+        one (a search that samples every move reuses it; a new 6 MB array a call costs
+        its page faults)."""
+        if isinstance(k, bool) or not hasattr(type(k), "__index__"):
+            raise TypeError(f"k must be an int in [1, {_core.SAMPLE_WORLDS_MAX}], got {type(k).__name__}")
+        k = operator.index(k)
+        if not 1 <= k <= _core.SAMPLE_WORLDS_MAX:
+            raise ValueError(f"k must be an int in [1, {_core.SAMPLE_WORLDS_MAX}], got {k}")
+        seed = resolve_seed(seed)
+        n = self.num_envs
+        if players is not None:
+            players = np.ascontiguousarray(players)
+            if players.shape != (n,) or players.dtype.kind not in "iu":
+                raise ValueError(f"players must be {n} ints (one per game), got shape {players.shape} "
+                                 f"dtype {players.dtype}")
+            players = players.astype(np.int64)
+        if out is None:
+            _check_memory(n * k, _core.GAME_SAVE_BYTES)
+            out = np.empty((n, k, _core.GAME_SAVE_BYTES), dtype=np.uint8)
+        failed = np.zeros(n, dtype=np.uint8)
+        self._batch.sample_worlds(players, k, seed, out, failed)
+        return out
 
     def pop_records(self) -> RecordedGames:
         """The games finished since the last call (record=True), in the order they ended:
