@@ -226,7 +226,7 @@ def _line(**changes):
     (_line(pieces={"dragon": 1}), "pieces has unknown name"),
     (_line(variant="mine"), "variant 'mine' is not shipped .barrage"),
     (_line(variant="mine", pieces={"flag": 1, "scout": 1}, rules={"max_plies": 5}), "variant 'mine' is not shipped: its rules lack max_plies_without_attack"),
-    (_line(variant=""), "variant must be a non-empty name"),
+    (_line(variant=""), "variant must be a name of 1 to 200 characters"),
 ])
 def test_bad_lines_are_refused_naming_line_and_problem(text, message):
     with pytest.raises(RecordError, match=r"games\.jsonl: line 2: (" + message + ")"):

@@ -54,7 +54,7 @@ def _arena(args: argparse.Namespace) -> int:
 
 def _view(args: argparse.Namespace) -> int:
     from .viewer import load_game, viewer_html
-    page = viewer_html(load_game(args.game, args.index), perspective=args.perspective, title=args.title)
+    page = viewer_html(load_game(args.game, args.index, max_moves=args.max_moves), perspective=args.perspective, title=args.title)
     # Written only once the whole page is made: a bad record leaves no file behind.
     with open(args.output, "w", encoding="utf-8") as out:
         out.write(page)
@@ -65,7 +65,7 @@ def _view(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     from .terminal import replay_game
     from .viewer import load_game
-    return replay_game(load_game(args.game, args.index), perspective=args.perspective)
+    return replay_game(load_game(args.game, args.index, max_moves=args.max_moves), perspective=args.perspective)
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -83,6 +83,14 @@ def _play(args: argparse.Namespace) -> int:
     return status
 
 
+def _add_max_moves(parser) -> None:
+    """The option of the commands that read record files: their readers refuse longer games."""
+    from .records import MAX_JSONL_MOVES, MAX_MOVES
+    parser.add_argument("--max-moves", type=int_in(0, MAX_STEPS), default=None,
+                        help=f"refuse games of more moves (default: {MAX_MOVES} a Gravon record, {MAX_JSONL_MOVES} "
+                             "a JSON lines game; docs/records.md)")
+
+
 # Subcommands for people: watch a game (view, replay) or play one (play).
 _VIEWING = {"view": _view, "replay": _replay, "play": _play}
 
@@ -98,10 +106,12 @@ def _add_viewing(sub) -> None:
                       help="full: every piece, with buttons for each player's view (default); red/blue: that player's view only")
     view.add_argument("--index", type=int_in(0, MAX_STEPS), default=0, help="the game's number in the file or folder (from 0)")
     view.add_argument("--title", default=None, help="the page's title")
+    _add_max_moves(view)
     replay = sub.add_parser("replay", help="step through a recorded game in the terminal")
     replay.add_argument("game", metavar="FILE", help="a Gravon .xml record, a folder of them, or a JSON lines file of games (--index)")
     replay.add_argument("--perspective", default="full", choices=["full", "red", "blue"])
     replay.add_argument("--index", type=int_in(0, MAX_STEPS), default=0, help="the game's number in the file or folder (from 0)")
+    _add_max_moves(replay)
     play = sub.add_parser("play", help="play against a bot in the terminal, from your own view")
     play.add_argument("--bot", default="heuristic", choices=list(_core.BOT_NAMES))
     play.add_argument("--color", default="red", choices=["red", "blue", "random"], help="your colour (red moves first)")
@@ -116,7 +126,7 @@ def _pairs(args: argparse.Namespace) -> int:
     from .pairs import save_pairs, training_pairs
     from .records import load_records
 
-    records = load_records(args.records)
+    records = load_records(args.records, max_moves=args.max_moves)
     players = {"both": (0, 1), "red": (0,), "blue": (1,)}[args.players]
     pairs = training_pairs(records, players=players, history_k=args.history_k, obs_format=args.obs_format)
     save_pairs(args.output, pairs)
@@ -172,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     pairs.add_argument("--players", default="both", choices=["both", "red", "blue"], help="whose decisions (both)")
     pairs.add_argument("--history-k", type=int, default=4, help="observation history planes (4; the range is checked in C)")
     pairs.add_argument("--obs-format", default="planes", choices=["planes", "codes"])
+    _add_max_moves(pairs)
     _add_viewing(sub)
     args = parser.parse_args(argv)
     run = {"bench": _bench, "arena": _arena, "pairs": _pairs, **_VIEWING}[args.command]

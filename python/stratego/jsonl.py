@@ -29,7 +29,8 @@ from .history import Record, RecordError, make_record
 from . import _core
 from .variants import PIECE_NAMES, RULE_SETTINGS, SWITCHES, Variant, load_variant, variants
 
-__all__ = ["JSONL_FORMAT", "JSONL_VERSION", "DEFAULT_MAX_LINE_BYTES", "MAX_JSONL_MOVES", "record_to_json",
+__all__ = ["JSONL_FORMAT", "JSONL_VERSION", "DEFAULT_MAX_LINE_BYTES", "MAX_JSONL_MOVES", "MAX_NAME_CHARS",
+           "MAX_DESCRIPTION_CHARS", "record_to_json",
            "record_from_json", "RecordWriter", "write_jsonl", "iter_jsonl", "read_jsonl"]
 
 JSONL_FORMAT = "stratego-game"
@@ -39,6 +40,9 @@ DEFAULT_MAX_LINE_BYTES = 2_000_000
 #: More moves than this in one game is refused: the longest game a ply cap allows
 #: (max_plies <= 65535) with its rescues fits.
 MAX_JSONL_MOVES = 100_000
+#: Longest variant name and description a line may hold (they are names and a sentence).
+MAX_NAME_CHARS = 200
+MAX_DESCRIPTION_CHARS = 1000
 
 _DEFAULTS = {name: default for name, _type, _lo, _hi, default, _doc in _core.RULE_SETTINGS}
 _REQUIRED = ("format", "version", "variant", "field", "moves")
@@ -91,6 +95,16 @@ def record_to_json(record: Record) -> str:
     if not isinstance(record, Record):
         raise TypeError(f"record must be a stratego.history.Record, got {type(record).__name__}")
     variant = record.variant
+    # The reader's bounds (iter_jsonl's defaults), checked before anything is written:
+    # a line this writes, its reader reads. Within them a line stays far below
+    # DEFAULT_MAX_LINE_BYTES (a move is at most 10 bytes).
+    if len(record.actions) > MAX_JSONL_MOVES:
+        raise RecordError(f"{len(record.actions)} moves; a line holds at most {MAX_JSONL_MOVES} (max_moves)")
+    if len(variant.name) > MAX_NAME_CHARS:
+        raise RecordError(f"variant name of {len(variant.name)} characters; a line holds at most {MAX_NAME_CHARS}")
+    if len(variant.description) > MAX_DESCRIPTION_CHARS:
+        raise RecordError(f"variant description of {len(variant.description)} characters; a line holds at most "
+                          f"{MAX_DESCRIPTION_CHARS}")
     base = _shipped(variant.name)
     line: dict = {"format": JSONL_FORMAT, "version": JSONL_VERSION, "variant": variant.name}
     if base is None:  # a variant of its own: all of it
@@ -141,8 +155,8 @@ def _int_table(value, what: str, names) -> dict[str, int]:
 def _variant_of(line: dict, cache: dict) -> Variant:
     """The line's variant: a shipped one with its settings over it, or one of its own."""
     name, rules, pieces = line["variant"], line.get("rules", {}), line.get("pieces")
-    if not isinstance(name, str) or not name or len(name) > 200:
-        raise RecordError(f"variant must be a non-empty name, got {name!r:.40}")
+    if not isinstance(name, str) or not name or len(name) > MAX_NAME_CHARS:
+        raise RecordError(f"variant must be a name of 1 to {MAX_NAME_CHARS} characters, got {name!r:.40}")
     key = (name, json.dumps(rules, sort_keys=True), json.dumps(pieces, sort_keys=True), str(line.get("description")))
     variant = cache.get(key)
     if variant is not None:
@@ -150,8 +164,9 @@ def _variant_of(line: dict, cache: dict) -> Variant:
     rules = _int_table(rules, "rules", tuple(RULE_SETTINGS))
     base = _shipped(name)
     description = line.get("description", "" if base is None else base.description)
-    if not isinstance(description, str) or len(description) > 1000:
-        raise RecordError(f"description must be a str of at most 1000 characters, got {description!r:.40}")
+    if not isinstance(description, str) or len(description) > MAX_DESCRIPTION_CHARS:
+        raise RecordError(f"description must be a str of at most {MAX_DESCRIPTION_CHARS} characters, "
+                          f"got {description!r:.40}")
     if base is None:
         if pieces is None:
             raise RecordError(f"variant {name!r:.40} is not shipped ({', '.join(variants())}): "

@@ -70,6 +70,7 @@ __all__ = [
     "record_to_json",
     "write_jsonl",
     "load_records",
+    "read_records",
     "check_field",
     "GRAVON_VARIANTS",
     "SERVER_SETTINGS",
@@ -83,13 +84,15 @@ __all__ = [
     "FIELD_ALPHABET",
     "LAKE_SQUARES",
     "MAX_MOVES",
+    "MAX_JSONL_MOVES",
     "DEFAULT_MAX_BYTES",
 ]
 
 # Gravon's column letters, column 0 first. There is no "J".
 COLUMN_LETTERS = notation.COLUMNS
 
-# More moves than this in one record is refused (real games stay far below it).
+# More moves than this in one record is refused by default (real games stay far below
+# it; read_record's max_moves raises it), and write_record writes no more.
 MAX_MOVES = 10_000
 
 DEFAULT_MAX_BYTES = 4_000_000
@@ -195,7 +198,7 @@ def _refuse_external(*_args) -> int:
     )
 
 
-def _parse_tree(data: bytes) -> _Element:
+def _parse_tree(data: bytes, max_moves: int = MAX_MOVES) -> _Element:
     """Parse XML bytes into a checked _Element tree with a locked-down expat."""
     # Always decode as UTF-8, whatever the XML declaration claims.
     parser = expat.ParserCreate(encoding="UTF-8")
@@ -239,9 +242,10 @@ def _parse_tree(data: bytes) -> _Element:
             )
         if tag == "move":
             move_count += 1
-            if move_count > MAX_MOVES:
+            if move_count > max_moves:
                 raise RecordError(
-                    f"line {line}: more than {MAX_MOVES} moves; expected a real game"
+                    f"line {line}: more than {max_moves} moves; expected a real game "
+                    f"(max_moves)"
                 )
         element = _Element(tag, attrs, line)
         if stack:
@@ -381,7 +385,7 @@ def _build_record(root: _Element, path: str | None) -> GameRecord:
     )
 
 
-def _parse_bytes(data: bytes, path: str | None, max_bytes: int) -> GameRecord:
+def _parse_bytes(data: bytes, path: str | None, max_bytes: int, max_moves: int) -> GameRecord:
     if len(data) > max_bytes:
         raise RecordError(
             f"record is {len(data)} bytes; expected at most {max_bytes} (max_bytes)"
@@ -398,7 +402,7 @@ def _parse_bytes(data: bytes, path: str | None, max_bytes: int) -> GameRecord:
             f"record contains a {match.group(1).upper()} declaration; expected a plain "
             f"Gravon record (DOCTYPE and ENTITY declarations are refused for safety)"
         )
-    root = _parse_tree(text.encode("utf-8"))
+    root = _parse_tree(text.encode("utf-8"), max_moves)
     return _build_record(root, path)
 
 
@@ -416,9 +420,10 @@ def _looks_like_xml(data: str | bytes) -> bool:
 
 
 def read_record(
-    source: str | bytes | os.PathLike, *, max_bytes: int = DEFAULT_MAX_BYTES
+    source: str | bytes | os.PathLike, *, max_bytes: int = DEFAULT_MAX_BYTES,
+    max_moves: int = MAX_MOVES,
 ) -> GameRecord:
-    """Read one Gravon record.
+    """Read one Gravon record of at most ``max_moves`` moves.
 
     ``source`` is the document when it is bytes, or a str starting with '<' (after
     optional whitespace / byte-order mark); otherwise (another str, or a path object) a
@@ -436,7 +441,7 @@ def read_record(
                 ) from None
         else:
             data = bytes(source)
-        return _parse_bytes(data, None, max_bytes)
+        return _parse_bytes(data, None, max_bytes, max_moves)
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(
             f"read_record expects XML text, bytes or a path, not {type(source).__name__}"
@@ -453,13 +458,13 @@ def read_record(
     with open(path, "rb") as handle:
         data = handle.read(max_bytes + 1)  # the file may have grown since stat
     try:
-        return _parse_bytes(data, str(path), max_bytes)
+        return _parse_bytes(data, str(path), max_bytes, max_moves)
     except RecordError as exc:
         raise RecordError(f"{path}: {exc}") from None
 
 
 def iter_records(
-    directory: str | os.PathLike, *, max_bytes: int = DEFAULT_MAX_BYTES
+    directory: str | os.PathLike, *, max_bytes: int = DEFAULT_MAX_BYTES, max_moves: int = MAX_MOVES
 ) -> Iterator[GameRecord]:
     """Yield the record of every ``*.xml`` file under ``directory`` (recursively),
     sorted by path. A bad file raises RecordError naming it; nothing is skipped."""
@@ -467,7 +472,7 @@ def iter_records(
     if not root.is_dir():
         raise NotADirectoryError(f"{root}: not a directory of Gravon records")
     for path in sorted(p for p in root.rglob("*.xml") if p.is_file()):
-        yield read_record(path, max_bytes=max_bytes)
+        yield read_record(path, max_bytes=max_bytes, max_moves=max_moves)
 
 
 # --------------------------------------------------------------------------- replay
@@ -667,6 +672,11 @@ def write_record(game, path: str | os.PathLike | None = None, *, game_type: str 
         game = record_to_gravon(game, game_type=game_type, check=check)
     elif not isinstance(game, GameRecord):
         raise TypeError(f"write_record takes a Game, a Record or a GameRecord, got {type(game).__name__}")
+    # read_record's bound, checked here: a file this writes, its reader reads (within it
+    # a record stays far below DEFAULT_MAX_BYTES: a move is at most about 100 bytes).
+    if len(game.moves) > MAX_MOVES:
+        raise RecordError(f"{len(game.moves)} moves; a Gravon record holds at most {MAX_MOVES} (read_record's "
+                          f"max_moves); the JSON lines format (write_jsonl) holds up to {MAX_JSONL_MOVES}")
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<stratego>",
              f' <game type="{_xml_attr(game.game_type)}">', f'  <field content="{check_field(game.field)}"/>']
     for i, move in enumerate(game.moves):
@@ -689,18 +699,28 @@ def write_record(game, path: str | os.PathLike | None = None, *, game_type: str 
 
 # The project's own format, for every variant (stratego.jsonl), read and written here too.
 from .jsonl import (  # noqa: E402  (after the Gravon reader, which it does not need)
-    JSONL_FORMAT, JSONL_VERSION, RecordWriter, iter_jsonl, read_jsonl, record_from_json, record_to_json,
-    write_jsonl,
+    JSONL_FORMAT, JSONL_VERSION, MAX_JSONL_MOVES, RecordWriter, iter_jsonl, read_jsonl, record_from_json,
+    record_to_json, write_jsonl,
 )
 
 
-def load_records(source: str | os.PathLike) -> Iterator[Record]:
-    """The games of a file or folder as Records, streaming: a folder of Gravon ``.xml``
-    records (iter_records, each replayed: gravon_to_record), one ``.xml`` record, or a
-    JSON lines file (anything else, iter_jsonl). RecordError names the bad file or line."""
+def read_records(source: str | os.PathLike, *, max_moves: int | None = None) -> Iterator[GameRecord | Record]:
+    """The games of a file or folder as read, streaming and not replayed: a folder of
+    Gravon ``.xml`` records (iter_records: GameRecords), one ``.xml`` record (a
+    GameRecord), or a JSON lines file (anything else, iter_jsonl: Records). `max_moves`
+    refuses longer games (None: each format's own bound, MAX_MOVES for Gravon records,
+    MAX_JSONL_MOVES for JSON lines). RecordError names the bad file or line."""
+    if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 0):
+        raise ValueError(f"max_moves must be a number of moves >= 0 or None, got {max_moves!r}")
     path = Path(source)
     if path.is_dir():
-        return (gravon_to_record(r) for r in iter_records(path))
+        return iter_records(path, max_moves=MAX_MOVES if max_moves is None else max_moves)
     if path.suffix.lower() == ".xml":
-        return iter([gravon_to_record(read_record(path))])
-    return iter_jsonl(path)
+        return iter([read_record(path, max_moves=MAX_MOVES if max_moves is None else max_moves)])
+    return iter_jsonl(path, max_moves=MAX_JSONL_MOVES if max_moves is None else max_moves)
+
+
+def load_records(source: str | os.PathLike, *, max_moves: int | None = None) -> Iterator[Record]:
+    """The games of a file or folder as Records, streaming (read_records; each Gravon
+    record replayed by gravon_to_record, to name its end reason)."""
+    return (gravon_to_record(r) if isinstance(r, GameRecord) else r for r in read_records(source, max_moves=max_moves))
