@@ -71,16 +71,29 @@ def _replay(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     import random
     from .game import Game
+    from .seeding import resolve_seed
     from .terminal import play_game
-    color = args.color if args.color != "random" else random.choice(["red", "blue"])
-    game = Game(args.variant, seed=args.seed, setup=args.setup, numbering=args.numbering)
+    seed = resolve_seed(args.seed)
+    # The colour drawn from the seed too: one seed, one game.
+    color = args.color if args.color != "random" else random.Random(seed).choice(["red", "blue"])
+    game = Game(args.variant, seed=seed, setup=args.setup, numbering=args.numbering)
     status = play_game(game, ("red", "blue").index(color), args.bot)
-    if args.save and game.history:
+    if args.save and (game.history or game.done):  # a game resigned before any move is a game too
         from .records import RecordWriter
+        index = _records_in(args.save)
         with RecordWriter(args.save, append=True) as out:  # one game a line: a file collects games
             out.write(game)
-        print(f"game saved to {args.save} (stratego view {args.save} --index ... -o game.html)")
+        print(f"game saved to {args.save} as game {index} (stratego view {args.save} --index {index} -o game.html)")
     return status
+
+
+def _records_in(path: str) -> int:
+    """How many games a JSON lines file holds (one a line), 0 if there is no file."""
+    try:
+        with open(path, "rb") as lines:
+            return sum(1 for line in lines if line.strip())
+    except FileNotFoundError:
+        return 0
 
 
 def _add_max_moves(parser) -> None:

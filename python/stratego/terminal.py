@@ -40,7 +40,16 @@ def play_game(game: Game, human: int, bot: str, read: Callable[[str], str] = inp
               write: Callable[[str], None] = print) -> int:
     """Plays `game` with a person as `human` (0 red, 1 blue) against bot `bot`, reading
     the person's lines with `read` and printing with `write`. Returns 0 when the game
-    ends, resigned or not, and 1 if the person quits first (or the input ends)."""
+    ends, resigned or not, and 1 if the person quits first (or the input ends, or Ctrl-C
+    interrupts it: the game is left as it stands)."""
+    try:
+        return _play(game, human, bot, read, write)
+    except KeyboardInterrupt:
+        write("\nInterrupted: the game is left unfinished.")
+        return 1
+
+
+def _play(game: Game, human: int, bot: str, read: Callable[[str], str], write: Callable[[str], None]) -> int:
     you, them = NAMES[human], NAMES[1 - human]
     # What the person sees: frames of its own view (viewer._Frames), captures included.
     frames = _Frames(("red", "blue")[human], game)
@@ -138,7 +147,8 @@ def replay_game(game: Game, *, perspective: str = "full", read: Callable[[str], 
         while True:
             try:
                 command = read(f"[{view}] move {ply}> ").strip().lower()
-            except EOFError:
+            except (EOFError, KeyboardInterrupt):  # the input ends, or Ctrl-C: stop, as "q"
+                write("")
                 return 0
             if command in ("", "n", "next"):
                 target = ply + 1
