@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import re
 
 import pytest
 
@@ -275,3 +276,19 @@ def test_load_records_reads_any_record_file(tmp_path):
         list(load_records(folder))
     with pytest.raises(RecordError, match="not a regular file"):
         list(load_records(tmp_path / "missing.jsonl"))
+
+
+def test_a_move_the_variant_has_no_action_for_is_named_not_numbered():
+    """A diagonal move or a rescue in a classic game: the message names the move and
+    what it is, not the engine's action number."""
+    line = json.loads(record_to_json(stratego.Game("classic", seed=1).record()))
+    for move, kind in (("A4-B5", "a diagonal move"), ("6@F4", "a rescue"), ("pass", "a declined rescue")):
+        line["moves"] = [move]
+        with pytest.raises(RecordError, match=rf"move 1: {re.escape(move)}: {kind}; this variant has only "
+                                              r"moves along rows and columns$"):
+            record_from_json(json.dumps(line))
+    from test_records import with_moves
+    gravon = read_record(with_moves('<move id="1" source="F4" target="G5"/>'))
+    with pytest.raises(RecordError, match=r"move 1: F4-G5: a diagonal move; this variant has only moves along "
+                                          r"rows and columns$"):
+        replay(gravon)

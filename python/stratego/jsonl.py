@@ -24,7 +24,7 @@ import os
 from pathlib import Path
 from typing import IO, Iterable, Iterator
 
-from .actions import PASS, action_to_move, move_to_action
+from .actions import PASS, action_to_move, check_in_variant, move_to_action
 from .history import Record, RecordError, make_record
 from . import _core
 from .variants import PIECE_NAMES, RULE_SETTINGS, SWITCHES, Variant, load_variant, variants
@@ -62,18 +62,17 @@ def _token(action: int, player: int) -> str:
     return token
 
 
-def _action(token, player: int, where: str) -> int:
+def _action(token, player: int, num_actions: int, where: str) -> int:
     if not isinstance(token, str) or len(token) > 12:
         raise RecordError(f"{where}: expected a move in notation like 'B4-B7', '6@F4' or 'pass', got {token!r:.40}")
     key = (token, player)
     action = _ACTION_OF.get(key)
-    if action is None:
-        try:
-            action = move_to_action(token, player)
-        except ValueError as exc:
-            raise RecordError(f"{where}: {exc}") from None
-        _ACTION_OF[key] = action
-    return action
+    try:
+        if action is None:
+            action = _ACTION_OF[key] = move_to_action(token, player)
+        return check_in_variant(action, num_actions, token)
+    except ValueError as exc:
+        raise RecordError(f"{where}: {exc}") from None
 
 
 def _is_rescue(token) -> bool:
@@ -227,7 +226,7 @@ def record_from_json(text: str | bytes, where: str = "record", *, max_moves: int
         for i, token in enumerate(moves):
             last = last if _is_rescue(token) else turn
             turn = 1 - last
-            actions.append(_action(token, last, f"move {i + 1}"))
+            actions.append(_action(token, last, variant.num_actions, f"move {i + 1}"))
         return make_record(variant, line["field"], actions, to_move=to_move, winner=line.get("winner"),
                            reason=line.get("reason"), source=where)
     except RecordError as exc:

@@ -47,9 +47,11 @@ from typing import Iterator
 from xml.parsers import expat
 
 from . import notation
-from .actions import RESCUE_ACTION_BASE, decode_action
+from .actions import (
+    RESCUE_ACTION_BASE, action_to_squares, check_in_variant, decode_action, rescue_to_action, squares_to_action,
+)
 from .history import FIELD_ALPHABET, LAKE_SQUARES, Record, RecordError, check_field, make_record
-from .notation import format_square
+from .notation import format_move, format_square
 from .variants import SWITCHES, load_variant
 
 __all__ = [
@@ -500,16 +502,16 @@ _DECIDED_TYPES = {
 }
 
 
-def _gravon_actions(record: GameRecord) -> tuple[list[int], list[str]]:
-    """The record's moves as actions (red moves first, moves alternate; a rescue is the
-    mover's action after its move), with the name of each for messages."""
-    from .actions import rescue_to_action, squares_to_action
-
+def _gravon_actions(record: GameRecord, num_actions: int) -> tuple[list[int], list[str]]:
+    """The record's moves as actions of a variant of `num_actions` actions (red moves
+    first, moves alternate; a rescue is the mover's action after its move), with the
+    name of each for messages."""
     actions, names = [], []
     for i, move in enumerate(record.moves):
         player = i % 2
         try:
-            actions.append(squares_to_action(move.source, move.target, player))
+            action = squares_to_action(move.source, move.target, player)
+            actions.append(check_in_variant(action, num_actions, format_move(move.source, move.target)))
             names.append(f"move {i + 1}")
             if move.rescue_piece is not None:
                 # The piece number is Gravon's letter index (B = 1 bomb .. M = 12 flag):
@@ -545,11 +547,11 @@ def replay(record: GameRecord | Record, **settings: int):
     if record.game_type not in GRAVON_VARIANTS:
         raise RecordError(f"{where}game type {record.game_type!r} has no variant here; expected one of "
                           f"{', '.join(repr(t) for t in GRAVON_VARIANTS)}")
-    actions, names = _gravon_actions(record)
     try:
         game = Game.from_field(record.field, 0, GRAVON_VARIANTS[record.game_type], **{**SERVER_SETTINGS, **settings})
     except ValueError as exc:
         raise RecordError(f"{where}bad start: {exc}") from None
+    actions, names = _gravon_actions(record, game.variant.num_actions)
     game._play_recorded(actions, names, where)
     result = record.result_type
     if result in _CONCEDED_TYPES:
@@ -583,8 +585,6 @@ _GRAVON_SWITCHES = tuple(k for k in SWITCHES if k != "chasing_rule")
 def gravon_game_types(variant) -> tuple[str, ...]:
     """The Gravon game types a game of `variant` can be written as (its piece set and
     the switches that change fights and moves are that type's), () if none."""
-    from .variants import load_variant
-
     for name, types in _GRAVON_TYPES.items():
         base = load_variant(name)
         if base.piece_counts == variant.piece_counts and all(
@@ -602,8 +602,6 @@ def record_to_gravon(record: Record, *, game_type: str | None = None, check: boo
     the server's rules (replay) and must give back the game's moves and result: a game
     played under a stricter rule (a two-square limit of 3, the chasing rule) whose end
     the server's rules would not reach is refused."""
-    from .actions import action_to_squares
-
     if not isinstance(record, Record):
         raise TypeError(f"record must be a stratego.history.Record, got {type(record).__name__}")
     types = gravon_game_types(record.variant)
