@@ -214,7 +214,7 @@ def _line(**changes):
     (_line(moves="A4-A5"), "moves must be a list"),
     (_line(moves=["A4-A5", ["x"]]), r"move 2: expected a move in notation"),
     (_line(moves=["A4-C6"]), "move 1: no action moves"),
-    (_line(moves=["A4-B5"]), r"action 1 is 1923; this variant's actions are in \[0, 1800\)"),
+    (_line(moves=["A4-B5"]), r"move 1: A4-B5: a diagonal move; this variant has only moves along rows and columns"),
     (_line(moves=["Z4-A5"]), "move 1: bad move"),
     (_line(field="A" * 100), "field square C5 is .A.; expected lakes"),
     (_line(to_move=2), "to_move must be 0"),
