@@ -137,9 +137,10 @@ def _add_viewing(sub) -> None:
 
 def _pairs(args: argparse.Namespace) -> int:
     from .pairs import save_pairs, training_pairs
-    from .records import load_records
+    from .records import read_records
 
-    records = load_records(args.records, max_moves=args.max_moves)
+    # As read: training_pairs replays each game once (a Record from load_records would be a replay already).
+    records = read_records(args.records, max_moves=args.max_moves)
     players = {"both": (0, 1), "red": (0,), "blue": (1,)}[args.players]
     pairs = training_pairs(records, players=players, history_k=args.history_k, obs_format=args.obs_format)
     save_pairs(args.output, pairs)

@@ -73,6 +73,11 @@ class Game:
         action's forfeit as recorded; an ending the position decides (a captured flag, no
         move left, a cap) must be the one the moves reach. RecordError names the first
         action that is illegal, or the result that differs. `seed` as from_field's."""
+        return cls._from_record(record, numbering, seed)
+
+    @classmethod
+    def _from_record(cls, record: Record, numbering: str = "new", seed: int | None = 0, before=None) -> "Game":
+        """from_record, calling before(game, i) ahead of each action i (stratego.pairs)."""
         if not isinstance(record, Record):
             raise TypeError(f"record must be a stratego.history.Record, got {type(record).__name__} "
                             "(stratego.records.replay takes Gravon records too)")
@@ -81,14 +86,15 @@ class Game:
             game = cls.from_field(record.field, record.to_move, record.variant, numbering=numbering, seed=seed)
         except ValueError as exc:
             raise RecordError(f"{where}bad start: {exc}") from None
-        game._play_recorded(record.actions, [f"action {i + 1}" for i in range(len(record.actions))], where)
+        game._play_recorded(record.actions, [f"action {i + 1}" for i in range(len(record.actions))], where, before)
         game._end_as_recorded(record.winner, record.reason, where)
         return game
 
-    def _play_recorded(self, actions, names: list[str], where: str) -> None:
+    def _play_recorded(self, actions, names: list[str], where: str, before=None) -> None:
         """Plays a record's actions; RecordError names (names[i]) the first that the rules
-        refuse, a rescue they do not open, or a rescue they open that the record skips."""
-        for action, name in zip(actions, names):
+        refuse, a rescue they do not open, or a rescue they open that the record skips.
+        before(self, i), when given, sees the position ahead of action i."""
+        for i, (action, name) in enumerate(zip(actions, names)):
             # The label for a message only: decoding every action would double the cost.
             label = lambda: f"{where}{name} ({action_to_move(action, self.to_move)})"  # noqa: E731
             if self.done:
@@ -98,6 +104,8 @@ class Game:
                 raise RecordError(f"{label()}: " + (
                     "the record makes a rescue the rules do not open" if rescue else
                     "the rules open a rescue here (a piece returns, or 'pass'), the record moves on"))
+            if before is not None:
+                before(self, i)
             try:
                 self.play(action)
             except ValueError as exc:

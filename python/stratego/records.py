@@ -535,24 +535,43 @@ def replay(record: GameRecord | Record, **settings: int):
     move, and an ending the position decides (0, 1, 2) must be one the moves reach.
     RecordError (a ValueError) names the first illegal move, or the result that differs.
     """
-    from .game import Game
+    return _replay(record, settings)
 
-    if isinstance(record, Record):
-        if settings:
-            raise TypeError("a Record holds its own rule settings; settings apply to Gravon records")
-        return Game.from_record(record)
-    if not isinstance(record, GameRecord):
-        raise TypeError(f"replay takes a GameRecord or a Record, got {type(record).__name__}")
+
+def _gravon_variant(record: GameRecord, settings: dict):
+    """The variant a Gravon record replays under: its game type's, with the server's
+    rules (SERVER_SETTINGS, `settings` over them)."""
     where = f"{record.path or 'record'}: "
     if record.game_type not in GRAVON_VARIANTS:
         raise RecordError(f"{where}game type {record.game_type!r} has no variant here; expected one of "
                           f"{', '.join(repr(t) for t in GRAVON_VARIANTS)}")
     try:
-        game = Game.from_field(record.field, 0, GRAVON_VARIANTS[record.game_type], **{**SERVER_SETTINGS, **settings})
+        return load_variant(GRAVON_VARIANTS[record.game_type], **{**SERVER_SETTINGS, **settings})
     except ValueError as exc:
         raise RecordError(f"{where}bad start: {exc}") from None
-    actions, names = _gravon_actions(record, game.variant.num_actions)
-    game._play_recorded(actions, names, where)
+
+
+def _replay(record: GameRecord | Record, settings: dict, before=None, parsed=None):
+    """replay, calling before(game, i) ahead of each action i; `parsed`: the Gravon
+    record's (variant, (actions, names)) when the caller has them already."""
+    from .game import Game
+
+    if isinstance(record, Record):
+        if settings:
+            raise TypeError("a Record holds its own rule settings; settings apply to Gravon records")
+        return Game._from_record(record, before=before)
+    if not isinstance(record, GameRecord):
+        raise TypeError(f"replay takes a GameRecord or a Record, got {type(record).__name__}")
+    where = f"{record.path or 'record'}: "
+    if parsed is None:
+        variant = _gravon_variant(record, settings)
+        parsed = variant, _gravon_actions(record, variant.num_actions)
+    variant, (actions, names) = parsed
+    try:
+        game = Game.from_field(record.field, 0, variant)
+    except ValueError as exc:
+        raise RecordError(f"{where}bad start: {exc}") from None
+    game._play_recorded(actions, names, where, before)
     result = record.result_type
     if result in _CONCEDED_TYPES:
         game._end_as_recorded(record.winner, _CONCEDED_TYPES[result], where)

@@ -168,7 +168,7 @@ def viewer_html(game: Game, *, perspective: str = "full", title: str | None = No
 
 
 def load_game(path: str | os.PathLike, index: int = 0, *, max_moves: int | None = None) -> Game:
-    """Game `index` (from 0) of a record file or folder, as records.load_records reads
+    """Game `index` (from 0) of a record file or folder, as records.read_records reads
     it (a Gravon .xml record, a folder of them, or a JSON lines file; `max_moves` as
     there), replayed through the engine (records.replay). Raises records.RecordError
     naming what is wrong with the file, the record or its moves, OSError if it cannot
@@ -176,7 +176,8 @@ def load_game(path: str | os.PathLike, index: int = 0, *, max_moves: int | None 
     if isinstance(index, bool) or not isinstance(index, int) or index < 0:
         raise ValueError(f"index must be a game number >= 0, got {index!r}")
     count = 0
-    for count, record in enumerate(records.load_records(path, max_moves=max_moves), 1):  # streamed: stops at the game
+    # Streamed, as read: the games before it are parsed, not replayed; it stops at the game.
+    for count, record in enumerate(records.read_records(path, max_moves=max_moves), 1):
         if count > index:
             return records.replay(record)
     raise records.RecordError(f"{path}: has {count} game(s); expected an index below that, got {index}")
