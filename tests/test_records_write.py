@@ -292,3 +292,20 @@ def test_a_move_the_variant_has_no_action_for_is_named_not_numbered():
     with pytest.raises(RecordError, match=r"move 1: F4-G5: a diagonal move; this variant has only moves along "
                                           r"rows and columns$"):
         replay(gravon)
+
+
+def test_the_writers_tables_are_the_readers_read_backwards():
+    """Gravon result types and game types are written down once (the reader's tables);
+    the writer's are derived from them."""
+    from stratego.records import GRAVON_VARIANTS, _CONCEDED_TYPES, _DECIDED_TYPES, _result_type
+    for result, reasons in _DECIDED_TYPES.items():
+        for reason in reasons:  # 2 is the drawn one
+            assert _result_type(reason, None if result == 2 else 0) == result
+    assert _result_type("no_movable_pieces", None) == 2 and _result_type("no_movable_pieces", 1) == 0
+    for reason in set(_CONCEDED_TYPES.values()):
+        assert _CONCEDED_TYPES[_result_type(reason, 0)] == reason
+    assert _result_type("timeout", 1) == 13  # the archive's clock type
+    for game_type, variant in GRAVON_VARIANTS.items():
+        assert game_type in gravon_game_types(stratego.load_variant(variant))
+    with pytest.raises(RecordError, match="Gravon has no result for 'max_plies'"):
+        _result_type("max_plies", None)

@@ -109,20 +109,21 @@ _VIEWING = {"view": _view, "replay": _replay, "play": _play}
 
 
 def _add_viewing(sub) -> None:
+    from .viewer import VIEWS
     view = sub.add_parser("view", help="a recorded game as one HTML page (no network needed)",
                           description="Writes a self-contained HTML page of a game: board, moves, captured "
                           "pieces, steps by move (buttons, slider, keys). --perspective red or blue writes only "
                           "what that player knew.")
     view.add_argument("game", metavar="GAME", help="a Gravon .xml record, a folder of them, or a JSON lines file of games (--index)")
     view.add_argument("-o", "--output", required=True, help="the HTML file to write")
-    view.add_argument("--perspective", default="full", choices=["full", "red", "blue"],
+    view.add_argument("--perspective", default="full", choices=VIEWS,
                       help="full: every piece, with buttons for each player's view (default); red/blue: that player's view only")
     view.add_argument("--index", type=int_in(0, MAX_STEPS), default=0, help="the game's number in the file or folder (from 0)")
     view.add_argument("--title", default=None, help="the page's title")
     _add_max_moves(view)
     replay = sub.add_parser("replay", help="step through a recorded game in the terminal")
     replay.add_argument("game", metavar="FILE", help="a Gravon .xml record, a folder of them, or a JSON lines file of games (--index)")
-    replay.add_argument("--perspective", default="full", choices=["full", "red", "blue"])
+    replay.add_argument("--perspective", default="full", choices=VIEWS)
     replay.add_argument("--index", type=int_in(0, MAX_STEPS), default=0, help="the game's number in the file or folder (from 0)")
     _add_max_moves(replay)
     play = sub.add_parser("play", help="play against a bot in the terminal, from your own view")

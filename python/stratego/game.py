@@ -9,7 +9,7 @@ from . import _core
 from .compact import mask_bytes
 from .actions import action_to_move, move_to_action, squares_to_action
 from .history import HistoryMove, Record, RecordError, action_players, make_record
-from .notation import check_numbering, format_move, parse_move
+from .notation import check_numbering, format_move, is_rescue_text, parse_move
 from .setups import human_setups
 from .render import board_tokens, parse_perspective, render_cells
 from .seeding import resolve_seed
@@ -258,7 +258,7 @@ class Game:
         Raises ValueError naming the move and why it is illegal.
         """
         if isinstance(move, str):
-            if move.strip().lower() == "pass" or "@" in move:
+            if is_rescue_text(move):
                 action = move_to_action(move, self.to_move, self.numbering)
                 label = move.strip()
             else:

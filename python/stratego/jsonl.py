@@ -24,8 +24,9 @@ import os
 from pathlib import Path
 from typing import IO, Iterable, Iterator
 
-from .actions import PASS, action_to_move, check_in_variant, move_to_action
-from .history import Record, RecordError, make_record
+from .actions import action_to_move, check_in_variant, move_to_action
+from .history import Record, RecordError, make_record, turn_players
+from .notation import is_rescue_text
 from . import _core
 from .variants import PIECE_NAMES, RULE_SETTINGS, SWITCHES, Variant, load_variant, variants
 
@@ -73,10 +74,6 @@ def _action(token, player: int, num_actions: int, where: str) -> int:
         return check_in_variant(action, num_actions, token)
     except ValueError as exc:
         raise RecordError(f"{where}: {exc}") from None
-
-
-def _is_rescue(token) -> bool:
-    return isinstance(token, str) and ("@" in token or token.strip().lower() == PASS)
 
 
 _SHIPPED: dict[str, Variant] = {}
@@ -222,11 +219,9 @@ def record_from_json(text: str | bytes, where: str = "record", *, max_moves: int
         to_move = line.get("to_move", 0)
         if isinstance(to_move, bool) or to_move not in (0, 1):
             raise RecordError(f"to_move must be 0 (red) or 1 (blue), got {to_move!r:.40}")
-        actions, turn, last = [], to_move, to_move
-        for i, token in enumerate(moves):
-            last = last if _is_rescue(token) else turn
-            turn = 1 - last
-            actions.append(_action(token, last, variant.num_actions, f"move {i + 1}"))
+        players = turn_players(to_move, map(is_rescue_text, moves))
+        actions = [_action(token, player, variant.num_actions, f"move {i + 1}")
+                   for i, (token, player) in enumerate(zip(moves, players))]
         return make_record(variant, line["field"], actions, to_move=to_move, winner=line.get("winner"),
                            reason=line.get("reason"), source=where)
     except RecordError as exc:

@@ -492,8 +492,9 @@ GRAVON_VARIANTS = {
 SERVER_SETTINGS = {k: v for k, v in load_variant("gravon").settings.items() if k not in SWITCHES}
 
 # Gravon result types of endings the players decide, and the engine's end reasons for
-# them; 10-14 are the clock's and absence's (docs/rules.md "Notation (Gravon)").
-_CONCEDED_TYPES = {3: "resigned", 4: "agreed_draw", **{t: "timeout" for t in range(10, 15)}}
+# them; 10-14 are the clock's and absence's (docs/rules.md "Notation (Gravon)"). The
+# writer writes the first type of each reason: a clock's ending as 13, the archive's.
+_CONCEDED_TYPES = {3: "resigned", 4: "agreed_draw", 13: "timeout", **{t: "timeout" for t in (10, 11, 12, 14)}}
 # Result types the position decides: the engine's end reasons that may stand for them.
 _DECIDED_TYPES = {
     0: ("no_movable_pieces", "no_legal_move"),
@@ -586,14 +587,22 @@ def _replay(record: GameRecord | Record, settings: dict, before=None, parsed=Non
 
 # --------------------------------------------------------------------------- writing
 
-# The Gravon result type of each end reason the format has (docs/rules.md "Notation
-# (Gravon)"); the position's endings 0 (a side cannot move) and 2 (neither can) depend
-# on the winner. A clock's ending is written 13, the type in the archive.
-_RESULT_TYPE = {"flag_captured": 1, "no_legal_move": 0, "neither_can_move": 2, "resigned": 3,
-                "agreed_draw": 4, "timeout": 13}
-# Gravon game types by the variant they replay under.
-_GRAVON_TYPES = {"gravon": ("classic", "classicfree"), "barrage": ("barrage",),
-                 "ultimate-lightning": ("ultimate lightning",)}
+def _result_type(reason: str, winner: int | None) -> int:
+    """The Gravon result type the writer gives an end reason (the reader's tables read
+    backwards): of the position's endings, 2 is the drawn one (neither side can move),
+    0 and 1 have a winner. RecordError for an ending Gravon has no result for."""
+    for result, reasons in _DECIDED_TYPES.items():
+        if reason in reasons and (result == 2) == (winner is None):
+            return result
+    for result, conceded in _CONCEDED_TYPES.items():
+        if conceded == reason:
+            return result
+    raise RecordError(f"Gravon has no result for {reason!r}; the JSON lines format (write_jsonl) keeps it")
+
+
+# Gravon game types by the variant they replay under (GRAVON_VARIANTS read backwards).
+_GRAVON_TYPES = {variant: tuple(t for t, v in GRAVON_VARIANTS.items() if v == variant)
+                 for variant in dict.fromkeys(GRAVON_VARIANTS.values())}
 # The switches a game written as a Gravon type must share with it: every one but the
 # chasing rule, which only forbids moves (as a stricter two-square limit or a cap only
 # forbids or ends: the replay under the server's rules that record_to_gravon makes shows
@@ -634,14 +643,7 @@ def record_to_gravon(record: Record, *, game_type: str | None = None, check: boo
                           f"not {game_type!r}")
     if record.to_move != 0:
         raise RecordError("a Gravon record starts with red to move; this game starts with blue")
-    if record.reason is None:
-        result_type = None
-    elif record.reason == "no_movable_pieces":
-        result_type = 2 if record.winner is None else 0
-    elif record.reason in _RESULT_TYPE:
-        result_type = _RESULT_TYPE[record.reason]
-    else:
-        raise RecordError(f"Gravon has no result for {record.reason!r}; the JSON lines format (write_jsonl) keeps it")
+    result_type = None if record.reason is None else _result_type(record.reason, record.winner)
     moves: list[Move] = []
     for i, (action, player) in enumerate(zip(record.actions, record.players)):
         if action < RESCUE_ACTION_BASE:
