@@ -5,6 +5,7 @@ bandwidth limit, per-game memory and a behaviour checksum, in one run.
     python benchmarks/suite.py            # full run (a few minutes on 2 cores)
     python benchmarks/suite.py --quick    # smoke run (under a minute)
     python benchmarks/suite.py --contention   # N threads vs 1 with other work on every core
+    python benchmarks/suite.py --recording    # only recording on vs off (issue 16), 4,096 games
 
 One step = one game advancing one ply. Writes <out>/<date>-<host>.json and .png and
 prints the Markdown table for the README and the target checks. See benchmarks/README.md.
@@ -23,6 +24,8 @@ if "--contention" in sys.argv[1:]:
 
 import argparse
 import datetime as dt
+import gzip
+import io
 import json
 import os
 import platform
@@ -261,6 +264,92 @@ def interleaved_best(n: int, seed: int, rounds: int) -> dict:
             "default_write_over_memcpy": (best[DEFAULT] - best["step"]) / memcpy}
 
 
+def measure_recording(n: int, seed: int, rounds: int, warmup: int, jsonl_games: int = 200) -> dict:
+    """VecEnv(record=True) against the same env without records (issue 16): n games, 1
+    thread, for the bare step with its mask and for the default observation. Both envs
+    first play `warmup` steps, so that games end every step as in a long run (a game
+    lasts ~600 plies at random), then their steps alternate, the recording one handing
+    its finished games out (pop_records) in every step it times; the fastest and the
+    median step of each, and whether the games were the same (checksums). Bytes a game:
+    what the batch holds for each game slot (two sheets of record_plies actions), what
+    a finished game takes handed out (RecordedGames' arrays) and on disk as JSON lines
+    (rec16's writer), for the games finished while timing."""
+    out = {"num_envs": n, "threads": 1, "rounds": rounds, "warmup_steps": warmup, "configs": {}}
+    popped = []
+    for name in ("step+mask", DEFAULT):
+        envs = {rec: stratego.VecEnv(n, num_threads=1, seed=seed, record=rec, **CONFIGS[name]) for rec in (False, True)}
+        times = {False: [], True: []}
+        try:
+            for rec, env in envs.items():
+                for _ in range(warmup):
+                    env.step(env.sample_actions())
+                if rec:
+                    env.pop_records()
+            for k in range(rounds):
+                # Each env first in every other round, so that neither always steps with
+                # the caches the other one left.
+                for rec in ((False, True) if k % 2 == 0 else (True, False)):
+                    env = envs[rec]
+                    for _ in range(3):
+                        actions = env.sample_actions()
+                        t0 = time.perf_counter()
+                        env.step(actions)
+                        if rec:
+                            records = env.pop_records()
+                        times[rec].append(time.perf_counter() - t0)
+                        if rec and name == DEFAULT:
+                            popped.append(records)
+            same = envs[False].stats() == envs[True].stats()
+            record_plies = envs[True].record_plies
+        finally:
+            for env in envs.values():
+                env.close()
+        best = {rec: min(t) for rec, t in times.items()}
+        median = {rec: float(np.median(t)) for rec, t in times.items()}
+        out["configs"][name] = {
+            "steps_per_s_off": n / median[False], "steps_per_s_on": n / median[True],
+            "on_over_off_median": median[False] / median[True], "on_over_off_best": best[False] / best[True],
+            "checksums_identical": same,
+        }
+    games = sum(len(r) for r in popped)
+    out["record_plies"] = record_plies
+    out["games_handed_out"] = games
+    out["mean_actions"] = sum(int(r.count.sum()) for r in popped) / max(games, 1)
+    out["slot_bytes"] = stratego._core.record_game_bytes(record_plies)
+    out["handed_out_bytes_per_game"] = sum(r.nbytes for r in popped) / max(games, 1)
+    out["jsonl_bytes_per_game"] = _jsonl_bytes_per_game([rec for r in popped for rec in r][:jsonl_games])
+    return out
+
+
+def _jsonl_bytes_per_game(records) -> dict | None:
+    """Bytes a game of these records takes as JSON lines, plain and gzip-compressed (the
+    project's one-game-a-line format, stratego.records.write_jsonl); None if there are no
+    records or no writer."""
+    write = getattr(stratego.records, "write_jsonl", None)
+    if not records or write is None:
+        return None
+    buf = io.StringIO()
+    write(records, buf)
+    raw = buf.getvalue().encode()
+    return {"games": len(records), "plain": len(raw) / len(records),
+            "gzip": len(gzip.compress(raw, 6)) / len(records)}
+
+
+def recording_lines(rec: dict) -> list[str]:
+    lines = [f"recording, n={rec['num_envs']}, 1 thread (median steps/s off -> on, ratio; fastest-step ratio):"]
+    for name, c in rec["configs"].items():
+        lines.append(f"  {name:<16} {c['steps_per_s_off'] / 1e6:.2f} -> {c['steps_per_s_on'] / 1e6:.2f} M steps/s, "
+                     f"{c['on_over_off_median']:.3f}x; fastest {c['on_over_off_best']:.3f}x; "
+                     f"same games {c['checksums_identical']}")
+    j = rec["jsonl_bytes_per_game"]
+    lines.append(f"  bytes a game: {rec['slot_bytes']:,} held per slot (record_plies {rec['record_plies']}); "
+                 f"{rec['handed_out_bytes_per_game']:,.0f} handed out ({rec['mean_actions']:.0f} actions on average, "
+                 f"{rec['games_handed_out']} games)" +
+                 (f"; JSON lines {j['plain']:,.0f} plain, {j['gzip']:,.0f} gzip ({j['games']} games)" if j else
+                  "; JSON lines: no writer"))
+    return lines
+
+
 def run(args) -> dict:
     ncpu = os.cpu_count() or 1
     threads = thread_counts(args.threads, ncpu)
@@ -306,6 +395,8 @@ def run(args) -> dict:
           "; ".join(f"vs {b} {_m(v[f'learner_steps_per_s_vs_{b}'])} M learner steps/s "
                     f"({v[f'learner_over_plain_vs_{b}']:.2f}x)" for b in stratego.BOTS) +
           "; decisions " + ", ".join(f"{b} {_m(v[f'{b}_decisions_per_s'])} M/s" for b in stratego.BOTS), flush=True)
+    result["recording"] = measure_recording(headline, args.seed, 10 if args.quick else 100, 200 if args.quick else 700)
+    print("\n".join(recording_lines(result["recording"])), flush=True)
     if DEFAULT in configs and COMPACT in configs and "step" in configs:
         result["interleaved"] = interleaved_best(args.headline_envs if args.headline_envs in envs else envs[0],
                                                  args.seed, 10 if args.quick else 40)
@@ -452,6 +543,15 @@ def targets(result, headline: int) -> list[dict]:
                 ">= 100 (compact)", r >= 100 if name == COMPACT else None, f"the peer's figure {peer['source']}")
     same = all(c["identical"] for c in result["checksums"].values())
     add("checksum identical across threads and configs", same, "true", same)
+    rec = result.get("recording")
+    if rec:
+        for name, c in rec["configs"].items():
+            r = c["on_over_off_median"]
+            add(f"steps/s, recording on / off, {name}", r, ">= 0.9 (<= 10% slower)", r >= 0.9,
+                f"num_envs={rec['num_envs']}, 1 thread, median alternating steps with pop_records; "
+                f"fastest {c['on_over_off_best']:.3f}")
+        same = all(c["checksums_identical"] for c in rec["configs"].values())
+        add("recording changes no game (checksums on = off)", same, "true", same)
     v = result.get("versus")
     if v:
         for b in stratego.BOTS:
@@ -722,7 +822,13 @@ def main(argv=None) -> int:
     ap.add_argument("--peer-python", type=Path,
                     help="the Python of a venv where stratego_env is installed: measure the peer in this run "
                          "(benchmarks/peer.py) instead of quoting issue 12's figure")
+    ap.add_argument("--recording", action="store_true",
+                    help="only VecEnv(record=True) against record=False at --headline-envs games, 1 thread")
     args = ap.parse_args(argv)
+    if args.recording:
+        rec = measure_recording(args.headline_envs, args.seed, 10 if args.quick else 100, 200 if args.quick else 700)
+        print("\n".join(recording_lines(rec)))
+        return 0 if all(c["checksums_identical"] for c in rec["configs"].values()) else 1
     if args.threads not in ("all", "pow2"):
         try:
             thread_counts(args.threads, 1)

@@ -103,12 +103,13 @@ def batch_calls():
         "save": lambda b: b.save(),
         "restore": lambda b: b.restore(stratego.VecEnv(1, seed=0).save_state()),
         "reset_some": lambda b: b.reset_some(np.ones(1, dtype=np.bool_), None),
+        "pop_records": lambda b: b.pop_records(),
     }
 
 
 def test_every_batch_method_is_listed():
     public = {name for name in dir(_core.Batch) if not name.startswith("_")}
-    assert public == set(batch_calls()) | {"close", "closed", "num_threads"}
+    assert public == set(batch_calls()) | {"close", "closed", "num_threads", "records_waiting", "record_capacity"}
 
 
 @pytest.mark.parametrize("name", sorted(batch_calls()))

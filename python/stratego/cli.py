@@ -7,6 +7,7 @@ import sys
 from . import _core
 from .arguments import MAX_ENVS, MAX_THREADS, float_in, int_in
 from .bench import format_result, run_bench
+from .distributed import ActorFailed
 from .threads import default_num_threads
 from .variants import RULE_SETTINGS, variants
 
@@ -16,6 +17,8 @@ MAX_PLIES = RULE_SETTINGS["max_plies"][1]
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if args.ray is not None:
+        return _bench_ray(args)
     print(f"stratego bench: variant {args.variant}, default threads {default_num_threads()}, "
           f"state {_core.STATE_BYTES} bytes/game")
     steps = None if args.seconds else args.steps
@@ -35,6 +38,24 @@ def _bench(args: argparse.Namespace) -> int:
             return 1
         print(f"observations cost: obs on runs at {a.steps_per_second / b.steps_per_second:.2f}x "
               f"the speed of obs off")
+    return 0
+
+
+def _bench_ray(args: argparse.Namespace) -> int:
+    from .distributed import connect, run_bench_ray
+    if args.seconds:
+        raise ValueError("--ray runs --steps (a timed run has no checksum to compare): leave out --seconds")
+    address = None if args.ray == "local" else args.ray
+    ray = connect(address, num_cpus=args.actors * max(args.threads, 1) if address is None else None)
+    print(f"stratego bench --ray: variant {args.variant}, {args.actors} actor(s) x {max(args.threads, 1)} "
+          f"thread(s), Ray {ray.__version__} at {address or 'a local Ray started here'}")
+    r = run_bench_ray(args.num_envs, args.steps, actors=args.actors, threads=max(args.threads, 1),
+                      seed=args.seed, variant=args.variant, address=address, observations=not args.no_obs,
+                      obs_dtype=args.obs_dtype)
+    for s, a in zip(r.slices, r.actors):
+        print(f"  {s}: {a.steps_per_second:,.0f} steps/s in {a.seconds:.2f} s, checksum {a.checksum:016x}")
+    print(format_result(r.total))
+    print(f"  Ray overhead      {r.overhead_seconds:.3f} s (driver wall time beyond the slowest actor)")
     return 0
 
 
@@ -150,6 +171,21 @@ def _pairs(args: argparse.Namespace) -> int:
     return 0
 
 
+def _record(args: argparse.Namespace) -> int:
+    from .bench import ProgressBar
+    from .recording import write_dataset
+
+    bar = ProgressBar("record", not args.no_progress, unit="k games", scale=1)
+    run = write_dataset(args.output, args.games, args.variant, num_envs=args.num_envs, num_threads=args.threads,
+                        seed=args.seed, red=args.red, blue=args.blue, setup=args.setup,
+                        record_plies=args.record_plies,
+                        progress=lambda done, total: bar.update(done / total, done / 1000))
+    bar.close()
+    print(f"stratego record: variant {args.variant}, {args.red} (red) vs {args.blue} (blue), seed {args.seed}: "
+          f"{run.summary()} to {args.output}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="stratego", description="Stratego simulator for RL.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -166,6 +202,11 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--obs-dtype", default="uint8", choices=["uint8", "float32"])
     bench.add_argument("--no-obs", action="store_true", help="only the run without observations")
     bench.add_argument("--no-progress", action="store_true", help="no progress bar")
+    bench.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                       help="run across Ray actors: at ADDRESS (HOST:PORT of `ray start --head`), or on a local "
+                            "Ray started here when no address is given (docs/distributed.md)")
+    bench.add_argument("--actors", type=int_in(1, MAX_THREADS), default=2,
+                       help="with --ray: actors, each stepping a slice of the games on --threads threads (2)")
     arena = sub.add_parser("arena", help="round robin among bots and policies, with Elo ratings",
                            description="Every pair of players meets in --games games with each colour; only the "
                            "first game of each env slot counts, so short games are not favoured. Elo: "
@@ -198,12 +239,33 @@ def main(argv: list[str] | None = None) -> int:
     pairs.add_argument("--history-k", type=int, default=4, help="observation history planes (4; the range is checked in C)")
     pairs.add_argument("--obs-format", default="planes", choices=["planes", "codes"])
     _add_max_moves(pairs)
+    record = sub.add_parser("record", help="play games in the batch and write them as JSON lines (a dataset)",
+                            description="Games played in C by a recording VecEnv, one JSON line each "
+                            "(docs/records.md), in the order they end; slot i of --num-envs writes its first "
+                            "games only, so short games are not favoured; the file is the same for any "
+                            "--threads (docs/recording.md).")
+    record.add_argument("--games", type=int_in(1, MAX_STEPS), required=True, help="games to write")
+    record.add_argument("-o", "--output", required=True, help="the .jsonl file to write (.jsonl.gz: gzip)")
+    record.add_argument("--variant", default="classic", help=f"one of {variants()} or a .toml path")
+    record.add_argument("--red", default="random", choices=["random", *_core.BOT_NAMES[1:]],
+                        help="red's player: random legal moves or a bot (random)")
+    record.add_argument("--blue", default="random", choices=["random", *_core.BOT_NAMES[1:]],
+                        help="blue's player (random)")
+    record.add_argument("--setup", default="random", choices=["random", "human"])
+    record.add_argument("--num-envs", type=int_in(1, MAX_ENVS), default=4096, help="games at once (4096)")
+    record.add_argument("--threads", type=int_in(0, MAX_THREADS), default=0,
+                        help="threads, 0 = the default (stratego.default_num_threads())")
+    record.add_argument("--seed", type=int, default=0)
+    record.add_argument("--record-plies", type=int, default=None,
+                        help="actions a game's record holds (default: the variant's bound; required for a "
+                             "variant without max_plies)")
+    record.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_viewing(sub)
     args = parser.parse_args(argv)
-    run = {"bench": _bench, "arena": _arena, "pairs": _pairs, **_VIEWING}[args.command]
+    run = {"bench": _bench, "arena": _arena, "pairs": _pairs, "record": _record, **_VIEWING}[args.command]
     try:
         return run(args)
-    except (ValueError, TypeError, MemoryError, OSError) as exc:
+    except (ValueError, TypeError, MemoryError, OSError, ImportError, ActorFailed) as exc:
         # Bad settings (an unknown variant, too many games): the message, no traceback.
         parser.error(str(exc))
 

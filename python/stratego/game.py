@@ -15,6 +15,9 @@ from .render import board_tokens, parse_perspective, render_cells
 from .seeding import resolve_seed
 from .variants import PIECE_NAMES, Variant, load_variant
 
+# The agent names of the multi-agent envs (PettingZoo, RLlib): index = colour, red first.
+AGENTS = ("player_0", "player_1")
+
 
 # Endings the players decide (game_concede, csrc/game.h).
 _CONCEDED = ("resigned", "agreed_draw", "timeout")

@@ -35,10 +35,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env import ActionType
 
-from .game import Game
+from .game import AGENTS, Game
 from .variants import Variant, load_variant
 
-AGENTS = ("player_0", "player_1")
 
 
 def env(**kwargs: Any):

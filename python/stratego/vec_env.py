@@ -13,6 +13,7 @@ from .arguments import check_one_of
 from . import _core
 from .compact import mask_bytes
 from .observation import OBSERVATION_VERSION
+from .recording import RecordedGames
 from .setups import human_setups
 from .variants import Variant, load_variant
 from .vec_shell import AUTORESET_MODES, VecShell, _autoreset_mode, _check_memory, _resolve_threads
@@ -90,6 +91,17 @@ class VecEnv(VecShell):
       (even slots start red, odd ones blue, and each slot flips every episode). An
       episode that the bot's opening plies would end before the learner's first move
       is drawn again, never handed out (docs/agents.md).
+    - game_offset=k makes game i of this env game k + i of a larger run: its random
+      streams, first learner colour and checksum term are that game's. Slices
+      [k, k + num_envs) of one run, stepped apart (stratego.distributed's Ray actors),
+      play exactly the games of one env of the whole run, and their stats() checksums
+      add up (mod 2**64) to its checksum.
+    - record=True keeps every game's start and actions in C (the bot's replies too) and
+      hands the finished ones out with pop_records(), in the order they ended: for
+      datasets of games (docs/recording.md). record_plies: the actions a game's record
+      holds; by default the variant's exact bound (max_plies, twice that with the
+      rescue rule); a variant without max_plies needs it given, and a game that plays
+      more is recorded incomplete (RecordedGames.complete), never cut silently.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["ansi"]}
@@ -116,6 +128,9 @@ class VecEnv(VecShell):
         mask_format: str = "bool",
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
         final_views: str | None = None,
+        game_offset: int = 0,
+        record: bool = False,
+        record_plies: int | None = None,
         **settings: int,
     ):
         num_envs = _core.check_num_envs(num_envs)  # checked in C, as the batch checks it
@@ -170,8 +185,11 @@ class VecEnv(VecShell):
                 obs_bytes += 4 * (int(np.prod(belief_shape)) + int(np.prod(final_belief_shape)))
         mask_width = mask_bytes(num_actions) if mask_format == "bits" else num_actions
         full_shape = _core.full_observation_shape(codes)
+        self.record_plies = _record_capacity(self.variant, record, record_plies)
+        self.recording = self.record_plies > 0
         _check_memory(n, _bytes_per_game(mask_width, obs_bytes if observations else 0,
-                                         int(np.prod(full_shape)) if full_obs else 0))
+                                         int(np.prod(full_shape)) if full_obs else 0)
+                      + (_core.record_game_bytes(self.record_plies) if self.recording else 0))
         self._allocate_outputs(n, 2, mask_width, np.uint8 if mask_format == "bits" else np.bool_, obs_shape,
                                final_shape, dtype, observations)
         try:
@@ -191,8 +209,10 @@ class VecEnv(VecShell):
             learner_mode=LEARNER_COLORS[learner_color],
             final_views=VIEWS[final_views] if observations else 0, autoreset=AUTORESET_MODES[autoreset_mode],
             belief=self.belief_obs, final_belief=self.final_belief_obs, obs_codes=codes,
-            mask_bits=mask_format == "bits", full_codes=codes,
+            mask_bits=mask_format == "bits", full_codes=codes, game_offset=game_offset,
+            record_capacity=self.record_plies,
         )
+        self.game_offset = int(game_offset)
         self.autoreset_mode = autoreset_mode
         self.metadata = {**self.metadata, "autoreset_mode": autoreset_mode}
         if not action_mask:
@@ -244,13 +264,26 @@ class VecEnv(VecShell):
         self._batch.bot_actions(name, self._sampled)
         return self._sampled
 
+    def pop_records(self) -> RecordedGames:
+        """The games finished since the last call (record=True), in the order they ended:
+        by step, then by game index, whatever num_threads. Each finished game is handed
+        out once; a game abandoned unfinished by reset() is not a record."""
+        return RecordedGames(self._batch.pop_records(), self.variant)
+
+    @property
+    def records_waiting(self) -> int:
+        """Finished games recorded and not yet handed out (0 when not recording)."""
+        return self._batch.records_waiting
+
     def save_state(self) -> bytes:
         """Every game, random stream and counter, as bytes (docs/api.md, "Saves").
 
         The save names what the games depend on: format version, rule settings, piece
         set, setup source and num_envs. load_state() of it, into this env or another
         with the same of these, continues exactly as this env would; the observation
-        settings may differ (observations are recomputed). The payload is this engine
+        settings may differ (observations are recomputed). A recording env's save holds
+        the records of the games in progress (and loads only into an env with the same
+        record_plies); with finished games waiting, pop_records() first (ValueError). The payload is this engine
         build's memory layout: not for other builds or machines.
         """
         return self._batch.save()
@@ -279,4 +312,28 @@ class VecEnv(VecShell):
     def _turn_info(self, info: dict) -> None:
         if self.full_obs is not None:
             info["full_obs"] = self.full_obs
+
+
+def _record_capacity(variant: Variant, record, record_plies) -> int:
+    """The actions a game's record holds (0: not recording), checked."""
+    if not isinstance(record, (bool, np.bool_)):
+        raise TypeError(f"record must be a bool, got {type(record).__name__}")
+    if not record:
+        if record_plies is not None:
+            raise ValueError("record_plies is the size of each game's record: it needs record=True")
+        return 0
+    bound = _core.record_capacity_bound(variant.rules)
+    if record_plies is None:
+        if bound == 0:
+            raise ValueError(
+                f"variant {variant.name!r} has no max_plies, so its games have no length bound: pass "
+                f"record_plies (actions a game's record holds, in [{_core.RECORD_CAPACITY_MIN}, "
+                f"{_core.RECORD_CAPACITY_MAX}]); a longer game is recorded incomplete")
+        return bound
+    if isinstance(record_plies, (bool, np.bool_)) or not isinstance(record_plies, (int, np.integer)):
+        raise TypeError(f"record_plies must be an int, got {type(record_plies).__name__}")
+    if not _core.RECORD_CAPACITY_MIN <= record_plies <= _core.RECORD_CAPACITY_MAX:
+        raise ValueError(f"record_plies must be in [{_core.RECORD_CAPACITY_MIN}, {_core.RECORD_CAPACITY_MAX}], "
+                         f"got {record_plies}")
+    return int(record_plies)
 
