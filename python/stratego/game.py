@@ -21,6 +21,9 @@ AGENTS = ("player_0", "player_1")
 
 # Endings the players decide (game_concede, csrc/game.h).
 _CONCEDED = ("resigned", "agreed_draw", "timeout")
+# A pickle's actions: little-endian uint16 whatever the machine, so a pickle made on one
+# loads on any other (docs/records.md "History").
+_ACTION_BYTES = np.dtype("<u2")
 
 
 class Game:
@@ -422,7 +425,7 @@ class Game:
         # things the C save format already has, the start's save and action ints: it is
         # unbounded, the C state fixed-size (docs/records.md "History").
         return {"variant": self._variant, "state": self._state.to_bytes(), "numbering": self.numbering,
-                "start": self._start.to_bytes(), "actions": np.asarray(self._actions, np.uint16).tobytes()}
+                "start": self._start.to_bytes(), "actions": np.asarray(self._actions, _ACTION_BYTES).tobytes()}
 
     def __setstate__(self, data: dict) -> None:
         # A pickle without a history (made before games kept one) starts its history at
@@ -442,8 +445,8 @@ class Game:
             start = _core.GameState(variant.rules)
             start.from_bytes(data["start"])
             if not isinstance(data["actions"], bytes) or len(data["actions"]) % 2:
-                raise ValueError("a pickled Game's actions are uint16 bytes")
-            actions = np.frombuffer(data["actions"], np.uint16).tolist()
+                raise ValueError("a pickled Game's actions are little-endian uint16 bytes")
+            actions = np.frombuffer(data["actions"], _ACTION_BYTES).tolist()
             if any(a >= variant.num_actions for a in actions):
                 raise ValueError(f"a pickled Game's actions are in [0, {variant.num_actions})")
         # Only a game that loaded is set: a refused pickle leaves no half-made Game.
