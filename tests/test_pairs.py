@@ -106,7 +106,12 @@ def test_cli_writes_pairs(tmp_path, capsys):
     with np.load(out) as data:
         assert (data["player"] == 1).all()
         assert len(data["action"]) == sum(len(g.history) // 2 for g in games)
-    save_pairs(tmp_path / "raw.npz", training_pairs([games[0].record()]), compress=False)
+    raw = training_pairs([games[0].record()])
+    save_pairs(tmp_path / "raw.npz", raw, compress=False)
+    with np.load(tmp_path / "raw.npz") as data:  # loads back the same arrays, by name
+        assert set(data.files) == set(raw)
+        for name, array in raw.items():
+            assert data[name].dtype == array.dtype and (data[name] == array).all(), name
     with pytest.raises(SystemExit):
         cli.main(["pairs", str(tmp_path / "missing.jsonl"), "-o", str(out)])
     assert "not a regular file" in capsys.readouterr().err
