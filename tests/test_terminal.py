@@ -268,7 +268,8 @@ def test_ctrl_c_leaves_play_and_replay_without_a_traceback_and_saves_the_game(tm
     child.sendline("moves")
     child.expect(r"moves\r\n(.*)\r\n")
     child.sendline(child.match.group(1).split()[0])
-    child.expect("Red to move> ")
+    # The prompt after the bot's answer (not the one after the list of moves).
+    child.expect(r"Blue plays .*Red to move> ")
     child.sendintr()
     child.expect("Interrupted: the game is left unfinished")
     child.expect(rf"game saved to {re.escape(str(saved))} as game 0 \(stratego view .* --index 0 -o game.html\)")
