@@ -106,6 +106,7 @@ RESCUE_PIECE_MAX = 12
 
 # Gravon's "winner" attribute: 1 red, 2 blue, 3 nobody. Converted to player numbers.
 _WINNER_TO_PLAYER = {1: 0, 2: 1, 3: None}
+_PLAYER_TO_WINNER = {player: winner for winner, player in _WINNER_TO_PLAYER.items()}
 
 # Declarations that could define or pull in entities. Checked case-insensitively on
 # the decoded text, before any parsing.
@@ -656,7 +657,7 @@ def record_to_gravon(record: Record, *, game_type: str | None = None, check: boo
             raise RecordError(f"action {i + 1} is a rescue without a move before it")
         # Gravon numbers the rescued piece by its letter (B = 1 bomb .. M = 12 flag).
         moves[-1] = Move(moves[-1].source, moves[-1].target, square, piece_type + 1)
-    raw_winner = None if result_type is None else {0: 1, 1: 2, None: 3}[record.winner]
+    raw_winner = None if result_type is None else _PLAYER_TO_WINNER[record.winner]
     out = GameRecord(game_type, record.field, tuple(moves), result_type,
                      None if result_type is None else record.winner, raw_winner, record.source)
     if check:
