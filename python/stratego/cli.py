@@ -75,7 +75,7 @@ def _arena(args: argparse.Namespace) -> int:
 
 def _view(args: argparse.Namespace) -> int:
     from .viewer import load_game, viewer_html
-    page = viewer_html(load_game(args.game, args.index), perspective=args.perspective, title=args.title)
+    page = viewer_html(load_game(args.game, args.index, max_moves=args.max_moves), perspective=args.perspective, title=args.title)
     # Written only once the whole page is made: a bad record leaves no file behind.
     with open(args.output, "w", encoding="utf-8") as out:
         out.write(page)
@@ -86,22 +86,43 @@ def _view(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     from .terminal import replay_game
     from .viewer import load_game
-    return replay_game(load_game(args.game, args.index), perspective=args.perspective)
+    return replay_game(load_game(args.game, args.index, max_moves=args.max_moves), perspective=args.perspective)
 
 
 def _play(args: argparse.Namespace) -> int:
     import random
     from .game import Game
+    from .seeding import resolve_seed
     from .terminal import play_game
-    color = args.color if args.color != "random" else random.choice(["red", "blue"])
-    game = Game(args.variant, seed=args.seed, setup=args.setup, numbering=args.numbering)
+    seed = resolve_seed(args.seed)
+    # The colour drawn from the seed too: one seed, one game.
+    color = args.color if args.color != "random" else random.Random(seed).choice(["red", "blue"])
+    game = Game(args.variant, seed=seed, setup=args.setup, numbering=args.numbering)
     status = play_game(game, ("red", "blue").index(color), args.bot)
-    if args.save and game.history:
+    if args.save and (game.history or game.done):  # a game resigned before any move is a game too
         from .records import RecordWriter
+        index = _records_in(args.save)
         with RecordWriter(args.save, append=True) as out:  # one game a line: a file collects games
             out.write(game)
-        print(f"game saved to {args.save} (stratego view {args.save} --index ... -o game.html)")
+        print(f"game saved to {args.save} as game {index} (stratego view {args.save} --index {index} -o game.html)")
     return status
+
+
+def _records_in(path: str) -> int:
+    """How many games a JSON lines file holds (one a line), 0 if there is no file."""
+    try:
+        with open(path, "rb") as lines:
+            return sum(1 for line in lines if line.strip())
+    except FileNotFoundError:
+        return 0
+
+
+def _add_max_moves(parser) -> None:
+    """The option of the commands that read record files: their readers refuse longer games."""
+    from .records import MAX_JSONL_MOVES, MAX_MOVES
+    parser.add_argument("--max-moves", type=int_in(0, MAX_STEPS), default=None,
+                        help=f"refuse games of more moves (default: {MAX_MOVES} a Gravon record, {MAX_JSONL_MOVES} "
+                             "a JSON lines game; docs/records.md)")
 
 
 # Subcommands for people: watch a game (view, replay) or play one (play).
@@ -109,20 +130,23 @@ _VIEWING = {"view": _view, "replay": _replay, "play": _play}
 
 
 def _add_viewing(sub) -> None:
+    from .viewer import VIEWS
     view = sub.add_parser("view", help="a recorded game as one HTML page (no network needed)",
                           description="Writes a self-contained HTML page of a game: board, moves, captured "
                           "pieces, steps by move (buttons, slider, keys). --perspective red or blue writes only "
                           "what that player knew.")
     view.add_argument("game", metavar="GAME", help="a Gravon .xml record, a folder of them, or a JSON lines file of games (--index)")
     view.add_argument("-o", "--output", required=True, help="the HTML file to write")
-    view.add_argument("--perspective", default="full", choices=["full", "red", "blue"],
+    view.add_argument("--perspective", default="full", choices=VIEWS,
                       help="full: every piece, with buttons for each player's view (default); red/blue: that player's view only")
     view.add_argument("--index", type=int_in(0, MAX_STEPS), default=0, help="the game's number in the file or folder (from 0)")
     view.add_argument("--title", default=None, help="the page's title")
+    _add_max_moves(view)
     replay = sub.add_parser("replay", help="step through a recorded game in the terminal")
     replay.add_argument("game", metavar="FILE", help="a Gravon .xml record, a folder of them, or a JSON lines file of games (--index)")
-    replay.add_argument("--perspective", default="full", choices=["full", "red", "blue"])
+    replay.add_argument("--perspective", default="full", choices=VIEWS)
     replay.add_argument("--index", type=int_in(0, MAX_STEPS), default=0, help="the game's number in the file or folder (from 0)")
+    _add_max_moves(replay)
     play = sub.add_parser("play", help="play against a bot in the terminal, from your own view")
     play.add_argument("--bot", default="heuristic", choices=list(_core.BOT_NAMES))
     play.add_argument("--color", default="red", choices=["red", "blue", "random"], help="your colour (red moves first)")
@@ -135,9 +159,10 @@ def _add_viewing(sub) -> None:
 
 def _pairs(args: argparse.Namespace) -> int:
     from .pairs import save_pairs, training_pairs
-    from .records import load_records
+    from .records import read_records
 
-    records = load_records(args.records)
+    # As read: training_pairs replays each game once (a Record from load_records would be a replay already).
+    records = read_records(args.records, max_moves=args.max_moves)
     players = {"both": (0, 1), "red": (0,), "blue": (1,)}[args.players]
     pairs = training_pairs(records, players=players, history_k=args.history_k, obs_format=args.obs_format)
     save_pairs(args.output, pairs)
@@ -213,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     pairs.add_argument("--players", default="both", choices=["both", "red", "blue"], help="whose decisions (both)")
     pairs.add_argument("--history-k", type=int, default=4, help="observation history planes (4; the range is checked in C)")
     pairs.add_argument("--obs-format", default="planes", choices=["planes", "codes"])
+    _add_max_moves(pairs)
     record = sub.add_parser("record", help="play games in the batch and write them as JSON lines (a dataset)",
                             description="Games played in C by a recording VecEnv, one JSON line each "
                             "(docs/records.md), in the order they end; slot i of --num-envs writes its first "

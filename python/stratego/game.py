@@ -9,7 +9,7 @@ from . import _core
 from .compact import mask_bytes
 from .actions import action_to_move, move_to_action, squares_to_action
 from .history import HistoryMove, Record, RecordError, action_players, make_record
-from .notation import check_numbering, format_move, parse_move
+from .notation import check_numbering, format_move, is_rescue_text, parse_move
 from .setups import human_setups
 from .render import board_tokens, parse_perspective, render_cells
 from .seeding import resolve_seed
@@ -21,6 +21,9 @@ AGENTS = ("player_0", "player_1")
 
 # Endings the players decide (game_concede, csrc/game.h).
 _CONCEDED = ("resigned", "agreed_draw", "timeout")
+# A pickle's actions: little-endian uint16 whatever the machine, so a pickle made on one
+# loads on any other (docs/records.md "History").
+_ACTION_BYTES = np.dtype("<u2")
 
 
 class Game:
@@ -76,6 +79,11 @@ class Game:
         action's forfeit as recorded; an ending the position decides (a captured flag, no
         move left, a cap) must be the one the moves reach. RecordError names the first
         action that is illegal, or the result that differs. `seed` as from_field's."""
+        return cls._from_record(record, numbering, seed)
+
+    @classmethod
+    def _from_record(cls, record: Record, numbering: str = "new", seed: int | None = 0, before=None) -> "Game":
+        """from_record, calling before(game, i) ahead of each action i (stratego.pairs)."""
         if not isinstance(record, Record):
             raise TypeError(f"record must be a stratego.history.Record, got {type(record).__name__} "
                             "(stratego.records.replay takes Gravon records too)")
@@ -84,14 +92,15 @@ class Game:
             game = cls.from_field(record.field, record.to_move, record.variant, numbering=numbering, seed=seed)
         except ValueError as exc:
             raise RecordError(f"{where}bad start: {exc}") from None
-        game._play_recorded(record.actions, [f"action {i + 1}" for i in range(len(record.actions))], where)
+        game._play_recorded(record.actions, [f"action {i + 1}" for i in range(len(record.actions))], where, before)
         game._end_as_recorded(record.winner, record.reason, where)
         return game
 
-    def _play_recorded(self, actions, names: list[str], where: str) -> None:
+    def _play_recorded(self, actions, names: list[str], where: str, before=None) -> None:
         """Plays a record's actions; RecordError names (names[i]) the first that the rules
-        refuse, a rescue they do not open, or a rescue they open that the record skips."""
-        for action, name in zip(actions, names):
+        refuse, a rescue they do not open, or a rescue they open that the record skips.
+        before(self, i), when given, sees the position ahead of action i."""
+        for i, (action, name) in enumerate(zip(actions, names)):
             # The label for a message only: decoding every action would double the cost.
             label = lambda: f"{where}{name} ({action_to_move(action, self.to_move)})"  # noqa: E731
             if self.done:
@@ -101,6 +110,8 @@ class Game:
                 raise RecordError(f"{label()}: " + (
                     "the record makes a rescue the rules do not open" if rescue else
                     "the rules open a rescue here (a piece returns, or 'pass'), the record moves on"))
+            if before is not None:
+                before(self, i)
             try:
                 self.play(action)
             except ValueError as exc:
@@ -253,7 +264,7 @@ class Game:
         Raises ValueError naming the move and why it is illegal.
         """
         if isinstance(move, str):
-            if move.strip().lower() == "pass" or "@" in move:
+            if is_rescue_text(move):
                 action = move_to_action(move, self.to_move, self.numbering)
                 label = move.strip()
             else:
@@ -459,7 +470,7 @@ class Game:
         # things the C save format already has, the start's save and action ints: it is
         # unbounded, the C state fixed-size (docs/records.md "History").
         return {"variant": self._variant, "state": self._state.to_bytes(), "numbering": self.numbering,
-                "start": self._start.to_bytes(), "actions": np.asarray(self._actions, np.uint16).tobytes()}
+                "start": self._start.to_bytes(), "actions": np.asarray(self._actions, _ACTION_BYTES).tobytes()}
 
     def __setstate__(self, data: dict) -> None:
         # A pickle without a history (made before games kept one) starts its history at
@@ -479,8 +490,8 @@ class Game:
             start = _core.GameState(variant.rules)
             start.from_bytes(data["start"])
             if not isinstance(data["actions"], bytes) or len(data["actions"]) % 2:
-                raise ValueError("a pickled Game's actions are uint16 bytes")
-            actions = np.frombuffer(data["actions"], np.uint16).tolist()
+                raise ValueError("a pickled Game's actions are little-endian uint16 bytes")
+            actions = np.frombuffer(data["actions"], _ACTION_BYTES).tolist()
             if any(a >= variant.num_actions for a in actions):
                 raise ValueError(f"a pickled Game's actions are in [0, {variant.num_actions})")
         # Only a game that loaded is set: a refused pickle leaves no half-made Game.
