@@ -3,7 +3,8 @@
     pip install torch==2.13.0 && pip install -e '.[train]'
     python examples/ppo_selfplay.py --minutes 15 --seed 1 --out runs/ppo
 
-Two phases share one wall-time budget (`--minutes`), data generation included:
+Two phases share one wall-time budget (`--minutes`), data generation included (each
+phase makes at least one update, however short its share):
 1. Warm start by imitation of the C heuristic bot (`--imitation-minutes`): the bot plays
    both sides (with some random moves, so the positions vary) and the network learns its
    move (cross-entropy on the masked logits) and the game's result (the value head).
@@ -173,7 +174,9 @@ def imitation(net, args, clock: Clock, log, until: float, progress, evaluate_now
     rewards = np.zeros((t_steps, n, 2), np.float32)
     dones = np.zeros((t_steps, n), np.bool_)
     plies = updates = 0
-    while clock.elapsed() < until:
+    # At least one update when the phase has a budget: on a busy machine a short budget
+    # can pass before the first (the smoke test's 0.4 minutes did, at a load of 9).
+    while clock.elapsed() < until or (updates == 0 and until > 0):
         with clock.track("simulator"):
             for t in range(t_steps):
                 buf_obs[t], buf_mask[t] = obs, info["action_mask"]
@@ -352,7 +355,7 @@ def ppo(net, args, clock: Clock, log, until: float, progress, evaluate_now, plie
     collector = RayCollectors(args) if args.ray_actors else Collector(args, n, net=net)
     pool = [copy.deepcopy(net.state_dict())]
     updates = 0
-    while clock.elapsed() < until:
+    while clock.elapsed() < until or updates == 0:  # at least one update, as in imitation()
         snapshot = pool[rng.integers(len(pool))]
         # In-process the collector's own clock splits the rollout into inference and
         # simulator; on Ray the learner waits for the actors ("rollouts on Ray").
