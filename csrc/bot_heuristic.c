@@ -35,8 +35,9 @@
  *    pieces next to the Flag are loath to leave it. Against a random player this is
  *    what keeps the win rate high: a random piece that wanders onto the Flag ends the
  *    game. A piece next to the Flag is fought whatever the odds (while the fight can
- *    take it), and the own pieces within a few steps of it come for it (eval_rush). (Walking the nearest pieces to the Flag's open sides from afar lost more
- *    games on seeds 100-102 than it saved: it pulls them out of play.)
+ *    take it), and the own pieces within a few steps of it come for it (eval_rush).
+ *    (Walking the nearest pieces to the Flag's open sides from afar lost more games on
+ *    seeds 100-102 than it saved: it pulls them out of play.)
  *  - A move that touches one of the Flag's lines is priced by the chance that the
  *    opponent's reply takes the Flag, the opponent choosing uniformly among its moves.
  *  - Pieces next to an opponent piece that may move weigh the danger they escape
@@ -68,9 +69,9 @@ static const float VALUE[PIECE_TYPE_NB] = {
 /* Weights of the terms, tuned against the random bot in classic on seeds 100-199
  * (benchmarks/bots.py; the figures quoted in docs/agents.md come from other seeds). */
 /* How likely a neighbour attacks (of 1): a random one picks one of its moves, about one
- * in twenty; 0.2 kept the pieces out of danger enough and fled less than 0.5 did (93.0%
- * instead of 92.8% on seeds 100-109 with the rush below; 0.05 ended games sooner but
- * lost as many). */
+ * in twenty, and fleeing costs moves. On seeds 100-109: 0.5 won 92.6%, 0.2 92.8%, 0.2
+ * with the rush and the fights for the Flag below 93.0%; 0.05 ended games 20 plies
+ * sooner at the median and won 92.6%. */
 static const float DANGER_WEIGHT = 0.2f;
 static const float APPROACH_WEIGHT = 0.12f; /* a quiet step closer to a target */
 static const float PROBE_BONUS = 0.25f;     /* what identifying a piece is worth */
