@@ -34,8 +34,10 @@
  *    next to such pieces and the Flag's open neighbours are worth moving to, and
  *    pieces next to the Flag are loath to leave it. Against a random player this is
  *    what keeps the win rate high: a random piece that wanders onto the Flag ends the
- *    game. (Walking the nearest pieces to the Flag's open sides from afar lost more
- *    games on seeds 100-102 than it saved: it pulls them out of play.)
+ *    game. A piece next to the Flag is fought whatever the odds (while the fight can
+ *    take it), and the own pieces within a few steps of it come for it (eval_rush).
+ *    (Walking the nearest pieces to the Flag's open sides from afar lost more games on
+ *    seeds 100-102 than it saved: it pulls them out of play.)
  *  - A move that touches one of the Flag's lines is priced by the chance that the
  *    opponent's reply takes the Flag, the opponent choosing uniformly among its moves.
  *  - Pieces next to an opponent piece that may move weigh the danger they escape
@@ -65,7 +67,11 @@ const float BOT_PIECE_VALUE[PIECE_TYPE_NB] = {
 
 /* Weights of the terms, tuned against the random bot in classic on seeds 100-199
  * (benchmarks/bots.py; the figures quoted in docs/agents.md come from other seeds). */
-static const float DANGER_WEIGHT = 0.5f;    /* how likely a neighbour attacks (of 1) */
+/* How likely a neighbour attacks (of 1): a random one picks one of its moves, about one
+ * in twenty, and fleeing costs moves. On seeds 100-109: 0.5 won 92.6%, 0.2 92.8%, 0.2
+ * with the rush and the fights for the Flag below 93.0%; 0.05 ended games 20 plies
+ * sooner at the median and won 92.6%. */
+static const float DANGER_WEIGHT = 0.2f;
 static const float APPROACH_WEIGHT = 0.12f; /* a quiet step closer to a target */
 static const float PROBE_BONUS = 0.25f;     /* what identifying a piece is worth */
 static const float FLAG_DEFENCE = 12.0f;    /* taking a piece that could take the Flag */
@@ -79,6 +85,8 @@ static const float GUARD_LEAVE = 0.5f;      /* leaving the Flag's side */
 static const float GUARD_FILL = 0.5f;       /* closing an open side of the Flag */
 static const float ANSWER_BONUS = 1.0f;     /* taking the piece that has just moved */
 static const float SIGHT_BONUS = 1.0f;      /* a Scout flying to a line onto an unmoved piece */
+static const float THREAT_BONUS = 10.0f;    /* fighting a piece that could take the Flag, whatever the odds */
+static const float RUSH = 20.0f;            /* a step towards a piece next to the Flag, times the chance to take it */
 static const float NOISE = 0.05f;           /* tie breaking, at most */
 /* The look-ahead's price of the chance that the opponent's reply takes the Flag, with
  * the opponent choosing uniformly among its moves (exact against the random bot). */
@@ -87,12 +95,15 @@ static const float FLAG_LOSS = 1500.0f;
 /* How far the search for targets looks (eval_downhill), and how many quiet steps a draw
  * picks among at most. */
 enum { APPROACH_DEPTH = 5, MAX_QUIET = 128 };
+/* How far own pieces come for an opponent piece next to the Flag (eval_rush). */
+enum { RUSH_DEPTH = 6 };
 
 /* The view as square sets (bit sq for square sq of the player's frame). */
 typedef struct {
     Bits empty, lakes;
     Bits own, own_mobile;  /* own pieces; those that move (no Bomb, no Flag) */
     Bits own_fixed;        /* own Bombs and Flags */
+    Bits own_flags;
     Bits own_probers;      /* own Miners and Scouts */
     Bits own_scouts;
     Bits opp, opp_known, opp_moved;
@@ -119,12 +130,17 @@ typedef struct {
     float kill_moved[PIECE_TYPE_NB], kill_unmoved[PIECE_TYPE_NB];
     float loss_moved[PIECE_TYPE_NB], loss_unmoved[PIECE_TYPE_NB];
     Bits threats;   /* opponent pieces that could take the Flag next move */
+    Bits intruders; /* those next to it */
     Bits near_flag; /* opponent pieces two steps from the Flag */
     Bits far_flag;  /* opponent pieces three steps from the Flag */
     Bits blocks;    /* empty squares on an open line from the Flag to a possible Scout */
     Bits guard;     /* squares next to the Flag */
     Bits block_near; /* squares next to a blocking square */
-    Bits opp_near;  /* squares next to an opponent piece that may move: the only ones in danger */
+    Bits intercept;  /* squares next to a threat or a piece two steps from the Flag */
+    Bits flag_zone;  /* threats | near_flag | far_flag */
+    Bits flag_marks; /* blocks | block_near | guard | intercept: squares a step onto scores */
+    Bits opp_movable; /* opponent pieces that may move (not known Bombs or Flags) */
+    Bits opp_near;  /* squares next to one: the only ones in danger */
     /* The danger to each own piece where it stands (eval_danger of its square and
      * type), computed when first needed: a piece's steps in several directions share it. */
     Bits danger_have;
@@ -163,7 +179,10 @@ static pthread_once_t combat_once = PTHREAD_ONCE_INIT;
 
 static inline float attack_gain(int a, int d, const Rules *r);
 
+static void neighbours_fill(void);
+
 static void combat_table_fill(void) {
+    neighbours_fill();
     for (int k = 0; k < 4; k++) {
         Rules r;
         memset(&r, 0, sizeof(r));
@@ -225,30 +244,55 @@ static void eval_beliefs(Eval *e) {
     e->p_unmoved[FLAG] = p_flag;
 }
 
+/* The sum of x[t] * y[t] over the 12 piece types, in four lanes (t = j, j + 4, j + 8
+ * in lane j) added pairwise at the end: the order SSE2 adds them in, so that both
+ * builds give the same floats (and the same moves). */
+_Static_assert(PIECE_TYPE_NB == 12, "dot12 sums three blocks of four types");
+#ifdef __SSE2__
+static inline float dot12(const float *x, const float *y) {
+    __m128 acc = _mm_mul_ps(_mm_loadu_ps(x), _mm_loadu_ps(y));
+    acc = _mm_add_ps(acc, _mm_mul_ps(_mm_loadu_ps(x + 4), _mm_loadu_ps(y + 4)));
+    acc = _mm_add_ps(acc, _mm_mul_ps(_mm_loadu_ps(x + 8), _mm_loadu_ps(y + 8)));
+    /* (lane 0 + lane 2) + (lane 1 + lane 3). */
+    __m128 half = _mm_add_ps(acc, _mm_movehl_ps(acc, acc));
+    return _mm_cvtss_f32(_mm_add_ss(half, _mm_shuffle_ps(half, half, 1)));
+}
+#else
+static inline float dot12(const float *x, const float *y) {
+    float acc[4];
+    for (int j = 0; j < 4; j++) {
+        acc[j] = x[j] * y[j];
+        acc[j] += x[j + 4] * y[j + 4];
+        acc[j] += x[j + 8] * y[j + 8];
+    }
+    return (acc[0] + acc[2]) + (acc[1] + acc[3]);
+}
+#endif
+
 /* Fills the lazily computed expectations of own type a. */
 static void eval_type(Eval *e, int a) {
     if (e->have & (1u << a)) return;
     e->have |= 1u << a;
     eval_beliefs(e);
     const CombatTable *c = e->combat;
-    const float *gain = c->gain[a], *kill = c->kill[a], *loss = c->loss[a];
-    float gm = 0, gu = 0, km = 0, ku = 0, lm = 0, lu = 0;
-    for (int d = 0; d < PIECE_TYPE_NB; d++) {
-        float pm = e->p_moved[d], pu = e->p_unmoved[d];
-        gm += pm * gain[d];
-        gu += pu * gain[d];
-        km += pm * kill[d];
-        ku += pu * kill[d];
-        lm += pm * loss[d];
-        lu += pu * loss[d];
-    }
-    e->gain_moved[a] = gm;
-    e->gain_unmoved[a] = gu;
-    e->kill_moved[a] = km;
-    e->kill_unmoved[a] = ku;
-    e->loss_moved[a] = lm;
-    e->loss_unmoved[a] = lu;
+    e->gain_moved[a] = dot12(e->p_moved, c->gain[a]);
+    e->gain_unmoved[a] = dot12(e->p_unmoved, c->gain[a]);
+    e->kill_moved[a] = dot12(e->p_moved, c->kill[a]);
+    e->kill_unmoved[a] = dot12(e->p_unmoved, c->kill[a]);
+    e->loss_moved[a] = dot12(e->p_moved, c->loss[a]);
+    e->loss_unmoved[a] = dot12(e->p_unmoved, c->loss[a]);
 }
+
+/* bit_of(sq) from a table: a 128-bit one shifted by a variable count is a branch-free
+ * sequence of about seven instructions, a load from the table one or two, and the
+ * bot asks for single squares some sixty times a decision. */
+#define SQ1(k) ((Bits)1 << (k))
+#define SQ10(k) SQ1(k), SQ1(k + 1), SQ1(k + 2), SQ1(k + 3), SQ1(k + 4), SQ1(k + 5), SQ1(k + 6), SQ1(k + 7), SQ1(k + 8), SQ1(k + 9)
+static const Bits SQ_BIT[SQ_NB] = {SQ10(0), SQ10(10), SQ10(20), SQ10(30), SQ10(40), SQ10(50), SQ10(60), SQ10(70), SQ10(80), SQ10(90)};
+#undef SQ10
+#undef SQ1
+static inline Bits sq_bit(int sq) { return SQ_BIT[sq]; }
+_Static_assert(SQ_NB == 100, "SQ_BIT lists 100 squares");
 
 /* The squares whose neighbour in direction d is in b: moving them by d lands in b
  * (directions come in opposite pairs, d ^ 1). */
@@ -261,12 +305,33 @@ static inline Bits bits_dilate(Bits b) {
            bits_from_dir(b, DIR_RIGHT);
 }
 
+/* The squares next to each square (lakes included: they hold no piece). Filled once
+ * with the combat table. */
+static Bits NEIGHBOURS[SQ_NB];
+/* The number of squares from each square to the edge in each direction: the Flag's
+ * lines are walked square by square without a bounds test. */
+static uint8_t RAY_LEN[SQ_NB][DIR_NB];
+
+static void neighbours_fill(void) {
+    for (int sq = 0; sq < SQ_NB; sq++) {
+        NEIGHBOURS[sq] = bits_dilate(sq_bit(sq));
+        int row = sq / BOARD_SIZE, col = sq % BOARD_SIZE;
+        for (int d = 0; d < DIR_NB; d++) {
+            int k = 0;
+            for (int r = row + DIR_ROW[d], c = col + DIR_COL[d]; r >= 0 && r < BOARD_SIZE && c >= 0 && c < BOARD_SIZE;
+                 r += DIR_ROW[d], c += DIR_COL[d])
+                k++;
+            RAY_LEN[sq][d] = (uint8_t)k;
+        }
+    }
+}
+
 /* The view as square sets, from one pass over its bytes: 16 squares at a time where
  * SSE2 is (the last loads read past the 100 bytes of cell[] into flags[], and of
  * flags[] into the next fields; those bits are dropped). */
 static void view_sets(const PlayerView *v, ViewSets *s) {
     uint64_t own[2] = {0, 0}, opp[2] = {0, 0}, known[2] = {0, 0}, empty[2] = {0, 0}, own_fixed[2] = {0, 0};
-    uint64_t probers[2] = {0, 0}, scouts[2] = {0, 0}, opp_fixed[2] = {0, 0}, moved[2] = {0, 0};
+    uint64_t probers[2] = {0, 0}, scouts[2] = {0, 0}, opp_fixed[2] = {0, 0}, moved[2] = {0, 0}, flags[2] = {0, 0};
 #ifdef __SSE2__
     /* Blocks 0..3 fill the low word, 4..6 the high one: constant shifts once unrolled. */
 #pragma GCC unroll 7
@@ -284,7 +349,9 @@ static void view_sets(const PlayerView *v, ViewSets *s) {
         SET_BITS(opp, _mm_or_si128(known_top, x));
         SET_BITS(moved, _mm_slli_epi16(f, 7));
         SET_BITS(empty, EQ(VIEW_EMPTY));
-        SET_BITS(own_fixed, _mm_or_si128(EQ(VIEW_OWN | FLAG), EQ(VIEW_OWN | BOMB)));
+        __m128i flag = EQ(VIEW_OWN | FLAG);
+        SET_BITS(flags, flag);
+        SET_BITS(own_fixed, _mm_or_si128(flag, EQ(VIEW_OWN | BOMB)));
         __m128i scout = EQ(VIEW_OWN | SCOUT);
         SET_BITS(scouts, scout);
         SET_BITS(probers, _mm_or_si128(scout, EQ(VIEW_OWN | MINER)));
@@ -305,6 +372,7 @@ static void view_sets(const PlayerView *v, ViewSets *s) {
         if (v->flags[sq] & PIECE_MOVED) moved[w] |= b;
         if (c == VIEW_EMPTY) empty[w] |= b;
         if (c == (VIEW_OWN | FLAG) || c == (VIEW_OWN | BOMB)) own_fixed[w] |= b;
+        if (c == (VIEW_OWN | FLAG)) flags[w] |= b;
         if (c == (VIEW_OWN | SCOUT)) scouts[w] |= b;
         if (c == (VIEW_OWN | SCOUT) || c == (VIEW_OWN | MINER)) probers[w] |= b;
         if (c == (VIEW_OPP_KNOWN | FLAG) || c == (VIEW_OPP_KNOWN | BOMB)) opp_fixed[w] |= b;
@@ -317,6 +385,7 @@ static void view_sets(const PlayerView *v, ViewSets *s) {
     s->opp = LOAD(opp);
     s->lakes = board & ~s->empty & ~s->own & ~s->opp;
     s->own_fixed = LOAD(own_fixed);
+    s->own_flags = LOAD(flags);
     s->own_mobile = s->own & ~s->own_fixed;
     s->own_probers = LOAD(probers);
     s->own_scouts = LOAD(scouts);
@@ -342,17 +411,13 @@ static inline int may_move(uint8_t cell) {
  * opponent piece is that piece or the next one along. */
 static void eval_flag(Eval *e, int flag) {
     const PlayerView *v = e->v;
-    int fr = flag / BOARD_SIZE, fc = flag % BOARD_SIZE;
     for (int d = 0; d < DIR_NB; d++) {
         Bits open_line = 0, first = 0;
-        for (int k = 1;; k++) {
-            int row = fr + k * DIR_ROW[d], col = fc + k * DIR_COL[d];
-            if (row < 0 || row >= BOARD_SIZE || col < 0 || col >= BOARD_SIZE) break;
-            int sq = row * BOARD_SIZE + col;
+        for (int k = 1, sq = flag + DIR_STEP[d]; k <= RAY_LEN[flag][d]; k++, sq += DIR_STEP[d]) {
             uint8_t cell = v->cell[sq];
-            if (k == 1) e->guard |= bit_of(sq);
+            if (k == 1) e->guard |= sq_bit(sq);
             if (cell == VIEW_EMPTY) {
-                if (!first) open_line |= bit_of(sq);
+                if (!first) open_line |= sq_bit(sq);
                 continue;
             }
             if (cell == VIEW_LAKE) break;
@@ -362,14 +427,15 @@ static void eval_flag(Eval *e, int flag) {
                 break;
             }
             if (is_opp(cell)) {
-                e->rays |= open_line | bit_of(sq);
+                e->rays |= open_line | sq_bit(sq);
                 if (k == 1 ? may_move(cell) : may_be_scout(cell)) {
-                    e->threats |= bit_of(sq);
+                    e->threats |= sq_bit(sq);
+                    if (k == 1) e->intruders |= sq_bit(sq);
                     e->blocks |= open_line;
                 }
                 break;
             }
-            first = bit_of(sq);
+            first = sq_bit(sq);
         }
     }
 }
@@ -393,12 +459,9 @@ static float flag_hit_chance(Eval *e, uint8_t cell, int sq, int next_to) {
 static float flag_exposure(Eval *e, int from, int to, uint8_t to_cell) {
     float sum = 0.0f;
     for (int f = 0; f < e->nflags; f++) {
-        int fr = e->flag_sq[f] / BOARD_SIZE, fc = e->flag_sq[f] % BOARD_SIZE;
+        int flag = e->flag_sq[f];
         for (int d = 0; d < DIR_NB; d++) {
-            for (int k = 1;; k++) {
-                int row = fr + k * DIR_ROW[d], col = fc + k * DIR_COL[d];
-                if (row < 0 || row >= BOARD_SIZE || col < 0 || col >= BOARD_SIZE) break;
-                int sq = row * BOARD_SIZE + col;
+            for (int k = 1, sq = flag + DIR_STEP[d]; k <= RAY_LEN[flag][d]; k++, sq += DIR_STEP[d]) {
                 uint8_t cell = sq == from ? VIEW_EMPTY : sq == to ? to_cell : e->v->cell[sq];
                 if (cell == VIEW_EMPTY) continue;
                 if (is_opp(cell)) sum += flag_hit_chance(e, cell, sq, k == 1);
@@ -429,19 +492,32 @@ static void flag_lookahead_init(Eval *e) {
 }
 
 /* Breadth-first over the squares of `open` from `targets`, `depth` steps deep: down[d]
- * gets the squares whose neighbour in direction d is one step nearer to a target. It
- * stops early once every square of `wanted` is reached. */
+ * gets the squares of `wanted` whose neighbour in direction d is one step nearer to a
+ * target, and the squares of `wanted` farther away go up, towards the opponent's side,
+ * where every target starts. It stops early once every square of `wanted` is reached. */
 static void eval_downhill(Bits targets, Bits open, Bits wanted, int depth, Bits down[DIR_NB]) {
     Bits reached = targets, frontier = targets;
-    for (int d = 0; d < DIR_NB; d++) down[d] = 0;
+    Bits d0 = 0, d1 = 0, d2 = 0, d3 = 0;
     for (int k = 0; k < depth && (wanted & ~reached); k++) {
-        Bits n[DIR_NB];
-        for (int d = 0; d < DIR_NB; d++) n[d] = bits_from_dir(frontier, d);
-        Bits next = (n[0] | n[1] | n[2] | n[3]) & open & ~reached;
-        for (int d = 0; d < DIR_NB; d++) down[d] |= next & n[d];
+        Bits n0 = bits_from_dir(frontier, 0), n1 = bits_from_dir(frontier, 1);
+        Bits n2 = bits_from_dir(frontier, 2), n3 = bits_from_dir(frontier, 3);
+        Bits next = (n0 | n1 | n2 | n3) & open & ~reached;
+        /* Only the squares of wanted are read: most layers hold none. */
+        Bits here = next & wanted;
+        if (here) {
+            d0 |= here & n0;
+            d1 |= here & n1;
+            d2 |= here & n2;
+            d3 |= here & n3;
+        }
         reached |= next;
         frontier = next;
     }
+    _Static_assert(DIR_UP == 0, "d0 is up");
+    down[0] = d0 | (wanted & ~reached);
+    down[1] = d1;
+    down[2] = d2;
+    down[3] = d3;
 }
 
 static void eval_init(Eval *e, const PlayerView *v, const Rules *r, const uint64_t *legal, uint64_t *rng) {
@@ -454,12 +530,11 @@ static void eval_init(Eval *e, const PlayerView *v, const Rules *r, const uint64
     e->have_beliefs = 0;
     view_sets(v, &e->s);
     const ViewSets *s = &e->s;
-    e->threats = e->near_flag = e->far_flag = e->blocks = e->guard = e->rays = 0;
+    e->threats = e->near_flag = e->far_flag = e->blocks = e->guard = e->rays = e->intruders = 0;
     Bits open = bits_board() & ~s->lakes;
     e->nflags = 0;
-    for (Bits f = s->own_fixed; f; f &= f - 1) {
+    for (Bits f = s->own_flags; f; f &= f - 1) {
         int sq = bits_lowest(f);
-        if (v->cell[sq] != (VIEW_OWN | FLAG)) continue;
         eval_flag(e, sq);
         if (e->nflags < 4) e->flag_sq[e->nflags++] = sq;
     }
@@ -469,7 +544,11 @@ static void eval_init(Eval *e, const PlayerView *v, const Rules *r, const uint64
     e->near_flag = ring2 & s->opp & ~e->threats;
     e->far_flag = bits_dilate(ring2) & open & s->opp & ~e->near_flag & ~e->threats;
     e->block_near = bits_dilate(e->blocks);
-    e->opp_near = bits_dilate(s->opp & ~s->opp_fixed);
+    e->intercept = bits_dilate(e->threats | e->near_flag);
+    e->flag_zone = e->threats | e->near_flag | e->far_flag;
+    e->flag_marks = e->blocks | e->block_near | e->guard | e->intercept;
+    e->opp_movable = s->opp & ~s->opp_fixed;
+    e->opp_near = bits_dilate(e->opp_movable);
     /* The latest ply is the opponent's unless a rescue phase follows our own move. */
     const ViewMove *m = &v->last[0];
     e->answer = m->valid && is_opp(v->cell[m->to]) ? m->to : -1;
@@ -479,36 +558,36 @@ static void eval_init(Eval *e, const PlayerView *v, const Rules *r, const uint64
     e->noise = rng_next(rng);
 }
 
-/* The danger to our piece of type a standing on sq: the chance-weighted loss from the
- * most dangerous opponent neighbour. */
-static float eval_danger(Eval *e, int sq, int a) {
+/* The danger to our piece of type a from the opponent pieces in `near` (not empty),
+ * its neighbours: the chance-weighted loss from the most dangerous one. */
+static __attribute__((noinline)) float eval_danger_from(Eval *e, Bits near, int a) {
     const PlayerView *v = e->v;
-    if (!(e->opp_near & bit_of(sq))) return 0.0f;
-    int row = sq / BOARD_SIZE, col = sq % BOARD_SIZE;
     float worst = 0.0f;
-    for (int d = 0; d < DIR_NB; d++) {
-        int nr = row + DIR_ROW[d], nc = col + DIR_COL[d];
-        if (nr < 0 || nr >= BOARD_SIZE || nc < 0 || nc >= BOARD_SIZE) continue;
-        int n = nr * BOARD_SIZE + nc;
+    do {
+        int n = bits_lowest(near);
         uint8_t cell = v->cell[n];
         float p;
         if (cell & VIEW_OPP_KNOWN) {
-            int t = cell_type(cell);
-            p = e->combat->loss[a][t];
-        } else if (cell & VIEW_OPP_UNKNOWN) {
+            p = e->combat->loss[a][cell_type(cell)];
+        } else {
             eval_type(e, a);
             p = (v->flags[n] & PIECE_MOVED) ? e->loss_moved[a] : e->loss_unmoved[a];
-        } else {
-            continue;
         }
         if (p > worst) worst = p;
-    }
+    } while ((near &= near - 1) != 0);
     return worst * BOT_PIECE_VALUE[a];
+}
+
+/* The danger to our piece of type a standing on sq (0 with no opponent piece next to
+ * it that may move, the common case, decided inline). */
+static inline float eval_danger(Eval *e, int sq, int a) {
+    Bits near = NEIGHBOURS[sq] & e->opp_movable;
+    return near ? eval_danger_from(e, near, a) : 0.0f;
 }
 
 /* eval_danger of the own piece on sq, where it stands. */
 static float eval_danger_here(Eval *e, int sq, int a) {
-    Bits b = bit_of(sq);
+    Bits b = sq_bit(sq);
     if (!(e->danger_have & b)) {
         e->danger_have |= b;
         e->danger_at[sq] = eval_danger(e, sq, a);
@@ -527,7 +606,7 @@ static float eval_kill(Eval *e, int a, int sq) {
 /* What stepping onto empty square sq is worth against the pieces that threaten the
  * Flag: a piece next to such a piece can take it next move. */
 static float eval_intercept(Eval *e, int sq, int a) {
-    Bits around = bits_dilate(bit_of(sq));
+    Bits around = NEIGHBOURS[sq];
     Bits hit = around & e->threats, near = around & e->near_flag;
     float score = 0.0f;
     for (; hit; hit &= hit - 1) score += INTERCEPT * eval_kill(e, a, bits_lowest(hit));
@@ -536,12 +615,13 @@ static float eval_intercept(Eval *e, int sq, int a) {
 }
 
 /* The score of moving our piece from `from` to `to`; `approach` is what a quiet move's
- * step towards a target is worth. */
-static float eval_move(Eval *e, int from, int to, float approach) {
+ * step towards a target is worth. Inlined where the bot scores most of its moves
+ * (eval_steps); eval_move elsewhere. */
+static inline __attribute__((always_inline)) float eval_move_inline(Eval *e, int from, int to, float approach) {
     const PlayerView *v = e->v;
     int a = cell_type(v->cell[from]);
     uint8_t target = v->cell[to];
-    Bits to_bit = bit_of(to);
+    Bits to_bit = sq_bit(to);
     float score;
     if (is_opp(target)) {
         float kill;
@@ -555,19 +635,28 @@ static float eval_move(Eval *e, int from, int to, float approach) {
             score = (moved ? e->gain_moved[a] : e->gain_unmoved[a]) + PROBE_BONUS;
             kill = moved ? e->kill_moved[a] : e->kill_unmoved[a];
         }
-        if (e->threats & to_bit) score += FLAG_DEFENCE * kill;
-        if (e->near_flag & to_bit) score += FLAG_NEAR * kill;
-        if (e->far_flag & to_bit) score += FLAG_ZONE * kill;
+        if (e->flag_zone & to_bit) {
+            /* One that can still take it is fought whatever the odds: a random piece
+             * next to the Flag takes it in a few plies, and the fight at least names it
+             * for the pieces that come (eval_rush). */
+            if (e->threats & to_bit && kill > 0.0f) score += FLAG_DEFENCE * kill + THREAT_BONUS;
+            if (e->near_flag & to_bit) score += FLAG_NEAR * kill;
+            if (e->far_flag & to_bit) score += FLAG_ZONE * kill;
+        }
         if (to == e->answer) score += ANSWER_BONUS * kill;
     } else {
         score = approach + DANGER_WEIGHT * (eval_danger_here(e, from, a) - eval_danger(e, to, a));
-        if (e->blocks & to_bit) score += BLOCK_BONUS;
-        if (e->threats | e->near_flag) score += eval_intercept(e, to, a);
-        if (e->block_near & to_bit) score += BLOCK_APPROACH;
-        if (e->guard & to_bit) score += GUARD_FILL;
+        /* Most steps touch none of the Flag's squares: one test for them all. */
+        if (e->flag_marks & to_bit) {
+            if (e->blocks & to_bit) score += BLOCK_BONUS;
+            if (e->intercept & to_bit) score += eval_intercept(e, to, a);
+            if (e->block_near & to_bit) score += BLOCK_APPROACH;
+            if (e->guard & to_bit) score += GUARD_FILL;
+        }
     }
-    if (e->guard & bit_of(from)) score -= GUARD_LEAVE;
-    if ((bit_of(from) | to_bit) & e->rays) {
+    Bits from_bit = sq_bit(from);
+    if (e->guard & from_bit) score -= GUARD_LEAVE;
+    if ((from_bit | to_bit) & e->rays) {
         if (e->opp_moves == 0.0f) flag_lookahead_init(e);
         /* After an attack the square holds ours if it wins, else still theirs. */
         float after;
@@ -580,6 +669,10 @@ static float eval_move(Eval *e, int from, int to, float approach) {
         score -= FLAG_LOSS * (after - e->exposure) / e->opp_moves;
     }
     return score;
+}
+
+static __attribute__((noinline)) float eval_move(Eval *e, int from, int to, float approach) {
+    return eval_move_inline(e, from, to, approach);
 }
 
 /* 1 if moving from `from` to `to` is among the legal actions (always, when the caller
@@ -608,7 +701,7 @@ static void eval_steps(Eval *e, const Bits from[DIR_NB], const Bits closer[DIR_N
     for (int d = 0; d < DIR_NB; d++) {
         for (Bits b = from[d]; b; b &= b - 1) {
             int sq = bits_lowest(b), to = sq + DIR_STEP[d];
-            eval_offer(e, sq, to, eval_move(e, sq, to, (closer[d] >> sq) & 1 ? APPROACH_WEIGHT : 0.0f));
+            eval_offer(e, sq, to, eval_move_inline(e, sq, to, closer[d] & sq_bit(sq) ? APPROACH_WEIGHT : 0.0f));
         }
     }
 }
@@ -622,27 +715,41 @@ static inline int eval_draw(Eval *e, int n) {
 /* Draws one of the one-square moves of from[d] (legal ones, when the list is given)
  * and offers it with its score; 0 if there was none. */
 static int eval_draw_step(Eval *e, const Bits from[DIR_NB], float approach) {
-    uint8_t from_sq[MAX_QUIET], dir[MAX_QUIET];
-    int n = 0;
-    for (int d = 0; d < DIR_NB; d++) {
-        for (Bits b = from[d]; b && n < MAX_QUIET; b &= b - 1) {
-            int sq = bits_lowest(b);
-            if (!eval_legal(e, sq, sq + DIR_STEP[d])) continue;
-            from_sq[n] = (uint8_t)sq;
-            dir[n++] = (uint8_t)d;
+    int n = 0, sq = -1, d = 0;
+    if (!e->legal) {
+        /* Every step is legal (the caller checks the one chosen): count them and pick
+         * the k-th, in the order the list below would hold them, without the list. */
+        int count[DIR_NB];
+        for (d = 0; d < DIR_NB; d++) n += count[d] = bits_count(from[d]);
+        if (n == 0) return 0;
+        int k = eval_draw(e, n < MAX_QUIET ? n : MAX_QUIET);
+        for (d = 0; k >= count[d]; d++) k -= count[d];
+        Bits b = from[d];
+        for (; k > 0; k--) b &= b - 1;
+        sq = bits_lowest(b);
+    } else {
+        uint8_t from_sq[MAX_QUIET], dir[MAX_QUIET];
+        for (int t = 0; t < DIR_NB; t++) {
+            for (Bits b = from[t]; b && n < MAX_QUIET; b &= b - 1) {
+                int at = bits_lowest(b);
+                if (!eval_legal(e, at, at + DIR_STEP[t])) continue;
+                from_sq[n] = (uint8_t)at;
+                dir[n++] = (uint8_t)t;
+            }
         }
+        if (n == 0) return 0;
+        int k = eval_draw(e, n);
+        sq = from_sq[k];
+        d = dir[k];
     }
-    if (n == 0) return 0;
-    int k = eval_draw(e, n);
-    int sq = from_sq[k];
-    eval_offer(e, sq, sq + DIR_STEP[dir[k]], eval_move(e, sq, sq + DIR_STEP[dir[k]], approach));
+    eval_offer(e, sq, sq + DIR_STEP[d], eval_move(e, sq, sq + DIR_STEP[d], approach));
     return 1;
 }
 
 /* The Scout whose line in direction d reaches `to` over empty squares, two or more away. */
 static inline int scout_origin(Bits scouts, int to, int d) {
     int from = to - 2 * DIR_STEP[d];
-    while (!(scouts & bit_of(from))) from -= DIR_STEP[d];
+    while (!(scouts & sq_bit(from))) from -= DIR_STEP[d];
     return from;
 }
 
@@ -695,6 +802,29 @@ static void eval_scout_lines(Eval *e) {
     eval_offer(e, from, to_sq[k], eval_move(e, from, to_sq[k], SIGHT_BONUS));
 }
 
+/* An opponent piece next to the Flag takes it with about one chance in the opponent's
+ * number of moves each ply, and a random one stays there for several plies: the own
+ * pieces within RUSH_DEPTH steps of it (pieces do not block the way, as in the
+ * approach), but not next to it (they attack it), step towards it, each by the chance
+ * that it takes the piece. */
+static void eval_rush(Eval *e, Bits open) {
+    const ViewSets *s = &e->s;
+    int target = bits_lowest(e->intruders);
+    Bits zone = e->intruders;
+    for (int k = 0; k < RUSH_DEPTH; k++) zone |= bits_dilate(zone) & open;
+    Bits coming = s->own_mobile & zone & ~bits_dilate(e->intruders), down[DIR_NB];
+    if (!coming) return;
+    /* Every piece in the zone is reached: none is sent up as a far one. */
+    eval_downhill(e->intruders, open, coming, RUSH_DEPTH, down);
+    for (int d = 0; d < DIR_NB; d++) {
+        for (Bits b = coming & down[d] & bits_from_dir(s->empty, d); b; b &= b - 1) {
+            int sq = bits_lowest(b), to = sq + DIR_STEP[d];
+            float kill = eval_kill(e, cell_type(e->v->cell[sq]), target);
+            eval_offer(e, sq, to, eval_move(e, sq, to, 0.0f) + RUSH * kill);
+        }
+    }
+}
+
 /* The heuristic's move as (from, to) in e->best_from/best_to, or best_from -1 if the
  * player has no piece that can step. */
 static void heuristic_search(Eval *e) {
@@ -714,16 +844,9 @@ static void heuristic_search(Eval *e) {
     } else {
         for (int d = 0; d < DIR_NB; d++) down_movers[d] = down_any[d];
     }
-    Bits far_any = open, far_movers = open;
-    for (int d = 0; d < DIR_NB; d++) {
-        far_any &= ~down_any[d];
-        far_movers &= ~down_movers[d];
-    }
-    down_any[DIR_UP] |= far_any & ~s->opp;
-    down_movers[DIR_UP] |= far_movers & ~movers;
     /* Scored one by one: attacks; steps of pieces in danger, next to the Flag or on its
      * lines; steps onto squares that guard the Flag. */
-    Bits special_to = (e->blocks | e->block_near | e->guard | bits_dilate(e->threats | e->near_flag)) & s->empty;
+    Bits special_to = e->flag_marks & s->empty;
     Bits special_from = mobile & (e->opp_near | e->guard | e->rays);
     Bits attack[DIR_NB], special[DIR_NB], quiet[DIR_NB];
     for (int d = 0; d < DIR_NB; d++) {
@@ -737,6 +860,7 @@ static void heuristic_search(Eval *e) {
     eval_steps(e, attack, none);
     eval_scout_lines(e);
     eval_steps(e, special, closer);
+    if (e->intruders) eval_rush(e, open);
     /* The quiet steps score alike: one drawn at random stands for them all. */
     if (!eval_draw_step(e, quiet, APPROACH_WEIGHT) && e->best_from < 0) {
         for (int d = 0; d < DIR_NB; d++) quiet[d] = mobile & bits_from_dir(s->empty, d);

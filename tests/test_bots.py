@@ -200,6 +200,49 @@ def test_answers_a_piece_next_to_its_flag() -> None:
         assert move_of(field, seed=seed) == "H1-G1"
 
 
+def test_comes_for_a_piece_next_to_its_flag() -> None:
+    # An unknown blue piece stands next to the red Flag and no red piece is next to it:
+    # the red General, four steps from it, comes (a random piece there takes the Flag
+    # with about one chance in its side's number of moves, every ply); without the rush
+    # the Sergeant's quiet step far away was drawn in 4 seeds of 12.
+    field = board("""
+        .  .  .  .  .  .  .  .  .  bF
+        .  .  .  .  .  .  .  .  .  bB
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  ~  ~  .  .  ~  ~  .  .
+        .  .  ~  ~  .  .  ~  ~  .  .
+        b4 .  .  .  .  .  .  .  .  .
+        rF .  .  .  .  .  .  .  .  .
+        .  .  .  r9 .  .  .  .  .  .
+        .  .  .  .  .  .  .  .  .  r4
+    """)
+    for seed in range(12):
+        assert move_of(field, seed=seed) in {"D2-C2", "D2-D3"}
+
+
+def test_no_hopeless_fight_for_its_flag() -> None:
+    # A piece next to the Flag is fought whatever the odds, but only while the fight can
+    # take it: the known blue Marshal beside the red Flag beats the red Scout next to it,
+    # which does not throw itself away (a bonus for any fight made it attack).
+    g = stratego.Game.from_field(board("""
+        .  .  .  .  .  .  .  .  .  bF
+        .  .  .  .  .  .  .  .  .  bB
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  ~  ~  .  .  ~  ~  .  .
+        b10 .  ~  ~  .  .  ~  ~  .  .
+        r3 r2 .  .  .  .  .  .  .  .
+        rF .  .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .  .  r4
+    """), BLUE)
+    g.play("A5-A4")  # the blue Marshal takes the Miner: known, next to the red Flag
+    for seed in range(8):
+        g._state.seed_bot(seed)
+        assert stratego.action_to_move(g.bot_move("heuristic"), RED) != "B4-A4"
+
+
 def test_blocks_an_open_line_to_its_flag() -> None:
     # An unknown blue piece (a possible Scout) sees the red Flag down the open F file;
     # the red piece that can step into the file does so.
