@@ -156,3 +156,17 @@ def test_ismcts_plays_with_the_sampler(monkeypatch) -> None:
         sampled += 1
     assert sampled <= 60 and state.returns()[0] == -state.returns()[1]
     assert len(calls) >= 20 * sampled  # a world a simulation: ISMCTS searched on the sampler's worlds
+
+
+def test_resampling_under_silent_defense_agrees_with_the_fights() -> None:
+    # The sampler ignores silent defense's fight outcomes; resample_from_infostate draws
+    # again until the replayed world looks the same to the player.
+    game = pyspiel.load_game(sos.SHORT_NAME, {"variant": "seed-tournament", "max_plies": 400})
+    state = play(game, 200, seed=1)
+    assert not state.is_terminal() and state.engine.captured(0)
+    player = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for _ in range(3):
+        world = state.resample_from_infostate(player, sampler)
+        assert world.information_state_string(player) == state.information_state_string(player)
+        assert world.history()[80:] == state.history()[80:]
