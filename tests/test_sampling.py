@@ -355,6 +355,31 @@ def test_same_seed_same_worlds_and_the_batch_agrees_with_game() -> None:
         assert np.array_equal(w.observation(int(players[i])), g.observation(int(players[i])))
 
 
+@pytest.mark.parametrize("mode", ["next_step", "disabled"])
+def test_the_batch_samples_the_games_it_can_with_skip(mode: str) -> None:
+    # Under these autoreset modes finished games stay in the batch: by default the call
+    # names the first one; skip=True samples the others and reports which were.
+    env = stratego.VecEnv(16, "barrage", seed=1, observations=False, autoreset_mode=mode)
+    env.reset(seed=1)
+    while not env.over.any():
+        env.step(env.sample_actions())
+    over = env.over.copy()
+    assert not over.all()
+    first = int(np.flatnonzero(over)[0])
+    with pytest.raises(ValueError, match=rf"cannot sample worlds of game {first}: .*skip=True"):
+        env.sample_worlds(2, seed=4)
+    worlds, ok = env.sample_worlds(2, seed=4, skip=True)
+    assert ok.dtype == bool and np.array_equal(ok, ~over)
+    assert not worlds[over].any()
+    full = env.sample_worlds(2, seed=4, players=np.zeros(16, np.int64), skip=True)[0]
+    for i in np.flatnonzero(ok):
+        g = stratego.Game.from_save(env._batch.game(int(i)).to_bytes(), env.variant)
+        for j in range(2):
+            w = stratego.Game.from_save(worlds[i, j], env.variant)
+            assert np.array_equal(w.observation(), g.observation())
+        assert stratego.Game.from_save(full[i, 0], env.variant).observation(0).tobytes() == g.observation(0).tobytes()
+
+
 def test_bad_input_is_refused_clearly() -> None:
     g = stratego.Game(seed=1)
     with pytest.raises(ValueError, match="player must be 0 \\(red\\) or 1 \\(blue\\), got 2"):
