@@ -380,6 +380,16 @@ def test_the_batch_samples_the_games_it_can_with_skip(mode: str) -> None:
         assert stratego.Game.from_save(full[i, 0], env.variant).observation(0).tobytes() == g.observation(0).tobytes()
 
 
+def test_too_many_worlds_for_memory_name_worlds_and_k() -> None:
+    # 4096 games x 65536 worlds of GAME_SAVE_BYTES: far beyond any machine's memory,
+    # refused before anything is allocated, naming the worlds and what to change.
+    env = stratego.VecEnv(4096, seed=0, observations=False)
+    env.reset(seed=0)
+    with pytest.raises(MemoryError, match=r"268435456 worlds need .* GiB .*use a smaller k \(here 65536 for each "
+                                          r"of 4096 games\)"):
+        env.sample_worlds(65536, seed=0)
+
+
 def test_bad_input_is_refused_clearly() -> None:
     g = stratego.Game(seed=1)
     with pytest.raises(ValueError, match="player must be 0 \\(red\\) or 1 \\(blue\\), got 2"):

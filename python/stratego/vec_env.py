@@ -299,7 +299,8 @@ class VecEnv(VecShell):
                                  f"dtype {players.dtype}")
             players = players.astype(np.int64)
         if out is None:
-            _check_memory(n * k, _core.GAME_SAVE_BYTES)
+            _check_memory(n * k, _core.GAME_SAVE_BYTES, "worlds",
+                          f"use a smaller k (here {k} for each of {n} games)")
             out = np.empty((n, k, _core.GAME_SAVE_BYTES), dtype=np.uint8)
         failed = np.zeros(n, dtype=np.uint8)
         self._batch.sample_worlds(players, k, seed, out, failed, bool(skip))
