@@ -326,12 +326,14 @@ def test_unseen_types_do_not_reach_the_worlds(seed: int, observer: int, variant:
 
 # -- 5. determinism, the batch, bad input -----------------------------------------------
 def test_same_seed_same_worlds_and_the_batch_agrees_with_game() -> None:
-    env = stratego.VecEnv(6, seed=3, num_threads=1)
+    # 64 games: the pool splits a batch over threads only above 16 (pool_run), so the
+    # 2-thread comparison below runs on two threads.
+    env = stratego.VecEnv(64, seed=3, num_threads=1)
     env.reset(seed=3)
     for _ in range(60):
         env.step(env.sample_actions())
     worlds = env.sample_worlds(5, seed=9)
-    assert worlds.shape == (6, 5, stratego.GAME_SAVE_BYTES) and worlds.dtype == np.uint8
+    assert worlds.shape == (64, 5, stratego.GAME_SAVE_BYTES) and worlds.dtype == np.uint8
     assert np.array_equal(env.sample_worlds(5, seed=9), worlds)
     reused = np.zeros_like(worlds)
     assert env.sample_worlds(5, seed=9, out=reused) is reused and np.array_equal(reused, worlds)
@@ -340,16 +342,16 @@ def test_same_seed_same_worlds_and_the_batch_agrees_with_game() -> None:
     assert np.array_equal(env.sample_worlds(5, seed=9), worlds)
     # Game i of the batch draws on stream i; game 0's stream is the one Game uses.
     g0 = stratego.Game.from_save(env._batch.game(0).to_bytes())
-    mine = [w._state.to_bytes()[:-8] for w in g0.sample_worlds(5, seed=9)]
-    assert mine == [bytes(worlds[0, j])[:-8] for j in range(5)]
-    for i in range(6):
+    mine = [w._state.to_bytes() for w in g0.sample_worlds(5, seed=9)]
+    assert mine == [bytes(worlds[0, j]) for j in range(5)]  # whole saves, the streams included
+    for i in range(64):
         g = stratego.Game.from_save(env._batch.game(i).to_bytes())
         for j in range(5):
             w = stratego.Game.from_save(worlds[i, j])
             assert np.array_equal(w.observation(), g.observation())
-    players = np.array([0, 1, 0, 1, 0, 1])
+    players = np.arange(64) % 2
     mixed = env.sample_worlds(2, seed=1, players=players)
-    for i in range(6):
+    for i in range(64):
         g = stratego.Game.from_save(env._batch.game(i).to_bytes())
         w = stratego.Game.from_save(mixed[i, 1])
         assert np.array_equal(w.observation(int(players[i])), g.observation(int(players[i])))
@@ -400,8 +402,6 @@ def test_bad_input_is_refused_clearly() -> None:
         g.sample_worlds(65537, seed=0)
     with pytest.raises(TypeError, match="k must be an int"):
         g.sample_worlds(2.5, seed=0)
-    over = drawn(SMALL.replace("b3 bB", "b3 ."))
-    over.play("A1-A2")  # not over yet: blue moves
     g2 = stratego.Game.from_field(board(SMALL), 0)
     g2.play("A1-A2")
     while not g2.done:
@@ -438,11 +438,18 @@ def test_pimc_plays_legal_moves_deterministically_from_its_stream() -> None:
 
 
 def test_pimc_as_an_opponent_in_vec_env() -> None:
+    # The batch's PIMC replies are Game.bot_move("pimc") of each game with its stream
+    # (env._batch.game(i) carries game i's stream, as bot_actions draws on it): legal.
     env = stratego.VecEnv(3, seed=2, opponent="pimc", learner_color="alternate", observations=False)
     env.reset(seed=2)
     for _ in range(20):
         env.step(env.bot_actions("heuristic"))
-    assert env.bot_actions("pimc").shape == (3,)
+    games = [stratego.Game.from_save(env._batch.game(i).to_bytes(), env.variant) for i in range(3)]
+    replies = env.bot_actions("pimc")
+    assert replies.shape == (3,)
+    for reply, g in zip(replies, games):
+        assert reply in g.legal_actions()
+        assert g.bot_move("pimc") == reply
 
 
 @pytest.mark.parametrize("seed", range(depth(2, 8)))
