@@ -382,6 +382,24 @@ def test_the_batch_samples_the_games_it_can_with_skip(mode: str) -> None:
         assert stratego.Game.from_save(full[i, 0], env.variant).observation(0).tobytes() == g.observation(0).tobytes()
 
 
+def test_piece_types_follow_the_start_fields_squares_in_worlds_too() -> None:
+    # GameState.piece_types(player): types by piece id, ids handed out in increasing
+    # squares of a field; a world keeps the ids and gives them its own types (what
+    # stratego.openspiel rebuilds a world's setup from).
+    g = stratego.Game.from_field(stratego.Game("barrage", seed=4).field, 0, "barrage")
+    for player, first in ((0, "B"), (1, "N")):
+        letters = [c for c in g.field if first <= c <= chr(ord(first) + 11)]
+        assert list(g._state.piece_types(player)) == [ord(c) - ord(first) for c in letters]
+    with pytest.raises(ValueError, match="player must be 0 \\(red\\) or 1 \\(blue\\)"):
+        g._state.piece_types(2)
+    g.play(g.legal_actions()[0])
+    for w in g.sample_worlds(20, seed=1):
+        types = list(w._state.piece_types(1))
+        on_board = {sq: int(t) for sq, (owner, t, _) in enumerate(cells(w)) if owner == 1}
+        start = [sq for sq, c in enumerate(g.start_field) if "N" <= c <= "Y"]
+        assert [on_board[sq] for sq in start] == types  # blue has not moved: ids on their start squares
+
+
 def test_too_many_worlds_for_memory_name_worlds_and_k() -> None:
     # 4096 games x 65536 worlds of GAME_SAVE_BYTES: far beyond any machine's memory,
     # refused before anything is allocated, naming the worlds and what to change.
