@@ -21,10 +21,10 @@
 #include "rng.h"
 #include "sample.h"
 
-/* The end of a playout for `player`: the result, or the material balance. */
 /* How much better (in mean evaluation, of 2) an action must do than the heuristic's. */
 static const float PIMC_MARGIN = 0.1f;
 
+/* The end of a playout for `player`: the result, or the material balance. */
 static float pimc_evaluate(const GameState *s, int player) {
     if (s->done) return s->winner == player ? 1.0f : s->winner == NO_WINNER ? 0.0f : -1.0f;
     float own = 0.0f, opp = 0.0f;

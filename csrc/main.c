@@ -217,18 +217,29 @@ static int run_play(uint64_t seed) {
 }
 
 /* Worlds a second on one core (sample.h): `games` random games played to `plies` plies
- * (a game that ends first is drawn again), `worlds` worlds of each for the player to
- * move. The checksum folds every world's hash: the same for every build that samples
- * the same worlds. */
+ * (a game that ends first is drawn again, at most SAMPLE_ATTEMPTS times), `worlds`
+ * worlds of each for the player to move. The checksum folds every world's hash: the
+ * same for every build that samples the same worlds. */
+enum { SAMPLE_ATTEMPTS = 1000 };
+
 static int run_sample(int games, int plies, int worlds) {
     Rules r;
     rules_default(&r);
     uint16_t legal[ACTION_MAX];
     uint64_t checksum = 0, drawn = 0;
     double seconds = 0, cpu = 0;
+    /* Every game ends by the ply cap: none would stand unfinished at `plies`. */
+    if (r.max_plies && plies >= r.max_plies) {
+        fprintf(stderr, "plies must be below the ply cap %u (a game there is over), got %d\n", r.max_plies, plies);
+        return 2;
+    }
     for (int g = 0; g < games; g++) {
         GameState s;
         for (uint64_t attempt = 0;; attempt++) {
+            if (attempt == SAMPLE_ATTEMPTS) {
+                fprintf(stderr, "game %d: %d random games all ended before ply %d\n", g, SAMPLE_ATTEMPTS, plies);
+                return 2;
+            }
             uint64_t pick = rng_seed_stream((uint64_t)g, attempt, 1);
             s.rng = rng_seed_stream((uint64_t)g, attempt, 0);
             game_reset_random(&s, &r);

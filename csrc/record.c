@@ -1,10 +1,9 @@
 /* record.c: the moves of a batch's games and the queue of finished ones (record.h). */
 #include "record.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <stdio.h>
 
 #include "game.h"
 #include "moves_check.h"

@@ -2,7 +2,8 @@
  *
  * A world gives every opponent piece the player has not identified (on the board, and
  * under silent defense among the captured) a type, uniformly over all the assignments
- * that agree with what the player saw, and is a full game that plays on from there.
+ * that agree with the information listed below (not all the player saw: see "Not
+ * used"), and is a full game that plays on from there.
  * The information is exactly what the belief planes use (observe.c,
  * observe_belief_planes), read from the same PlayerView:
  *

@@ -47,6 +47,7 @@ def gamestate_calls():
         "bot_stream": lambda s: s.bot_stream(),
         "set_bot_stream": lambda s: s.set_bot_stream(5),
         "sample_worlds": lambda s: s.sample_worlds(0, 2, 1),
+        "piece_types": lambda s: s.piece_types(0),
     }
 
 

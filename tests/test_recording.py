@@ -376,3 +376,23 @@ def test_write_dataset_refuses_bad_players_and_counts(tmp_path):
     with pytest.raises(ValueError, match=r"blue must be 'random' or one of the bots \['random', 'heuristic', 'pimc'\]"):
         write_dataset(tmp_path / "a.jsonl", 3, blue="minimax")
     assert not (tmp_path / "a.jsonl").exists()
+
+
+@pytest.mark.parametrize("name", ["games.jsonl", "games.jsonl.gz"])
+def test_an_incomplete_record_leaves_no_file_and_names_the_option(name, tmp_path, capsys):
+    # gravon has no ply cap: with a record of 20 actions the first game outlives it.
+    from stratego import cli
+    from stratego.recording import write_dataset
+
+    path = tmp_path / name
+    with pytest.raises(IncompleteRecordError, match=r"game 1 of env slot \d+ played \d+ actions, more than the "
+                                                    r"record keeps \(record_plies=20\).*--record-plies"):
+        write_dataset(path, 3, "gravon", num_envs=2, record_plies=20)
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["record", "--games", "3", "--num-envs", "2", "--variant", "gravon", "--record-plies", "20",
+                  "-o", str(path), "--no-progress"])
+    assert exc.value.code == 2 and "--record-plies" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+    write_dataset(path, 3, "gravon", num_envs=2, record_plies=5000, max_plies=300)
+    assert [p.name for p in tmp_path.iterdir()] == [name]

@@ -326,12 +326,14 @@ def test_unseen_types_do_not_reach_the_worlds(seed: int, observer: int, variant:
 
 # -- 5. determinism, the batch, bad input -----------------------------------------------
 def test_same_seed_same_worlds_and_the_batch_agrees_with_game() -> None:
-    env = stratego.VecEnv(6, seed=3, num_threads=1)
+    # 64 games: the pool splits a batch over threads only above 16 (pool_run), so the
+    # 2-thread comparison below runs on two threads.
+    env = stratego.VecEnv(64, seed=3, num_threads=1)
     env.reset(seed=3)
     for _ in range(60):
         env.step(env.sample_actions())
     worlds = env.sample_worlds(5, seed=9)
-    assert worlds.shape == (6, 5, stratego.GAME_SAVE_BYTES) and worlds.dtype == np.uint8
+    assert worlds.shape == (64, 5, stratego.GAME_SAVE_BYTES) and worlds.dtype == np.uint8
     assert np.array_equal(env.sample_worlds(5, seed=9), worlds)
     reused = np.zeros_like(worlds)
     assert env.sample_worlds(5, seed=9, out=reused) is reused and np.array_equal(reused, worlds)
@@ -340,19 +342,72 @@ def test_same_seed_same_worlds_and_the_batch_agrees_with_game() -> None:
     assert np.array_equal(env.sample_worlds(5, seed=9), worlds)
     # Game i of the batch draws on stream i; game 0's stream is the one Game uses.
     g0 = stratego.Game.from_save(env._batch.game(0).to_bytes())
-    mine = [w._state.to_bytes()[:-8] for w in g0.sample_worlds(5, seed=9)]
-    assert mine == [bytes(worlds[0, j])[:-8] for j in range(5)]
-    for i in range(6):
+    mine = [w._state.to_bytes() for w in g0.sample_worlds(5, seed=9)]
+    assert mine == [bytes(worlds[0, j]) for j in range(5)]  # whole saves, the streams included
+    for i in range(64):
         g = stratego.Game.from_save(env._batch.game(i).to_bytes())
         for j in range(5):
             w = stratego.Game.from_save(worlds[i, j])
             assert np.array_equal(w.observation(), g.observation())
-    players = np.array([0, 1, 0, 1, 0, 1])
+    players = np.arange(64) % 2
     mixed = env.sample_worlds(2, seed=1, players=players)
-    for i in range(6):
+    for i in range(64):
         g = stratego.Game.from_save(env._batch.game(i).to_bytes())
         w = stratego.Game.from_save(mixed[i, 1])
         assert np.array_equal(w.observation(int(players[i])), g.observation(int(players[i])))
+
+
+@pytest.mark.parametrize("mode", ["next_step", "disabled"])
+def test_the_batch_samples_the_games_it_can_with_skip(mode: str) -> None:
+    # Under these autoreset modes finished games stay in the batch: by default the call
+    # names the first one; skip=True samples the others and reports which were.
+    env = stratego.VecEnv(16, "barrage", seed=1, observations=False, autoreset_mode=mode)
+    env.reset(seed=1)
+    while not env.over.any():
+        env.step(env.sample_actions())
+    over = env.over.copy()
+    assert not over.all()
+    first = int(np.flatnonzero(over)[0])
+    with pytest.raises(ValueError, match=rf"cannot sample worlds of game {first}: .*skip=True"):
+        env.sample_worlds(2, seed=4)
+    worlds, ok = env.sample_worlds(2, seed=4, skip=True)
+    assert ok.dtype == bool and np.array_equal(ok, ~over)
+    assert not worlds[over].any()
+    full = env.sample_worlds(2, seed=4, players=np.zeros(16, np.int64), skip=True)[0]
+    for i in np.flatnonzero(ok):
+        g = stratego.Game.from_save(env._batch.game(int(i)).to_bytes(), env.variant)
+        for j in range(2):
+            w = stratego.Game.from_save(worlds[i, j], env.variant)
+            assert np.array_equal(w.observation(), g.observation())
+        assert stratego.Game.from_save(full[i, 0], env.variant).observation(0).tobytes() == g.observation(0).tobytes()
+
+
+def test_piece_types_follow_the_start_fields_squares_in_worlds_too() -> None:
+    # GameState.piece_types(player): types by piece id, ids handed out in increasing
+    # squares of a field; a world keeps the ids and gives them its own types (what
+    # stratego.openspiel rebuilds a world's setup from).
+    g = stratego.Game.from_field(stratego.Game("barrage", seed=4).field, 0, "barrage")
+    for player, first in ((0, "B"), (1, "N")):
+        letters = [c for c in g.field if first <= c <= chr(ord(first) + 11)]
+        assert list(g._state.piece_types(player)) == [ord(c) - ord(first) for c in letters]
+    with pytest.raises(ValueError, match="player must be 0 \\(red\\) or 1 \\(blue\\)"):
+        g._state.piece_types(2)
+    g.play(g.legal_actions()[0])
+    for w in g.sample_worlds(20, seed=1):
+        types = list(w._state.piece_types(1))
+        on_board = {sq: int(t) for sq, (owner, t, _) in enumerate(cells(w)) if owner == 1}
+        start = [sq for sq, c in enumerate(g.start_field) if "N" <= c <= "Y"]
+        assert [on_board[sq] for sq in start] == types  # blue has not moved: ids on their start squares
+
+
+def test_too_many_worlds_for_memory_name_worlds_and_k() -> None:
+    # 4096 games x 65536 worlds of GAME_SAVE_BYTES: far beyond any machine's memory,
+    # refused before anything is allocated, naming the worlds and what to change.
+    env = stratego.VecEnv(4096, seed=0, observations=False)
+    env.reset(seed=0)
+    with pytest.raises(MemoryError, match=r"268435456 worlds need .* GiB .*use a smaller k \(here 65536 for each "
+                                          r"of 4096 games\)"):
+        env.sample_worlds(65536, seed=0)
 
 
 def test_bad_input_is_refused_clearly() -> None:
@@ -365,8 +420,6 @@ def test_bad_input_is_refused_clearly() -> None:
         g.sample_worlds(65537, seed=0)
     with pytest.raises(TypeError, match="k must be an int"):
         g.sample_worlds(2.5, seed=0)
-    over = drawn(SMALL.replace("b3 bB", "b3 ."))
-    over.play("A1-A2")  # not over yet: blue moves
     g2 = stratego.Game.from_field(board(SMALL), 0)
     g2.play("A1-A2")
     while not g2.done:
@@ -403,11 +456,18 @@ def test_pimc_plays_legal_moves_deterministically_from_its_stream() -> None:
 
 
 def test_pimc_as_an_opponent_in_vec_env() -> None:
+    # The batch's PIMC replies are Game.bot_move("pimc") of each game with its stream
+    # (env._batch.game(i) carries game i's stream, as bot_actions draws on it): legal.
     env = stratego.VecEnv(3, seed=2, opponent="pimc", learner_color="alternate", observations=False)
     env.reset(seed=2)
     for _ in range(20):
         env.step(env.bot_actions("heuristic"))
-    assert env.bot_actions("pimc").shape == (3,)
+    games = [stratego.Game.from_save(env._batch.game(i).to_bytes(), env.variant) for i in range(3)]
+    replies = env.bot_actions("pimc")
+    assert replies.shape == (3,)
+    for reply, g in zip(replies, games):
+        assert reply in g.legal_actions()
+        assert g.bot_move("pimc") == reply
 
 
 @pytest.mark.parametrize("seed", range(depth(2, 8)))

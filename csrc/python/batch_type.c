@@ -403,16 +403,17 @@ static PyObject *Batch_bot_actions(BatchObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* sample_worlds(players, k, seed, out, failed): k worlds of every game for players[i]
- * (None: the player to move) as game saves into out (N, k, save bytes) uint8, drawn
- * without the GIL (sample_games_worlds); ValueError naming the first game that cannot
- * be sampled (failed marks them all). */
+/* sample_worlds(players, k, seed, out, failed, skip=False): k worlds of every game for
+ * players[i] (None: the player to move) as game saves into out (N, k, save bytes) uint8,
+ * drawn without the GIL (sample_games_worlds); failed marks the games that cannot be
+ * sampled, and unless skip, ValueError names the first of them. */
 static PyObject *Batch_sample_worlds(BatchObject *self, PyObject *args) {
     PyObject *players_obj, *k_obj, *seed_obj, *out, *failed_obj;
+    int skip = 0;
     long k;
     uint64_t seed;
     const int64_t *players = NULL;
-    if (!PyArg_ParseTuple(args, "OOOOO", &players_obj, &k_obj, &seed_obj, &out, &failed_obj)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOOO|p", &players_obj, &k_obj, &seed_obj, &out, &failed_obj, &skip)) return NULL;
     if (parse_int_in(k_obj, "k", 1, SAMPLE_WORLDS_MAX, NULL, &k) < 0 || parse_seed(seed_obj, &seed) < 0 ||
         Batch_check_idle(self) < 0)
         return NULL;
@@ -438,14 +439,15 @@ static PyObject *Batch_sample_worlds(BatchObject *self, PyObject *args) {
                         self->num_threads);
     Py_END_ALLOW_THREADS
     vec_guard_leave(&self->guard);
-    for (npy_intp i = 0; i < n; i++) {
+    for (npy_intp i = 0; i < n && !skip; i++) {
         if (!failed[i]) continue;
         char err[160];
         SampleSource src;
         GameState base;
         int player = players ? (int)players[i] : self->batch.states[i].to_move;
         sample_game_prepare(&self->batch.states[i], &self->batch.rules, player, &src, &base, err, sizeof(err));
-        PyErr_Format(PyExc_ValueError, "cannot sample worlds of game %zd: %s", (Py_ssize_t)i, err);
+        PyErr_Format(PyExc_ValueError, "cannot sample worlds of game %zd: %s (skip=True samples the others)",
+                     (Py_ssize_t)i, err);
         return NULL;
     }
     Py_RETURN_NONE;

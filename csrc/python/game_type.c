@@ -315,6 +315,17 @@ static PyObject *GameState_cells(GameStateObject *self, PyObject *unused) {
     return PyBytes_FromStringAndSize(out, sizeof(out));
 }
 
+/* piece_types(player) -> bytes: the type of each of the player's pieces in id order, on
+ * the board or captured. Ids follow the order the pieces were placed in (a field's in
+ * increasing squares), so a world (sample_worlds) names the types it gave to the pieces
+ * of the start position: stratego.openspiel rebuilds a world's setups from it. */
+static PyObject *GameState_piece_types(GameStateObject *self, PyObject *player_obj) {
+    int player;
+    if (parse_player(player_obj, "player", &player) < 0 || GameState_check_ready(self) < 0) return NULL;
+    const GameState *s = &self->state;
+    return PyBytes_FromStringAndSize((const char *)&s->piece_type[player * MAX_PIECES], s->placed[player]);
+}
+
 static PyObject *GameState_perft(GameStateObject *self, PyObject *depth_obj) {
     long depth;
     if (parse_int_in(depth_obj, "perft depth", 0, 6, NULL, &depth) < 0 ||
@@ -518,6 +529,8 @@ static PyMethodDef GameState_methods[] = {
      "concede(reason, player): ends the game: 'resigned' or 'timeout' (player loses), 'agreed_draw'."},
     {"captured", (PyCFunction)GameState_captured, METH_O, "captured(player): types of its captured pieces."},
     {"cells", (PyCFunction)GameState_cells, METH_NOARGS, "3 bytes a square: owner, type, flags."},
+    {"piece_types", (PyCFunction)GameState_piece_types, METH_O,
+     "piece_types(player): the type of each of the player's pieces, in id (placing) order."},
     {"view_cells", (PyCFunction)GameState_view_cells, METH_O,
      "view_cells(player): 2 bytes a square: the player's view code and the public flags."},
     {"perft", (PyCFunction)GameState_perft, METH_O, "perft(depth): move sequences of depth plies."},

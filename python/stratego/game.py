@@ -333,8 +333,9 @@ class Game:
     def sample_worlds(self, k: int, seed: int, player: int | None = None) -> list["Game"]:
         """`k` complete games that `player` (default: the player to move) cannot tell
         from this one, drawn uniformly and independently from every assignment of types
-        to the opponent pieces it has not identified that agrees with what it saw
-        (docs/sampling.md): the same information as the belief planes. Each world is a
+        to the opponent pieces it has not identified that agrees with the information the
+        belief planes use (docs/sampling.md; under silent defense that leaves out the
+        fight outcomes the player saw). Each world is a
         full Game that plays on with this game's history in its state (two-square and
         chasing state, position hashes of its own types; its `history` of actions starts
         at the world), its bot stream drawn from the same stream.

@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import os
 import time
+import uuid
 from dataclasses import dataclass
 
 import numpy as np
@@ -154,13 +155,21 @@ def write_dataset(dest, games: int, variant: str | Variant = "classic", *, num_e
     env = VecEnv(n, variant, num_threads=num_threads, seed=seed, observations=False, setup=setup, record=True,
                  record_plies=record_plies, **settings)
     path = os.fspath(dest) if isinstance(dest, (str, os.PathLike)) else None
+    # A path is written as a temporary file beside it and renamed into place once every
+    # game is written: a run that fails (an incomplete record, Ctrl-C) leaves no partial file.
+    # (Created by open's "x", not mkstemp, so that it gets the usual permissions.)
+    temp = None
+    if path is not None:
+        temp = os.path.join(os.path.dirname(os.path.abspath(path)),
+                            f".{os.path.basename(path)}.{os.getpid()}.{uuid.uuid4().hex[:8]}.part")
     if path is not None and path.endswith(".gz"):
-        out = gzip.open(path, "wt", encoding="utf-8", newline="\n")
+        out = gzip.open(temp, "xt", encoding="utf-8", newline="\n")
     elif path is not None:
-        out = open(path, "w", encoding="utf-8", newline="\n")
+        out = open(temp, "x", encoding="utf-8", newline="\n")
     else:
         out = dest
     start = time.perf_counter()
+    done = False
     try:
         with RecordWriter(out) as writer:
             while (written < quota).any():
@@ -173,16 +182,27 @@ def write_dataset(dest, games: int, variant: str | Variant = "classic", *, num_e
                     slot = int(records.game[j])
                     if written[slot] >= quota[slot]:
                         continue
-                    writer.write(records.record(j))  # IncompleteRecordError for an incomplete one
+                    if not records.complete[j]:
+                        raise IncompleteRecordError(
+                            f"game {written[slot] + 1} of env slot {slot} played {records.count[j]} actions, more "
+                            f"than the record keeps (record_plies={env.record_plies}): give a larger record_plies "
+                            "(`stratego record --record-plies`)")
+                    writer.write(records.record(j))
                     written[slot] += 1
                     plies += int(records.plies[j])
                     actions_total += int(records.count[j])
                 if progress is not None:
                     progress(int(written.sum()), games)
+        done = True
     finally:
         env.close()
         if out is not dest:
             out.close()
+        if temp is not None:
+            if done:
+                os.replace(temp, path)
+            else:
+                os.unlink(temp)
     size = os.path.getsize(path) if path is not None else 0
     return DatasetRun(games=int(written.sum()), plies=plies, actions=actions_total,
                       seconds=time.perf_counter() - start, bytes=size, steps=steps)

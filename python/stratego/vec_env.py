@@ -267,18 +267,24 @@ class VecEnv(VecShell):
         self._batch.bot_actions(name, self._sampled)
         return self._sampled
 
-    def sample_worlds(self, k: int, seed: int, players=None, out: np.ndarray | None = None) -> np.ndarray:
+    def sample_worlds(self, k: int, seed: int, players=None, out: np.ndarray | None = None, *,
+                      skip: bool = False):
         """`k` worlds of every game that its player cannot tell from it (players: an
         array of N ints 0/1, or None for each game's player to move), drawn uniformly in
         C with the GIL released on the engine's threads (docs/sampling.md). Returns a new
         uint8 array (N, k, stratego.GAME_SAVE_BYTES): world j of game i is a game save,
         for Game.from_save(worlds[i, j], env.variant). Game i draws on its own stream of
         `seed`, so the worlds are the same for any thread count, and game 0's are those
-        Game.sample_worlds(k, seed) gives for the same position. ValueError naming the
-        first game that cannot be sampled (a finished one, under autoreset modes that
-        keep them). `out`: an array of that shape and dtype to write into instead of a new
-        one (a search that samples every move reuses it; a new 6 MB array a call costs
-        its page faults)."""
+        Game.sample_worlds(k, seed) gives for the same position. `out`: an array of that
+        shape and dtype to write into instead of a new one (a search that samples every
+        move reuses it; a new 6 MB array a call costs its page faults).
+
+        A game cannot be sampled when it is finished (autoreset "next_step" and
+        "disabled" keep finished games) or when `players` names the player not to move
+        during the opponent's rescue choice. By default that is a ValueError naming the
+        first such game: asked for every game's worlds, a caller gets all or an error.
+        skip=True samples the others instead and returns (worlds, ok): ok a bool array
+        of N, False for the games not sampled, whose rows of worlds are zeros."""
         if isinstance(k, bool) or not hasattr(type(k), "__index__"):
             raise TypeError(f"k must be an int in [1, {_core.SAMPLE_WORLDS_MAX}], got {type(k).__name__}")
         k = operator.index(k)
@@ -293,11 +299,16 @@ class VecEnv(VecShell):
                                  f"dtype {players.dtype}")
             players = players.astype(np.int64)
         if out is None:
-            _check_memory(n * k, _core.GAME_SAVE_BYTES)
+            _check_memory(n * k, _core.GAME_SAVE_BYTES, "worlds",
+                          f"use a smaller k (here {k} for each of {n} games)")
             out = np.empty((n, k, _core.GAME_SAVE_BYTES), dtype=np.uint8)
         failed = np.zeros(n, dtype=np.uint8)
-        self._batch.sample_worlds(players, k, seed, out, failed)
-        return out
+        self._batch.sample_worlds(players, k, seed, out, failed, bool(skip))
+        if not skip:
+            return out
+        ok = failed == 0
+        out[~ok] = 0
+        return out, ok
 
     def pop_records(self) -> RecordedGames:
         """The games finished since the last call (record=True), in the order they ended:

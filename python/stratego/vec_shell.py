@@ -28,9 +28,11 @@ AUTORESET_MODES = {
 _MaskedArray = np.ma.MaskedArray  # looked up once: step() refuses these
 
 
-def _check_memory(num_envs: int, per_game: int) -> None:
-    """MemoryError, before anything is allocated, when the games cannot fit in this
-    machine's memory (rather than the allocation failing late or the OS killing us)."""
+def _check_memory(num_envs: int, per_game: int, what: str = "games",
+                  advice: str = "use fewer games or no observations") -> None:
+    """MemoryError, before anything is allocated, when the games (or `what`: worlds)
+    cannot fit in this machine's memory (rather than the allocation failing late or the
+    OS killing us); `advice` says what to change."""
     try:
         physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (AttributeError, ValueError, OSError):
@@ -38,8 +40,8 @@ def _check_memory(num_envs: int, per_game: int) -> None:
     need = num_envs * per_game
     if need > physical:
         raise MemoryError(
-            f"{num_envs} games need {need / 2**30:.1f} GiB ({per_game} bytes each), more than "
-            f"this machine's {physical / 2**30:.1f} GiB of memory; use fewer games or no observations"
+            f"{num_envs} {what} need {need / 2**30:.1f} GiB ({per_game} bytes each), more than "
+            f"this machine's {physical / 2**30:.1f} GiB of memory; {advice}"
         )
 
 
