@@ -183,8 +183,14 @@ static void versus_start(Batch *b, int64_t i, int first_episode) {
         v->learner = (int8_t)b->learner_mode;
         break;
     }
+    /* Against an opponent the deploying sides are named by role, bit 0 the learner's and
+     * bit 1 the opponent's (so ("agent", "human") has the learner deploy against human
+     * setups whatever its colour); the game names them by colour. */
+    SetupTable setups = b->setups;
+    int learner_bit = setups.deploy & 1, opponent_bit = setups.deploy >> 1 & 1;
+    setups.deploy = (learner_bit << v->learner) | (opponent_bit << (1 - v->learner));
     for (int attempt = 0; attempt < 1000; attempt++) {
-        game_reset(s, &b->rules, &b->setups);
+        game_reset(s, &b->rules, &setups);
         versus_reply(b, s, v);
         if (!s->done) return;
     }
