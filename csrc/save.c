@@ -124,7 +124,8 @@ static int header_check(const uint8_t *data, size_t len, SaveKind kind, uint32_t
     return 0;
 }
 
-/* 0 if each side of s holds exactly the rules' piece set (captured pieces included): true
+/* 0 if each side of s holds exactly the rules' piece set (captured pieces included; in
+ * hand while deploying): true
  * of every game a batch plays, since it sets them up itself and a rescue returns a
  * captured piece rather than adding one. Catches a payload of another variant behind a
  * copied header. -1 with the problem in err otherwise. */
@@ -135,7 +136,9 @@ static int game_has_piece_set(const GameState *s, const Rules *r, char *err, siz
             if (s->piece_type[id] < PIECE_TYPE_NB) counts[s->piece_type[id]]++;
         }
         for (int t = 0; t < PIECE_TYPE_NB; t++) {
-            if (counts[t] != r->piece_counts[t]) {
+            /* While deploying the rest of the set is in hand (game_validate holds the
+             * board to the set's counts). */
+            if (counts[t] != r->piece_counts[t] && !(s->phase == PHASE_DEPLOY && counts[t] < r->piece_counts[t])) {
                 snprintf(err, err_len, "%s has %d pieces of type %d, the rules' piece set %d",
                          p == RED ? "red" : "blue", counts[t], t, r->piece_counts[t]);
                 return -1;
