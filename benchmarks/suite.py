@@ -801,11 +801,6 @@ def main(argv=None) -> int:
     if args.compare:
         print(f"\nAgainst {args.compare}:")
         bad = compare(args.compare, result)
-    dep = result.get("deployment")
-    if dep:
-        r = dep["deploy_step_over_move_step"]
-        add("deployment step / move step (setup='agent')", r, "<= 1.5", r <= 1.5,
-            f"num_envs={dep['num_envs']}, 1 thread, default obs + mask, same env")
     same = all(c["identical"] for c in result["checksums"].values())
     if not same:
         print("\nCHECKSUM MISMATCH across threads or configs: the games differ.", file=sys.stderr)

@@ -322,3 +322,42 @@ def test_bench_suite_measures_deployment():
     from benchmarks.suite import deployment_steps_per_second
     deploy, move = deployment_steps_per_second(num_envs=64, steps=80)
     assert deploy > 0 and move > 0
+
+
+def test_gymnasium_env_learner_deploys_against_human_setups():
+    import gymnasium as gym
+    env = gym.make("stratego/Stratego-v0", opponent="heuristic", setup=("agent", "human"),
+                   learner_color="alternate")
+    for episode in range(2):
+        obs, info = env.reset(seed=episode)
+        assert info["deploying"] and obs.shape == (81, 10, 10)
+        assert env.action_space.n == 2800
+        placements = 0
+        while info["deploying"]:
+            obs, reward, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+            placements += 1
+        assert placements == 40 and not done
+        # The opponent's human setup: 40 unknown unmoved pieces, nothing in hand.
+        names = _core.channel_names(4, False, False, False, True)
+        assert obs[names.index("opp_unknown_unmoved")].sum() == 40 - (env.unwrapped.learner == 1)
+    with pytest.raises(ValueError, match="setup must be one of"):
+        gym.make("stratego/Stratego-v0", setup="mine")
+
+
+@pytest.mark.heavy
+def test_pettingzoo_env_deploys_both_sides():
+    from stratego.pettingzoo import env as make_env
+    env = make_env(setup="agent")
+    env.reset(seed=0)
+    placements = 0
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        if not info["deploying"]:
+            break
+        assert obs["observation"].shape == (81, 10, 10)
+        env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+        placements += 1
+    assert placements == 80
