@@ -202,11 +202,16 @@ static void pick_fixed_planes_writer(void) {
 #endif
 }
 
-/* The deployment planes (observe.h): the pieces in hand, counted as the rules' set less
- * the own pieces on the board (no capture before play), and the phase. */
-static void observe_deploy_planes(const PlayerView *v, const ObsSpec *spec, uint8_t *p) {
+void observe_hand(const PlayerView *v, const ObsSpec *spec, uint8_t hand[PIECE_TYPE_NB]) {
     for (int t = 0; t < PIECE_TYPE_NB; t++)
-        memset(p + t * SQ_NB, v->deploying ? spec->piece_counts[t] - v->own_on_board[t] : 0, SQ_NB);
+        hand[t] = (uint8_t)(v->deploying ? spec->piece_counts[t] - v->own_on_board[t] : 0);
+}
+
+/* The deployment planes (observe.h): the pieces in hand and the phase. */
+static void observe_deploy_planes(const PlayerView *v, const ObsSpec *spec, uint8_t *p) {
+    uint8_t hand[PIECE_TYPE_NB];
+    observe_hand(v, spec, hand);
+    for (int t = 0; t < PIECE_TYPE_NB; t++) memset(p + t * SQ_NB, hand[t], SQ_NB);
     memset(p + PIECE_TYPE_NB * SQ_NB, v->deploying ? 1 : 0, SQ_NB);
 }
 

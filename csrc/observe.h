@@ -86,6 +86,10 @@ void observe_prefetch(const ObsSpec *spec, const void *out, int count);
  * v->last[0..spec->history_k - 1]: build v with at least that many plies. */
 void observe_partial(const PlayerView *v, const ObsSpec *spec, void *out);
 
+/* The observer's pieces of each type still to place while deploying (0 in play): the
+ * spec's piece set less the own pieces on the board (no capture before play). */
+void observe_hand(const PlayerView *v, const ObsSpec *spec, uint8_t hand[PIECE_TYPE_NB]);
+
 /* The 12 belief planes alone (float32, PIECE_TYPE_NB x 100), as observe_partial appends
  * them: the float block beside the compact codes (observe_codes.h). */
 void observe_belief_planes(const PlayerView *v, float *out);

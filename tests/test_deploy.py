@@ -361,3 +361,27 @@ def test_pettingzoo_env_deploys_both_sides():
         env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
         placements += 1
     assert placements == 80
+
+
+@pytest.mark.parametrize("variant", ["classic", "duel-spinmaster"])
+def test_codes_expand_to_the_deployment_planes(variant):
+    """obs_format="codes" with setup="agent": 13 more bytes (the hand and the phase) that
+    expand_observation turns into exactly the planes, through deployment and play."""
+    game = stratego.Game(variant, seed=1, setup="agent")
+    rng = np.random.default_rng(0)
+    assert stratego.codes_bytes(4, True) == stratego.codes_bytes(4) + 13
+    for _ in range(2 * game.variant.num_pieces + 20):
+        for player in (0, 1):
+            codes = game.observation(player, obs_format="codes")
+            assert codes.shape == (stratego.codes_bytes(4, True),)
+            assert np.array_equal(stratego.expand_observation(codes), game.observation(player))
+            both = game.observation(player, obs_format="codes", belief=True)
+            assert np.array_equal(stratego.expand_observation(both["codes"], both["belief"]),
+                                  game.observation(player, dtype="float32", belief=True))
+        if game.done:
+            break
+        game.play(int(rng.choice(game.legal_actions())))
+    env = stratego.VecEnv(3, variant, setup="agent", obs_format="codes", mask_format="bits", seed=0)
+    codes, info = env.reset(seed=0)
+    planes = stratego.VecEnv(3, variant, setup="agent", seed=0).reset(seed=0)[0]
+    assert np.array_equal(stratego.expand_observation(codes), planes)

@@ -203,11 +203,6 @@ int obs_spec_parse(long history_k, int probabilities, int as_float, int codes, c
     spec->max_plies_without_attack = r->max_plies_without_attack;
     spec->deploy = r->deploy;
     memcpy(spec->piece_counts, r->piece_counts, PIECE_TYPE_NB);
-    if (codes && r->deploy) {
-        PyErr_SetString(PyExc_ValueError, "obs_format='codes' has no deployment planes yet: with setup='agent' "
-                                          "(the deploy rule) use obs_format='planes'");
-        return -1;
-    }
     return 0;
 }
 

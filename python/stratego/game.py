@@ -374,7 +374,7 @@ class Game:
         deploy = bool(self._variant.settings.get("deploy", 0))  # the deployment planes
         _core.channel_names(history_k, bool(belief), dtype == "float32", obs_format == "codes", deploy)
         if obs_format == "codes":
-            codes = np.zeros(_core.observation_shape(history_k, bool(belief), True), dtype=np.uint8)
+            codes = np.zeros(_core.observation_shape(history_k, bool(belief), True, False, deploy), dtype=np.uint8)
             beliefs = np.zeros(_core.observation_shape(history_k, True, True, True), np.float32) if belief else None
             self._state.observe(player, codes, history_k, bool(belief), True, beliefs)
             return codes if beliefs is None else {"codes": codes, "belief": beliefs}
