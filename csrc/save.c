@@ -73,6 +73,7 @@ static void header_fill(SaveHeader *h, SaveKind kind, uint32_t num_games, const 
     h->setup_rows = setups != NULL && setups->n > 0 ? (uint32_t)setups->n : 0;
     h->setup_digest = save_setups_digest(setups);
     h->versus = versus;
+    h->deploy = setups != NULL ? (uint32_t)setups->deploy : 0;
     h->rules = *r;
 }
 
@@ -109,6 +110,11 @@ static int header_check(const uint8_t *data, size_t len, SaveKind kind, uint32_t
         setups_text(ours.setup_rows, ours.setup_digest, b, sizeof(b));
         snprintf(err, err_len, "the setups differ: the save's games draw from %s, this one's from %s",
                  a, b);
+        return -1;
+    }
+    if (h.deploy != ours.deploy) {
+        snprintf(err, err_len, "the setups differ: the save's games deploy sides %u (bit 0 red, bit 1 blue; "
+                 "setup=\"agent\"), this one's %u", h.deploy, ours.deploy);
         return -1;
     }
     if (h.versus != ours.versus) {

@@ -60,7 +60,8 @@ typedef struct {
     uint32_t setup_rows;    /* rows of the setup table the games draw from; 0: random setups */
     uint64_t setup_digest;  /* save_setups_digest of that table; 0 with random setups */
     uint32_t versus;        /* save_versus_word: the learner-vs-bot setting, 0 for none */
-    uint32_t reserved;      /* 0 */
+    uint32_t deploy;        /* the sides that deploy their own pieces (SetupTable.deploy); 0 in
+                             * saves before the deployment phase, whose reserved word it was */
     Rules rules;
 } SaveHeader;
 

@@ -385,3 +385,10 @@ def test_codes_expand_to_the_deployment_planes(variant):
     codes, info = env.reset(seed=0)
     planes = stratego.VecEnv(3, variant, setup="agent", seed=0).reset(seed=0)[0]
     assert np.array_equal(stratego.expand_observation(codes), planes)
+
+
+def test_a_save_names_its_deploying_sides():
+    saved = stratego.VecEnv(2, setup=("agent", "random"), seed=0).save_state()
+    with pytest.raises(ValueError, match="deploy sides 1 .* this one's 3"):
+        stratego.VecEnv(2, setup="agent", seed=0).load_state(saved)
+    stratego.VecEnv(2, setup=("agent", "random"), seed=5).load_state(saved)
