@@ -392,3 +392,13 @@ def test_a_save_names_its_deploying_sides():
     with pytest.raises(ValueError, match="deploy sides 1 .* this one's 3"):
         stratego.VecEnv(2, setup="agent", seed=0).load_state(saved)
     stratego.VecEnv(2, setup=("agent", "random"), seed=5).load_state(saved)
+
+
+def test_channel_names_and_format_observation_know_the_deployment_planes():
+    names = stratego.channel_names(4, deploy=True)
+    assert names[68:] == tuple(f"hand_{n}" for n in _core.PIECE_NAMES) + ("deploying",)
+    game = stratego.Game(setup="agent", seed=0)
+    game.play("F@A1")
+    text = stratego.format_observation(game.observation(0), deploy=True)
+    assert "deploying; in hand: B:6" in text and "F:0" in text
+    assert game.to_move == 1 and all(m.startswith(("B@", "S@", "F@")) or "@" in m for m in game.legal_moves())
