@@ -402,3 +402,20 @@ def test_channel_names_and_format_observation_know_the_deployment_planes():
     text = stratego.format_observation(game.observation(0), deploy=True)
     assert "deploying; in hand: B:6" in text and "F:0" in text
     assert game.to_move == 1 and all(m.startswith(("B@", "S@", "F@")) or "@" in m for m in game.legal_moves())
+
+
+@pytest.mark.parametrize("variant", stratego.variants())
+def test_mask_list_and_check_agree_on_every_action_while_deploying(variant):
+    game = stratego.Game(variant, seed=11, setup="agent")
+    rng = np.random.default_rng(11)
+    n = game.variant.num_actions
+    for k in range(2 * game.variant.num_pieces):
+        if k % 7 == 0 or not game.deploying:
+            mask = game.action_mask()
+            legal = {a for a in range(n) if game._state.check_action(a) is None}
+            assert legal == set(np.flatnonzero(mask)) == set(game.legal_actions())
+            bits = game.action_mask("bits")
+            assert np.array_equal(stratego.unpack_mask(bits, n), mask)
+        if not game.deploying:
+            break
+        game.play(int(rng.choice(game.legal_actions())))
