@@ -106,7 +106,6 @@ void game_judge_start(GameState *s, const Rules *r) {
     if (!s->done && s->phase == PHASE_MOVE) game_judge(s, r);
 }
 
-
 int game_validate(const GameState *s, const Rules *r, char *err, size_t err_len) {
     if (board_validate(s, err, err_len) < 0) return -1;
     if (s->phase == PHASE_DEPLOY) {
