@@ -419,3 +419,39 @@ def test_mask_list_and_check_agree_on_every_action_while_deploying(variant):
         if not game.deploying:
             break
         game.play(int(rng.choice(game.legal_actions())))
+
+
+def test_arena_plays_deploying_games_and_refuses_blind_policies():
+    from stratego.arena import run_arena
+    from stratego.policy import ObservationSettings, observes
+    result = run_arena(["random", "heuristic"], games=4, seed=1, setup="agent", num_threads=1, max_plies=300)
+    assert result.setup == "agent" and sum(result.record("random", "heuristic")) == 8
+
+    @observes(history_k=1)
+    def blind(obs, mask):
+        return mask.argmax(1)
+    with pytest.raises(ValueError, match="observe the deployment planes"):
+        run_arena([("blind", blind), "random"], games=1, setup="agent")
+
+    def first_legal(obs, mask):
+        return mask.argmax(1)
+    first_legal.observation_settings = ObservationSettings(history_k=1, deploy=True)
+    assert len(first_legal.observation_settings.channels) == 30 + 3 + 26 + 13
+    assert first_legal.observation_settings.env_kwargs()["deploy"] == 1
+    played = run_arena([("first", first_legal), "random"], games=2, seed=2, setup="agent", num_threads=1,
+                       max_plies=200)
+    assert sum(played.record("first", "random")) == 4
+
+
+@pytest.mark.heavy
+def test_reference_network_takes_the_deployment_planes_and_places():
+    torch = pytest.importorskip("torch")
+    from stratego.nets import ConvPolicyNet
+    from stratego.torch_policy import TorchPolicy
+    env = stratego.VecEnv(3, setup="agent", seed=0)
+    obs, info = env.reset(seed=0)
+    net = ConvPolicyNet(num_actions=env.num_actions, channels=8, blocks=1, deploy=True)
+    logits, value = net(torch.from_numpy(obs))
+    assert logits.shape == (3, 2800) and value.shape == (3,)
+    actions = TorchPolicy(net)(obs, info["action_mask"])
+    assert all(info["action_mask"][i, a] for i, a in enumerate(actions))
