@@ -5,6 +5,7 @@ bandwidth limit, per-game memory and a behaviour checksum, in one run.
     python benchmarks/suite.py            # full run (a few minutes on 2 cores)
     python benchmarks/suite.py --quick    # smoke run (under a minute)
     python benchmarks/suite.py --contention   # N threads vs 1 with other work on every core
+    python benchmarks/suite.py --recording    # only recording on vs off (issue 16), 4,096 games
 
 One step = one game advancing one ply. Writes <out>/<date>-<host>.json and .png and
 prints the Markdown table for the README and the target checks. See benchmarks/README.md.
@@ -23,6 +24,8 @@ if "--contention" in sys.argv[1:]:
 
 import argparse
 import datetime as dt
+import gzip
+import io
 import json
 import os
 import platform
@@ -205,6 +208,10 @@ def _step_time(env, min_time: float) -> float:
     return spent / reps
 
 
+# The bots that answer in about a microsecond; the PIMC bot searches (measure_pimc).
+FAST_BOTS = tuple(b for b in stratego.BOTS if b != "pimc")
+
+
 def measure_versus(n: int, seed: int, min_time: float) -> dict:
     """1 thread, the default observation and mask: plies/s of the plain two-player step,
     learner steps/s against each bot (every learner step is the learner's ply and the
@@ -214,10 +221,10 @@ def measure_versus(n: int, seed: int, min_time: float) -> dict:
     out = {"num_envs": n, "threads": 1}
     env = stratego.VecEnv(n, seed=seed, num_threads=1)
     out["plain_plies_per_s"] = n / _step_time(env, min_time)
-    for name in stratego.BOTS:
+    for name in FAST_BOTS:
         out[f"{name}_decisions_per_s"] = n / _mean_call_time(lambda: env.bot_actions(name), min_time)
     env.close()
-    for name in stratego.BOTS:
+    for name in FAST_BOTS:
         env = stratego.VecEnv(n, seed=seed, num_threads=1, opponent=name, learner_color="alternate")
         rate = n / _step_time(env, min_time)
         env.close()
@@ -255,6 +262,47 @@ def deployment_steps_per_second(num_envs: int, steps: int | None = None, seed: i
     return num_envs / best[0], num_envs / best[1]
 
 
+SAMPLE_PLIES = (0, 100, 400)
+
+
+def measure_sampling(seed: int, min_time: float, n: int = 64, k: int = 64) -> dict:
+    """Hidden-state worlds a second on one thread (VecEnv.sample_worlds: drawn in C, each
+    written as a game save into one array reused) for the player to move, in n games after 0, 100 and 400
+    random plies from reset (a game that ended meanwhile restarted: its mean ply is
+    given)."""
+    out = {"num_envs": n, "worlds_per_game": k}
+    for plies in SAMPLE_PLIES:
+        env = stratego.VecEnv(n, num_threads=1, observations=False, action_mask=False, seed=seed)
+        try:
+            env.reset(seed=seed)
+            for _ in range(plies):
+                env.step(env.sample_actions())
+            mean_ply = float(np.mean([env._batch.game(i).status()[4] for i in range(n)]))
+            calls, worlds = iter(range(1 << 62)), np.zeros((n, k, stratego.GAME_SAVE_BYTES), np.uint8)
+            cpu0, reps0 = time.process_time(), next(calls)
+            t = _mean_call_time(lambda: env.sample_worlds(k, seed=next(calls), out=worlds), min_time)
+            # Per CPU second too: on a shared machine the wall clock counts others' work.
+            cpu = (time.process_time() - cpu0) / (next(calls) - reps0 - 1)
+            out[f"ply_{plies}"] = {"worlds_per_s": n * k / t, "worlds_per_cpu_s": n * k / cpu, "mean_ply": mean_ply}
+        finally:
+            env.close()
+    return out
+
+
+def measure_pimc(seed: int, min_time: float, n: int = 16) -> dict:
+    """The PIMC bot's decisions a second on one thread (bot_actions("pimc"), the setting
+    in csrc/bot.h) in n games after 100 random plies."""
+    env = stratego.VecEnv(n, num_threads=1, observations=False, seed=seed)
+    try:
+        env.reset(seed=seed)
+        for _ in range(100):
+            env.step(env.sample_actions())
+        rate = n / _mean_call_time(lambda: env.bot_actions("pimc"), min_time)
+    finally:
+        env.close()
+    return {"num_envs": n, "decisions_per_s": rate, "ms_per_decision": 1000 / rate}
+
+
 def interleaved_best(n: int, seed: int, rounds: int) -> dict:
     """Fastest single step() of each of `step`, DEFAULT and COMPACT at n games and 1
     thread, their steps alternating, and of a memcpy of the default's mask + observation
@@ -288,6 +336,92 @@ def interleaved_best(n: int, seed: int, rounds: int) -> dict:
             "steps_per_s": {k: n / v for k, v in best.items()},
             "compact_over_default": best[DEFAULT] / best[COMPACT],
             "default_write_over_memcpy": (best[DEFAULT] - best["step"]) / memcpy}
+
+
+def measure_recording(n: int, seed: int, rounds: int, warmup: int, jsonl_games: int = 200) -> dict:
+    """VecEnv(record=True) against the same env without records (issue 16): n games, 1
+    thread, for the bare step with its mask and for the default observation. Both envs
+    first play `warmup` steps, so that games end every step as in a long run (a game
+    lasts ~600 plies at random), then their steps alternate, the recording one handing
+    its finished games out (pop_records) in every step it times; the fastest and the
+    median step of each, and whether the games were the same (checksums). Bytes a game:
+    what the batch holds for each game slot (two sheets of record_plies actions), what
+    a finished game takes handed out (RecordedGames' arrays) and on disk as JSON lines
+    (rec16's writer), for the games finished while timing."""
+    out = {"num_envs": n, "threads": 1, "rounds": rounds, "warmup_steps": warmup, "configs": {}}
+    popped = []
+    for name in ("step+mask", DEFAULT):
+        envs = {rec: stratego.VecEnv(n, num_threads=1, seed=seed, record=rec, **CONFIGS[name]) for rec in (False, True)}
+        times = {False: [], True: []}
+        try:
+            for rec, env in envs.items():
+                for _ in range(warmup):
+                    env.step(env.sample_actions())
+                if rec:
+                    env.pop_records()
+            for k in range(rounds):
+                # Each env first in every other round, so that neither always steps with
+                # the caches the other one left.
+                for rec in ((False, True) if k % 2 == 0 else (True, False)):
+                    env = envs[rec]
+                    for _ in range(3):
+                        actions = env.sample_actions()
+                        t0 = time.perf_counter()
+                        env.step(actions)
+                        if rec:
+                            records = env.pop_records()
+                        times[rec].append(time.perf_counter() - t0)
+                        if rec and name == DEFAULT:
+                            popped.append(records)
+            same = envs[False].stats() == envs[True].stats()
+            record_plies = envs[True].record_plies
+        finally:
+            for env in envs.values():
+                env.close()
+        best = {rec: min(t) for rec, t in times.items()}
+        median = {rec: float(np.median(t)) for rec, t in times.items()}
+        out["configs"][name] = {
+            "steps_per_s_off": n / median[False], "steps_per_s_on": n / median[True],
+            "on_over_off_median": median[False] / median[True], "on_over_off_best": best[False] / best[True],
+            "checksums_identical": same,
+        }
+    games = sum(len(r) for r in popped)
+    out["record_plies"] = record_plies
+    out["games_handed_out"] = games
+    out["mean_actions"] = sum(int(r.count.sum()) for r in popped) / max(games, 1)
+    out["slot_bytes"] = stratego._core.record_game_bytes(record_plies)
+    out["handed_out_bytes_per_game"] = sum(r.nbytes for r in popped) / max(games, 1)
+    out["jsonl_bytes_per_game"] = _jsonl_bytes_per_game([rec for r in popped for rec in r][:jsonl_games])
+    return out
+
+
+def _jsonl_bytes_per_game(records) -> dict | None:
+    """Bytes a game of these records takes as JSON lines, plain and gzip-compressed (the
+    project's one-game-a-line format, stratego.records.write_jsonl); None if there are no
+    records or no writer."""
+    write = getattr(stratego.records, "write_jsonl", None)
+    if not records or write is None:
+        return None
+    buf = io.StringIO()
+    write(records, buf)
+    raw = buf.getvalue().encode()
+    return {"games": len(records), "plain": len(raw) / len(records),
+            "gzip": len(gzip.compress(raw, 6)) / len(records)}
+
+
+def recording_lines(rec: dict) -> list[str]:
+    lines = [f"recording, n={rec['num_envs']}, 1 thread (median steps/s off -> on, ratio; fastest-step ratio):"]
+    for name, c in rec["configs"].items():
+        lines.append(f"  {name:<16} {c['steps_per_s_off'] / 1e6:.2f} -> {c['steps_per_s_on'] / 1e6:.2f} M steps/s, "
+                     f"{c['on_over_off_median']:.3f}x; fastest {c['on_over_off_best']:.3f}x; "
+                     f"same games {c['checksums_identical']}")
+    j = rec["jsonl_bytes_per_game"]
+    lines.append(f"  bytes a game: {rec['slot_bytes']:,} held per slot (record_plies {rec['record_plies']}); "
+                 f"{rec['handed_out_bytes_per_game']:,.0f} handed out ({rec['mean_actions']:.0f} actions on average, "
+                 f"{rec['games_handed_out']} games)" +
+                 (f"; JSON lines {j['plain']:,.0f} plain, {j['gzip']:,.0f} gzip ({j['games']} games)" if j else
+                  "; JSON lines: no writer"))
+    return lines
 
 
 def run(args) -> dict:
@@ -333,8 +467,10 @@ def run(args) -> dict:
     v = result["versus"]
     print(f"learner vs bot, n={headline}, 1 thread: plain {_m(v['plain_plies_per_s'])} M plies/s; " +
           "; ".join(f"vs {b} {_m(v[f'learner_steps_per_s_vs_{b}'])} M learner steps/s "
-                    f"({v[f'learner_over_plain_vs_{b}']:.2f}x)" for b in stratego.BOTS) +
-          "; decisions " + ", ".join(f"{b} {_m(v[f'{b}_decisions_per_s'])} M/s" for b in stratego.BOTS), flush=True)
+                    f"({v[f'learner_over_plain_vs_{b}']:.2f}x)" for b in FAST_BOTS) +
+          "; decisions " + ", ".join(f"{b} {_m(v[f'{b}_decisions_per_s'])} M/s" for b in FAST_BOTS), flush=True)
+    result["recording"] = measure_recording(headline, args.seed, 10 if args.quick else 100, 200 if args.quick else 700)
+    print("\n".join(recording_lines(result["recording"])), flush=True)
     deploy, move = deployment_steps_per_second(headline, seed=args.seed, rounds=2 if args.quick else 5)
     result["deployment"] = {"num_envs": headline, "threads": 1, "deploy_steps_per_s": deploy,
                             "move_steps_per_s": move, "deploy_step_over_move_step": move / deploy}
@@ -343,6 +479,13 @@ def run(args) -> dict:
     if DEFAULT in configs and COMPACT in configs and "step" in configs:
         result["interleaved"] = interleaved_best(args.headline_envs if args.headline_envs in envs else envs[0],
                                                  args.seed, 10 if args.quick else 40)
+    result["sampling"] = measure_sampling(args.seed, args.min_time)
+    result["pimc"] = measure_pimc(args.seed, args.min_time)
+    print(f"PIMC bot, 1 thread: {result['pimc']['decisions_per_s']:.0f} decisions/s "
+          f"({result['pimc']['ms_per_decision']:.1f} ms each)", flush=True)
+    print("hidden-state worlds, 1 thread: " + ", ".join(
+        f"ply {p} {_m(result['sampling'][f'ply_{p}']['worlds_per_s'])} M/s "
+        f"({_m(result['sampling'][f'ply_{p}']['worlds_per_cpu_s'])} M per CPU s)" for p in SAMPLE_PLIES), flush=True)
     result["peer"] = measure_peer(args.peer_python, 5000 if args.quick else 20000)
     result["machine"]["loadavg_end"] = os.getloadavg()
     result["checksums"] = check_checksums(result["points"])
@@ -489,11 +632,31 @@ def targets(result, headline: int) -> list[dict]:
         r = dep["deploy_step_over_move_step"]
         add("deployment step / move step (setup='agent')", r, "<= 1.5", r <= 1.5,
             f"num_envs={dep['num_envs']}, 1 thread, default obs + mask, same env")
+    sampling = result.get("sampling")
+    if sampling:
+        w = sampling["ply_100"]["worlds_per_s"]
+        add("hidden-state worlds sampled/s at ply 100, 1 thread", w, ">= 1,000,000", w >= 1e6,
+            f"{sampling['num_envs']} games x {sampling['worlds_per_game']} worlds a call, each a game save "
+            f"(VecEnv.sample_worlds); ply 0 {sampling['ply_0']['worlds_per_s']:,.0f}, "
+            f"ply 400 {sampling['ply_400']['worlds_per_s']:,.0f}")
+    pimc = result.get("pimc")
+    if pimc:
+        add("PIMC bot ms a decision, 1 thread", pimc["ms_per_decision"], "< 200", pimc["ms_per_decision"] < 200,
+            f"{pimc['num_envs']} games after 100 random plies (bot_actions)")
     same = all(c["identical"] for c in result["checksums"].values())
     add("checksum identical across threads and configs", same, "true", same)
+    rec = result.get("recording")
+    if rec:
+        for name, c in rec["configs"].items():
+            r = c["on_over_off_median"]
+            add(f"steps/s, recording on / off, {name}", r, ">= 0.9 (<= 10% slower)", r >= 0.9,
+                f"num_envs={rec['num_envs']}, 1 thread, median alternating steps with pop_records; "
+                f"fastest {c['on_over_off_best']:.3f}")
+        same = all(c["checksums_identical"] for c in rec["configs"].values())
+        add("recording changes no game (checksums on = off)", same, "true", same)
     v = result.get("versus")
     if v:
-        for b in stratego.BOTS:
+        for b in FAST_BOTS:
             r = v[f"learner_over_plain_vs_{b}"]
             add(f"learner steps/s vs {b} / plain plies/s", r, ">= 0.45", r >= 0.45,
                 f"num_envs={v['num_envs']}, 1 thread, default obs + mask, same run")
@@ -761,7 +924,13 @@ def main(argv=None) -> int:
     ap.add_argument("--peer-python", type=Path,
                     help="the Python of a venv where stratego_env is installed: measure the peer in this run "
                          "(benchmarks/peer.py) instead of quoting issue 12's figure")
+    ap.add_argument("--recording", action="store_true",
+                    help="only VecEnv(record=True) against record=False at --headline-envs games, 1 thread")
     args = ap.parse_args(argv)
+    if args.recording:
+        rec = measure_recording(args.headline_envs, args.seed, 10 if args.quick else 100, 200 if args.quick else 700)
+        print("\n".join(recording_lines(rec)))
+        return 0 if all(c["checksums_identical"] for c in rec["configs"].values()) else 1
     if args.threads not in ("all", "pow2"):
         try:
             thread_counts(args.threads, 1)

@@ -72,6 +72,14 @@ int batch_init(Batch *b, const BatchConfig *c, const BatchOutputs *out) {
     b->autoreset = c->autoreset;
     b->opponent = c->opponent;
     b->learner_mode = c->learner_mode;
+    b->game_offset = c->game_offset;
+    if (c->record_capacity > 0) {
+        if (recorder_init(&b->rec, c->num_envs, c->record_capacity) < 0) {
+            batch_free(b);
+            return -1;
+        }
+        b->recording = 1;
+    }
     return 0;
 }
 
@@ -79,6 +87,8 @@ void batch_free(Batch *b) {
     free(b->states);
     free(b->sample_rng);
     free(b->versus);
+    recorder_free(&b->rec);
+    b->recording = 0;
     b->states = NULL;
     b->sample_rng = NULL;
     b->versus = NULL;
@@ -151,14 +161,36 @@ static void batch_write_turn(Batch *b, int64_t i) {
     }
 }
 
+/* Game i's record after `action` was played in s: a move goes on it; a placement does
+ * not, and the last one begins the record at the setup the deployment reached (records
+ * store the resulting setup, docs/deployment.md). */
+static inline void batch_record(Batch *b, int64_t i, const GameState *s, int action, int was_deploying) {
+    if (!b->recording) return;
+    if (!was_deploying) {
+        recorder_push(&b->rec, i, action);
+    } else if (s->phase != PHASE_DEPLOY) {
+        recorder_begin(&b->rec, i, s);
+    }
+}
+
 /* Learner vs opponent: the opponent plays, from its own view, until the learner is to
- * move or the game is over (a turn with a rescue is two actions of one player). */
-static void versus_reply(const Batch *b, GameState *s, VersusSlot *v) {
+ * move or the game is over (a turn with a rescue is two actions of one player). Its
+ * plies are game i's plies: they go on its record. */
+static void versus_reply(Batch *b, int64_t i, GameState *s, VersusSlot *v) {
     while (!s->done && s->to_move != v->learner) {
         int action = bot_game_action(b->opponent, s, &b->rules, &v->rng);
         if (action < 0) break; /* a game not over always has a legal action (game.h) */
+        int deploying = s->phase == PHASE_DEPLOY;
         game_apply_action(s, &b->rules, action);
+        batch_record(b, i, s, action, deploying);
     }
+}
+
+/* A new game in slot i from its stream and `setups`, its record begun from its start
+ * (begun again where a deployment ends: batch_record). */
+static void batch_new_game(Batch *b, int64_t i, const SetupTable *setups) {
+    game_reset(&b->states[i], &b->rules, setups);
+    if (b->recording) recorder_begin(&b->rec, i, &b->states[i]);
 }
 
 /* Starts game i's next episode in the learner-vs-opponent mode: the learner's colour
@@ -177,7 +209,7 @@ static void versus_start(Batch *b, int64_t i, int first_episode) {
         break;
     case LEARNER_ALTERNATE:
         /* Even slots start red, odd ones blue, so both colours are played equally. */
-        v->learner = (int8_t)(first_episode ? (int)(i % 2) : 1 - v->learner);
+        v->learner = (int8_t)(first_episode ? (int)((b->game_offset + i) % 2) : 1 - v->learner);
         break;
     default:
         v->learner = (int8_t)b->learner_mode;
@@ -190,22 +222,24 @@ static void versus_start(Batch *b, int64_t i, int first_episode) {
     int learner_bit = setups.deploy & 1, opponent_bit = setups.deploy >> 1 & 1;
     setups.deploy = (learner_bit << v->learner) | (opponent_bit << (1 - v->learner));
     for (int attempt = 0; attempt < 1000; attempt++) {
-        game_reset(s, &b->rules, &setups);
-        versus_reply(b, s, v);
+        batch_new_game(b, i, &setups);
+        versus_reply(b, i, s, v);
         if (!s->done) return;
     }
 }
 
 /* ---------------------------------------------------------------- the hooks (vec.h) */
 
-/* Seeds game i's streams from (seed, i): setups, the sampler, the opponent. */
+/* Seeds game i's streams from (seed, its run-wide index): setups, the sampler, the
+ * opponent. */
 static void batch_seed_game(void *ctx, int64_t i, uint64_t seed) {
     Batch *b = ctx;
-    b->states[i].rng = rng_seed_stream(seed, (uint64_t)i, 0);
-    b->sample_rng[i] = rng_seed_stream(seed, (uint64_t)i, 1);
+    uint64_t index = (uint64_t)(b->game_offset + i);
+    b->states[i].rng = rng_seed_stream(seed, index, 0);
+    b->sample_rng[i] = rng_seed_stream(seed, index, 1);
     if (b->versus) {
         memset(&b->versus[i], 0, sizeof(VersusSlot));
-        b->versus[i].rng = rng_seed_stream(seed, (uint64_t)i, 2);
+        b->versus[i].rng = rng_seed_stream(seed, index, 2);
     }
 }
 
@@ -215,7 +249,7 @@ static void batch_start_game(void *ctx, int64_t i, int first_episode) {
     if (b->versus) {
         versus_start(b, i, first_episode);
     } else {
-        game_reset(&b->states[i], &b->rules, &b->setups);
+        batch_new_game(b, i, &b->setups);
     }
 }
 
@@ -229,11 +263,15 @@ static inline __attribute__((always_inline)) int batch_play(void *ctx, int64_t i
     GameState *s = &b->states[i];
     int player = s->to_move;
     if (illegal_mode == ILLEGAL_LOSES && moves_check_action(s, &b->rules, (int)action) != 0) {
+        /* Not played, so not recorded: the record ends with the reason illegal_action. */
         game_forfeit(s);
     } else {
+        int deploying = s->phase == PHASE_DEPLOY;
         game_apply_action(s, &b->rules, (int)action);
+        batch_record(b, i, s, (int)action, deploying);
     }
-    if (b->versus) versus_reply(b, s, &b->versus[i]);
+    if (b->versus) versus_reply(b, i, s, &b->versus[i]);
+    if (b->recording && s->done) recorder_finish(&b->rec, i, s);
     return player;
 }
 
@@ -357,9 +395,10 @@ static void batch_step_games(void *ctx, int64_t begin, int64_t end) {
     vec_step_range(&STRATEGO_GAME, job, ((const Batch *)job->game)->num_envs, begin, end);
 }
 
-void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_threads) {
+int batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_threads) {
+    if (b->recording && b->rec.uncollected > 0 && recorder_collect(&b->rec) < 0) return -1;
     VecStepJob job = {.game = b, .out = &b->out, .autoreset = b->autoreset, .actions = actions,
-                      .illegal_mode = illegal_mode};
+                      .illegal_mode = illegal_mode, .game_offset = b->game_offset};
     pool_run(num_threads, b->num_envs, batch_step_games, &job);
     VecTally t = {0};
     vec_tally_collect(&job.tally, &t);
@@ -370,6 +409,10 @@ void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_thre
     b->stats.cap_draws += t.marked;
     b->stats.plies_of_finished += t.plies;
     b->stats.checksum += t.checksum;
+    /* In game order, with one thread: the records' order is the threads' none. A failure
+     * (memory) keeps them marked for the next call (batch.h). */
+    if (b->recording && t.finished > 0) (void)recorder_collect(&b->rec);
+    return 0;
 }
 
 typedef struct {

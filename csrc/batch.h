@@ -27,6 +27,7 @@
 #include "board.h"
 #include "game.h"
 #include "observe.h"
+#include "record.h"
 #include "rules.h"
 #include "vec.h"
 
@@ -71,7 +72,17 @@ typedef struct {
     int autoreset;       /* AUTORESET_* (vec.h) */
     int opponent;        /* a BotKind: learner vs opponent below; -1 the two-player batch */
     int learner_mode;    /* LEARNER_* */
+    /* The run-wide index of game 0: game i is game game_offset + i of its run, in its
+     * random streams, its first learner colour and the checksum. Slices of one run played
+     * apart (stratego.distributed's actors) then play exactly that run's games, and their
+     * checksums add up to its checksum. 0 <= game_offset <= BATCH_MAX_GAME_OFFSET. */
+    int64_t game_offset;
+    uint32_t record_capacity; /* 0: no records; else keep every game's actions, this many
+                               * a game (record.h) */
 } BatchConfig;
+
+/* The largest game_offset: far beyond any run, and offset + index stays exact. */
+#define BATCH_MAX_GAME_OFFSET ((int64_t)1 << 48)
 
 /* The arrays a batch writes, owned by the caller: the outputs every game's batch has
  * (vec.h) and Stratego's own. */
@@ -112,6 +123,11 @@ typedef struct {
     int opponent;
     int learner_mode;       /* LEARNER_* */
     VersusSlot *versus;     /* [N], owned by the batch; NULL in the two-player batch */
+    int64_t game_offset;    /* as in BatchConfig */
+    /* Records (record.h): every game's start and actions, and the finished games until
+     * the caller takes them; recording 0 leaves rec empty and every game as it would be. */
+    int recording;
+    Recorder rec;
 } Batch;
 
 /* The settings of a classic batch of n games: default rules, random setups, the legal
@@ -165,8 +181,11 @@ int64_t batch_find_out_of_range(const Batch *b, const int64_t *actions);
 /* First game whose action is not legal there, or -1; *code gets moves_check_action's code. */
 int64_t batch_find_illegal(const Batch *b, const int64_t *actions, int *code, int num_threads);
 
-/* Plays actions[i] in game i (all in range; under ILLEGAL_RAISE all legal). */
-void batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_threads);
+/* Plays actions[i] in game i (all in range; under ILLEGAL_RAISE all legal). 0; or, when
+ * recording, -1 with nothing played if games finished earlier still cannot be queued
+ * (memory, record.h): a game must not finish again over its unqueued record. If this
+ * step's finished games cannot be queued, they wait, kept, for the next call. */
+int batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_threads);
 
 /* For each game a uniformly random set entry of its row of b->out.mask (the legal actions
  * unless the caller narrowed them), from the game's own sampler stream; -1 if none.

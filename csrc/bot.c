@@ -6,7 +6,7 @@
 
 #include "rng.h"
 
-static const char *const BOT_NAMES[BOT_KIND_NB] = {"random", "heuristic"};
+static const char *const BOT_NAMES[BOT_KIND_NB] = {"random", "heuristic", "pimc"};
 
 const char *bot_name(int kind) { return kind >= 0 && kind < BOT_KIND_NB ? BOT_NAMES[kind] : NULL; }
 
@@ -19,6 +19,7 @@ int bot_kind_from_name(const char *name) {
 
 int bot_choose(int kind, const PlayerView *v, const Rules *r, const uint16_t *legal, int n, uint64_t *rng) {
     if (n <= 0) return -1;
-    if (kind == BOT_HEURISTIC) return bot_heuristic_choose(v, r, legal, n, rng);
+    /* PIMC needs the game (bot_game_action); from a view alone it plays as the heuristic. */
+    if (kind == BOT_HEURISTIC || kind == BOT_PIMC) return bot_heuristic_choose(v, r, legal, n, rng);
     return legal[rng_below(rng, (uint32_t)n)];
 }

@@ -15,6 +15,12 @@
  *    one, drawing among the quiet ones, ties broken by the stream (bot_heuristic.c says how).
  *    It needs no legal list: bot_heuristic_propose picks a move the view shows to be
  *    possible, and the caller checks it against the rules (bot_game_action).
+ *  - BOT_PIMC: perfect-information Monte Carlo (bot_pimc.c): it samples worlds the
+ *    player cannot tell from the game (sample.h, which reads only the player's view),
+ *    plays every legal action in each, follows it with a short heuristic playout, and
+ *    plays the action with the best mean evaluation. It needs the game to build the
+ *    worlds from, so it lives on the bridge side (bot_game_action); bot_choose, which
+ *    has only a view, plays the heuristic's choice for it.
  *
  * Determinism: a bot's choice is a function of (view, rules, legal actions, stream
  * state), and it advances only the stream it is given.
@@ -27,7 +33,11 @@
 #include "rules.h"
 #include "view.h"
 
-typedef enum { BOT_RANDOM = 0, BOT_HEURISTIC = 1, BOT_KIND_NB = 2 } BotKind;
+typedef enum { BOT_RANDOM = 0, BOT_HEURISTIC = 1, BOT_PIMC = 2, BOT_KIND_NB = 3 } BotKind;
+
+/* What removing a piece of each type is worth (rough material values, in Scouts): the
+ * heuristic's expected gains and the PIMC bot's evaluation of a truncated playout. */
+extern const float BOT_PIECE_VALUE[PIECE_TYPE_NB];
 
 /* Plies of history the bots read from the view: build it with
  * view_build_recent(s, player, BOT_VIEW_PLIES, &view) (the heuristic looks at the
@@ -59,6 +69,13 @@ int bot_heuristic_propose(const PlayerView *v, const Rules *r, uint64_t *rng);
 
 /* Only declared here (view.h): the bots cannot look inside a game. */
 struct GameState;
+
+/* The PIMC bot's settings (bot_pimc.c): worlds sampled a decision, and plies of each
+ * heuristic playout before the evaluation. */
+enum { PIMC_WORLDS = 8, PIMC_PLAYOUT_PLIES = 16 };
+
+/* The PIMC bot's action for the player to move in s (bot_game_action's BOT_PIMC). */
+int bot_pimc_action(const struct GameState *s, const Rules *r, uint64_t *rng);
 
 /* The action bot `kind` plays for the player to move in s (bot_game.c builds that
  * player's view and legal actions, then calls bot_choose); -1 if the game is over or

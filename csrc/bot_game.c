@@ -16,6 +16,7 @@ int bot_game_action(int kind, const GameState *s, const Rules *r, uint64_t *rng)
         int n = moves_list(s, r, legal);
         return legal[rng_below(rng, (uint32_t)n)];
     }
+    if (kind == BOT_PIMC) return bot_pimc_action(s, r, rng);
     PlayerView view;
     /* The random bot reads no view: not building it keeps it as fast as the sampler. */
     if (kind != BOT_RANDOM) view_build_recent(s, s->to_move, BOT_VIEW_PLIES, &view);

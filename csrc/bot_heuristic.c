@@ -57,8 +57,7 @@
  * two heuristic bots do not repeat one game.
  */
 
-/* What removing a piece of each type is worth (rough material values, in Scouts). */
-static const float VALUE[PIECE_TYPE_NB] = {
+const float BOT_PIECE_VALUE[PIECE_TYPE_NB] = {
     [BOMB] = 0.6f,     [SPY] = 2.5f,     [SCOUT] = 1.0f,   [MINER] = 2.0f,
     [SERGEANT] = 1.5f, [LIEUTENANT] = 2.0f, [CAPTAIN] = 2.6f, [MAJOR] = 3.4f,
     [COLONEL] = 4.6f,  [GENERAL] = 6.5f,  [MARSHAL] = 8.5f, [FLAG] = 40.0f,
@@ -190,11 +189,11 @@ static const CombatTable *combat_table(const Rules *r) {
 static inline float attack_gain(int a, int d, const Rules *r) {
     switch (combat_resolve(a, d, r)) {
     case COMBAT_ATTACKER_WINS:
-        return VALUE[d];
+        return BOT_PIECE_VALUE[d];
     case COMBAT_DEFENDER_WINS:
-        return -VALUE[a];
+        return -BOT_PIECE_VALUE[a];
     default:
-        return VALUE[d] - VALUE[a];
+        return BOT_PIECE_VALUE[d] - BOT_PIECE_VALUE[a];
     }
 }
 
@@ -504,7 +503,7 @@ static float eval_danger(Eval *e, int sq, int a) {
         }
         if (p > worst) worst = p;
     }
-    return worst * VALUE[a];
+    return worst * BOT_PIECE_VALUE[a];
 }
 
 /* eval_danger of the own piece on sq, where it stands. */
@@ -747,7 +746,7 @@ static void heuristic_search(Eval *e) {
 
 /* The score of returning a captured piece of `type` to frame square sq. */
 static float eval_rescue(Eval *e, int type, int sq) {
-    return VALUE[type] - DANGER_WEIGHT * eval_danger(e, sq, type);
+    return BOT_PIECE_VALUE[type] - DANGER_WEIGHT * eval_danger(e, sq, type);
 }
 
 int bot_heuristic_choose(const PlayerView *v, const Rules *r, const uint16_t *legal, int n, uint64_t *rng) {

@@ -6,11 +6,12 @@
 #include <string.h>
 
 #include "game.h"
+#include "record.h"
 
 static const char SAVE_MAGIC[8] = {'S', 'T', 'R', 'A', 'T', 'E', 'G', 'O'};
 
 _Static_assert(sizeof(SaveHeader) % 8 == 0, "the payload after the header stays 8-byte aligned");
-/* The layout of format version 3: the frame is its first five fields. */
+/* The layout of format version 4: the frame is its first five fields. */
 _Static_assert(offsetof(SaveHeader, rules_bytes) == 24 && offsetof(SaveHeader, setup_digest) == 40,
                "the header keeps its layout");
 
@@ -64,7 +65,8 @@ static uint32_t save_versus_word(const Batch *b) {
 }
 
 static void header_fill(SaveHeader *h, SaveKind kind, uint32_t num_games, const Rules *r,
-                        const SetupTable *setups, uint32_t versus) {
+                        const SetupTable *setups, uint32_t versus, uint32_t record_capacity,
+                        int64_t game_offset) {
     memset(h, 0, sizeof(*h)); /* padding included: equal saves are equal bytes */
     vec_save_frame_fill(&h->frame, SAVE_MAGIC, SAVE_VERSION, kind, sizeof(GameState));
     h->rules_bytes = sizeof(Rules);
@@ -73,6 +75,8 @@ static void header_fill(SaveHeader *h, SaveKind kind, uint32_t num_games, const 
     h->setup_rows = setups != NULL && setups->n > 0 ? (uint32_t)setups->n : 0;
     h->setup_digest = save_setups_digest(setups);
     h->versus = versus;
+    h->game_offset = (uint64_t)game_offset;
+    h->record_capacity = record_capacity;
     h->deploy = setups != NULL ? (uint32_t)setups->deploy : 0;
     h->rules = *r;
 }
@@ -88,10 +92,10 @@ static void setups_text(uint32_t rows, uint64_t digest, char *out, size_t len) {
 /* 0 if data starts with a header of `kind` that matches this build, these rules and
  * setups and num_games; -1 with the problem in err otherwise. */
 static int header_check(const uint8_t *data, size_t len, SaveKind kind, uint32_t num_games,
-                        const Rules *r, const SetupTable *setups, uint32_t versus, char *err,
-                        size_t err_len) {
+                        const Rules *r, const SetupTable *setups, uint32_t versus,
+                        uint32_t record_capacity, int64_t game_offset, char *err, size_t err_len) {
     SaveHeader h, ours;
-    header_fill(&ours, kind, num_games, r, setups, versus);
+    header_fill(&ours, kind, num_games, r, setups, versus, record_capacity, game_offset);
     if (vec_save_frame_check(data, len, sizeof(h), &ours.frame, "stratego",
                              kind == SAVE_KIND_GAME ? "one game (Game)" : "a batch (VecEnv)", err, err_len) < 0)
         return -1;
@@ -123,8 +127,26 @@ static int header_check(const uint8_t *data, size_t len, SaveKind kind, uint32_t
                  ours.versus ? "a learner against a bot" : "two players");
         return -1;
     }
+    if (h.record_capacity != ours.record_capacity) {
+        if (h.record_capacity == 0 || ours.record_capacity == 0) {
+            snprintf(err, err_len, "the save was made %s recording, this env %s (record=True keeps the "
+                     "games in progress whole: both or neither)", h.record_capacity ? "with" : "without",
+                     ours.record_capacity ? "records its games" : "does not record");
+        } else {
+            snprintf(err, err_len, "the save records %u actions a game, this env %u (record_plies)",
+                     h.record_capacity, ours.record_capacity);
+        }
+        return -1;
+    }
     if (h.num_games != num_games) {
         snprintf(err, err_len, "the save has %u games, this one %u", h.num_games, num_games);
+        return -1;
+    }
+    /* Reseeding and the checksum use the run-wide game index (batch.h): a slice's games
+     * load only into the same slice. */
+    if (h.game_offset != ours.game_offset) {
+        snprintf(err, err_len, "the save's games start at game_offset %llu, this one's at %llu",
+                 (unsigned long long)h.game_offset, (unsigned long long)ours.game_offset);
         return -1;
     }
     return 0;
@@ -154,14 +176,56 @@ static int game_has_piece_set(const GameState *s, const Rules *r, char *err, siz
     return 0;
 }
 
+/* The record capacity a batch's header names: 0 when it does not record. */
+static uint32_t save_record_capacity(const Batch *b) { return b->recording ? b->rec.capacity : 0; }
+
+/* Bytes of the records of the games in progress: a sheet and capacity actions a game. */
+static size_t save_records_bytes(const Batch *b) {
+    return b->recording ? (size_t)b->num_envs * (sizeof(RecordSheet) + (size_t)b->rec.capacity * sizeof(uint16_t))
+                        : 0;
+}
+
+/* 0 if the saved record of game i (sheet, its actions) is the record of the saved game
+ * s: an empty sheet for a finished game that waits for its reset (its record was handed
+ * out when it ended), otherwise a start and actions that replay to s's position (or,
+ * past the capacity, at least that many actions). -1 with the problem in err. */
+static int record_check(const Batch *b, const GameState *s, const RecordSheet *sheet, const uint16_t *actions,
+                        char *err, size_t err_len) {
+    if (s->done) {
+        if (sheet->count != 0) {
+            snprintf(err, err_len, "a finished game has a record in progress");
+            return -1;
+        }
+        return 0;
+    }
+    if (sheet->winner != -1 || sheet->reason != END_NONE || sheet->plies != 0 || sheet->reserved != 0) {
+        snprintf(err, err_len, "the record of a game in progress has a result");
+        return -1;
+    }
+    if (sheet->count > b->rec.capacity) return 0; /* incomplete (record.h): nothing to replay */
+    GameState replayed;
+    if (record_replay(sheet, actions, sheet->count, &b->rules, &replayed, err, err_len) < 0) return -1;
+    char a[SQ_NB], c[SQ_NB];
+    board_to_field(s, a);
+    board_to_field(&replayed, c);
+    if (memcmp(a, c, SQ_NB) != 0 || replayed.to_move != s->to_move || replayed.ply != s->ply ||
+        replayed.done) {
+        snprintf(err, err_len, "its record does not replay to the game (%u actions)", sheet->count);
+        return -1;
+    }
+    return 0;
+}
+
 size_t save_batch_bytes(const Batch *b) {
     return sizeof(SaveHeader) + sizeof(BatchStats) +
-           (size_t)b->num_envs * (sizeof(GameState) + sizeof(uint64_t) + (b->versus ? sizeof(VersusSlot) : 0));
+           (size_t)b->num_envs * (sizeof(GameState) + sizeof(uint64_t) + (b->versus ? sizeof(VersusSlot) : 0)) +
+           save_records_bytes(b);
 }
 
 void save_batch_write(const Batch *b, uint8_t *out) {
     SaveHeader h;
-    header_fill(&h, SAVE_KIND_BATCH, (uint32_t)b->num_envs, &b->rules, &b->setups, save_versus_word(b));
+    header_fill(&h, SAVE_KIND_BATCH, (uint32_t)b->num_envs, &b->rules, &b->setups, save_versus_word(b),
+                save_record_capacity(b), b->game_offset);
     memcpy(out, &h, sizeof(h));
     out += sizeof(h);
     memcpy(out, &b->stats, sizeof(b->stats));
@@ -170,13 +234,26 @@ void save_batch_write(const Batch *b, uint8_t *out) {
     out += (size_t)b->num_envs * sizeof(GameState);
     memcpy(out, b->sample_rng, (size_t)b->num_envs * sizeof(uint64_t));
     out += (size_t)b->num_envs * sizeof(uint64_t);
-    if (b->versus) memcpy(out, b->versus, (size_t)b->num_envs * sizeof(VersusSlot));
+    if (b->versus) {
+        memcpy(out, b->versus, (size_t)b->num_envs * sizeof(VersusSlot));
+        out += (size_t)b->num_envs * sizeof(VersusSlot);
+    }
+    if (!b->recording) return;
+    const Recorder *rec = &b->rec;
+    size_t row = (size_t)rec->capacity * sizeof(uint16_t);
+    /* The sheets, then the rows of actions: each game's in one pass, the row straight
+     * into place (out keeps 2-byte alignment: save.h). */
+    uint8_t *rows = out + (size_t)b->num_envs * sizeof(RecordSheet);
+    for (int64_t i = 0; i < b->num_envs; i++) {
+        RecordSheet sheet = recorder_current(rec, i, (uint16_t *)(void *)(rows + (size_t)i * row));
+        memcpy(out + (size_t)i * sizeof(sheet), &sheet, sizeof(sheet));
+    }
 }
 
 int save_batch_check(const Batch *b, const uint8_t *data, size_t len, char *err, size_t err_len) {
     char why[200];
     if (header_check(data, len, SAVE_KIND_BATCH, (uint32_t)b->num_envs, &b->rules, &b->setups,
-                     save_versus_word(b), err, err_len) < 0)
+                     save_versus_word(b), save_record_capacity(b), b->game_offset, err, err_len) < 0)
         return -1;
     if (len != save_batch_bytes(b)) {
         snprintf(err, err_len, "a save of %d games has %zu bytes, got %zu", b->num_envs,
@@ -227,6 +304,22 @@ int save_batch_check(const Batch *b, const uint8_t *data, size_t len, char *err,
             return -1;
         }
     }
+    if (!b->recording) return 0;
+    const uint8_t *sheets = slots + (b->versus ? (size_t)b->num_envs * sizeof(VersusSlot) : 0);
+    const uint8_t *rows = sheets + (size_t)b->num_envs * sizeof(RecordSheet);
+    size_t row = (size_t)b->rec.capacity * sizeof(uint16_t);
+    for (int i = 0; i < b->num_envs; i++) {
+        GameState s;
+        RecordSheet sheet;
+        memcpy(&s, states + (size_t)i * sizeof(GameState), sizeof(s));
+        memcpy(&sheet, sheets + (size_t)i * sizeof(sheet), sizeof(sheet));
+        /* The actions are read in place: the payload after the header keeps 2-byte
+         * alignment (the header is a multiple of 8, every block before a multiple of 2). */
+        if (record_check(b, &s, &sheet, (const uint16_t *)(rows + (size_t)i * row), why, sizeof(why)) < 0) {
+            snprintf(err, err_len, "game %d is corrupt: %s", i, why);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -238,14 +331,28 @@ void save_batch_read(Batch *b, const uint8_t *data) {
     data += (size_t)b->num_envs * sizeof(GameState);
     memcpy(b->sample_rng, data, (size_t)b->num_envs * sizeof(uint64_t));
     data += (size_t)b->num_envs * sizeof(uint64_t);
-    if (b->versus) memcpy(b->versus, data, (size_t)b->num_envs * sizeof(VersusSlot));
+    if (b->versus) {
+        memcpy(b->versus, data, (size_t)b->num_envs * sizeof(VersusSlot));
+        data += (size_t)b->num_envs * sizeof(VersusSlot);
+    }
+    if (!b->recording) return;
+    /* Each game's record goes to its current sheet; nothing is waiting (the caller
+     * refuses a load while finished games wait to be handed out). */
+    Recorder *rec = &b->rec;
+    size_t row = (size_t)rec->capacity * sizeof(uint16_t);
+    const uint8_t *rows = data + (size_t)b->num_envs * sizeof(RecordSheet);
+    for (int64_t i = 0; i < b->num_envs; i++) {
+        RecordSheet sheet;
+        memcpy(&sheet, data + (size_t)i * sizeof(sheet), sizeof(sheet));
+        recorder_set_current(rec, i, &sheet, (const uint16_t *)(const void *)(rows + (size_t)i * row));
+    }
 }
 
 size_t save_game_bytes(void) { return sizeof(SaveHeader) + sizeof(GameState) + sizeof(uint64_t); }
 
 void save_game_write(const GameState *s, const Rules *r, uint64_t bot_stream, uint8_t *out) {
     SaveHeader h;
-    header_fill(&h, SAVE_KIND_GAME, 1, r, NULL, 0);
+    header_fill(&h, SAVE_KIND_GAME, 1, r, NULL, 0, 0, 0);
     memcpy(out, &h, sizeof(h));
     memcpy(out + sizeof(h), s, sizeof(*s));
     memcpy(out + sizeof(h) + sizeof(*s), &bot_stream, sizeof(bot_stream));
@@ -255,7 +362,7 @@ int save_game_read(GameState *s, uint64_t *bot_stream, const Rules *r, const uin
                    size_t len, char *err, size_t err_len) {
     char why[200];
     GameState fresh;
-    if (header_check(data, len, SAVE_KIND_GAME, 1, r, NULL, 0, err, err_len) < 0) return -1;
+    if (header_check(data, len, SAVE_KIND_GAME, 1, r, NULL, 0, 0, 0, err, err_len) < 0) return -1;
     if (len != save_game_bytes()) {
         snprintf(err, err_len, "a save of one game has %zu bytes, got %zu", save_game_bytes(), len);
         return -1;

@@ -9,7 +9,9 @@
  *            the games are played under.
  *   payload  batch: BatchStats, then num_games GameStates, then num_games sampler
  *            streams (uint64_t each), then, in the learner-vs-bot mode, num_games
- *            VersusSlots; game: one GameState, then its bot stream
+ *            VersusSlots, then, when the batch records its games (record.h), each
+ *            game's current RecordSheet (num_games of them) and its actions
+ *            (num_games x record_capacity uint16_t); game: one GameState, then its bot stream
  *            (uint64_t: the stream Game.bot_move draws on).
  *
  * Everything is in the writing machine's byte order and struct layout: a save moves
@@ -29,9 +31,19 @@
  *
  *   version 1  header without kind, byte order or setup source (binding.c, batches only)
  *   version 2  batch and game saves (with the bot stream), setup source, byte-order mark
- *   version 3  this layout: the learner-vs-bot setting in the header (`versus`) and,
- *              for such a batch, each game's VersusSlot (bot stream, learner colour)
- *              after the sampler streams
+ *   version 3  the learner-vs-bot setting in the header (`versus`) and, for such a
+ *              batch, each game's VersusSlot (bot stream, learner colour) after the
+ *              sampler streams
+ *   version 4  this layout: the record capacity in the header (0: not recording), and
+ *              a recording batch's records of the games in progress after the rest, so
+ *              that a game continued after a load is recorded whole. Finished games
+ *              waiting to be handed out are not in a save: a batch holding any refuses
+ *              to save or load (docs/recording.md). The batch's game_offset in the
+ *              header (a slice of a run played apart, docs/distributed.md). The end
+ *              reasons resigned, agreed draw and timeout (a game's end_reason 8-10,
+ *              which a version 3 reader would refuse as a corrupt game). The deployment
+ *              phase (docs/deployment.md): Rules' `deploy` switch, a game's phase 2
+ *              (PHASE_DEPLOY), the deploying sides in the header (`deploy`)
  *
  * Plain C: no Python. The binding wraps these, and main.c round-trips a batch.
  */
@@ -46,7 +58,7 @@
 #include "rules.h"
 #include "vec.h"
 
-enum { SAVE_VERSION = 3 };
+enum { SAVE_VERSION = 4 };
 
 typedef enum { SAVE_KIND_BATCH = VEC_SAVE_BATCH, SAVE_KIND_GAME = VEC_SAVE_GAME } SaveKind;
 
@@ -60,8 +72,10 @@ typedef struct {
     uint32_t setup_rows;    /* rows of the setup table the games draw from; 0: random setups */
     uint64_t setup_digest;  /* save_setups_digest of that table; 0 with random setups */
     uint32_t versus;        /* save_versus_word: the learner-vs-bot setting, 0 for none */
-    uint32_t deploy;        /* the sides that deploy their own pieces (SetupTable.deploy); 0 in
-                             * saves before the deployment phase, whose reserved word it was */
+    uint32_t record_capacity; /* actions a game's record holds; 0: not recording */
+    uint64_t game_offset;   /* the batch's game_offset (batch.h); 0 for a game */
+    uint32_t deploy;        /* the sides that deploy their own pieces (SetupTable.deploy); 0: none */
+    uint32_t reserved;      /* 0 */
     Rules rules;
 } SaveHeader;
 

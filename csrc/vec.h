@@ -118,6 +118,7 @@ typedef struct {
     int autoreset;
     const int64_t *actions;
     int illegal_mode;
+    int64_t game_offset; /* the run-wide index of game 0, which the checksum hashes (batch.h) */
     VecTallyShared tally;
 } VecStepJob;
 
@@ -210,7 +211,7 @@ static inline void vec_step_game(const VecGame *g, const VecStepJob *job, int64_
         t->finished++;
         t->marked += r.marked;
         t->plies += r.plies;
-        t->checksum += vec_result_hash(i, &r);
+        t->checksum += vec_result_hash(job->game_offset + i, &r);
         if (job->autoreset == AUTORESET_SAME_STEP) {
             g->write_final(game, i, actor);
             g->start(game, i, 0);

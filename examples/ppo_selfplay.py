@@ -97,6 +97,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--deploy", action="store_true",
                    help="the agent deploys its own pieces (setup='agent', docs/deployment.md) in training and "
                         "evaluation; the bots place theirs at random")
+    p.add_argument("--ray-actors", type=int, default=0,
+                   help="PPO rollouts on this many Ray actors (1 CPU each), the learner here (0: in-process)")
+    p.add_argument("--ray-address", default=None,
+                   help="with --ray-actors: the Ray cluster's HOST:PORT (default: a local Ray started here)")
     args = p.parse_args(argv)
     positive = {"minutes": args.minutes, "num-envs": args.num_envs, "rollout-steps": args.rollout_steps,
                 "channels": args.channels, "epochs": args.epochs, "imitation-epochs": args.imitation_epochs,
@@ -111,6 +115,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         p.error(f"--imitation-minutes must be in [0, --minutes={args.minutes}], got {args.imitation_minutes}")
     if args.blocks < 0 or args.torch_threads < 0:
         p.error("--blocks and --torch-threads must be >= 0")
+    if not 0 <= args.ray_actors <= args.num_envs:
+        p.error(f"--ray-actors must be in [0, --num-envs={args.num_envs}], got {args.ray_actors}")
     try:
         mix = np.array([float(x) for x in args.opponents.split(",")])
     except ValueError:
@@ -223,76 +229,153 @@ def imitation(net, args, clock: Clock, log, until: float, progress, evaluate_now
     return plies
 
 
-def ppo(net, args, clock: Clock, log, until: float, progress, evaluate_now, plies: int) -> int:
-    """Phase 2: PPO against itself, its past snapshots and the bots. Returns plies played."""
-    opt = torch.optim.Adam(net.parameters(), lr=args.ppo_lr)
-    n, t_steps = args.num_envs, args.rollout_steps
-    env = stratego.VecEnv(n, args.rules, seed=args.seed * 1000 + 2, history_k=args.history_k, num_threads=1,
-                          setup=args.setup)
-    rng = np.random.default_rng(args.seed * 1000 + 3)
-    obs, info = env.reset(seed=args.seed * 1000 + 2)
-    slots = np.arange(n)
-    # controller[i, c]: who moves colour c in slot i (SELF is the learner).
-    controller = np.zeros((n, 2), np.int64)
+class Collector:
+    """The PPO phase's games: a slice of the game slots, who plays the learner's opponent in
+    each, and one rollout of `--rollout-steps` steps at a time. In-process it steps with the
+    learner's own network; as a Ray actor (--ray-actors) it holds a copy, loaded from the
+    weights the learner sends through Ray's object store before every rollout."""
 
-    def draw_opponents(rows):
-        controller[rows] = SELF
-        learner_colour = rng.integers(0, 2, len(rows))
-        controller[rows, 1 - learner_colour] = rng.choice(4, size=len(rows), p=args.opponent_mix)
+    def __init__(self, args, num_envs: int, game_offset: int = 0, net=None):
+        self.args, self.n = args, num_envs
+        if net is None:  # a Ray actor: its own copy of the network, one torch thread
+            torch.set_num_threads(1)
+            net = make_net(args)
+        self.net = net
+        self.opponent_net = copy.deepcopy(net).eval()
+        # game_offset: the slots of the whole run (stratego.distributed), and the opponent
+        # draws a stream of the slice's own.
+        self.env = stratego.VecEnv(num_envs, args.rules, history_k=args.history_k, num_threads=1,
+                                   game_offset=game_offset, setup=args.setup)
+        self.rng = np.random.default_rng([args.seed * 1000 + 3, 1, game_offset])
+        self.obs, self.info = self.env.reset(seed=args.seed * 1000 + 2)
+        # controller[i, c]: who moves colour c in slot i (SELF is the learner).
+        self.controller = np.zeros((num_envs, 2), np.int64)
+        self.draw_opponents(np.arange(num_envs))
+        self.spent = {"inference": 0.0, "simulator": 0.0}
 
-    draw_opponents(slots)
-    pool = [copy.deepcopy(net.state_dict())]
-    opponent_net = copy.deepcopy(net).eval()
-    buf_obs = np.zeros((t_steps, *obs.shape), obs.dtype)
-    buf_mask = np.zeros((t_steps, *info["action_mask"].shape), np.bool_)
-    buf_act = np.zeros((t_steps, n), np.int64)
-    buf_logp = np.zeros((t_steps, n), np.float32)
-    values = np.zeros((t_steps, n), np.float32)
-    learner = np.zeros((t_steps, n), np.bool_)
-    players = np.zeros((t_steps, n), np.int64)
-    rewards = np.zeros((t_steps, n, 2), np.float32)
-    dones = np.zeros((t_steps, n), np.bool_)
-    updates = 0
-    while clock.elapsed() < until:
-        opponent_net.load_state_dict(pool[rng.integers(len(pool))])
+    def draw_opponents(self, rows) -> None:
+        self.controller[rows] = SELF
+        learner_colour = self.rng.integers(0, 2, len(rows))
+        self.controller[rows, 1 - learner_colour] = self.rng.choice(4, size=len(rows), p=self.args.opponent_mix)
+
+    @contextlib.contextmanager
+    def track(self, name: str):
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.spent[name] += time.perf_counter() - start
+
+    def collect(self, snapshot: dict, weights: dict | None = None) -> dict:
+        """One rollout: arrays (steps, slots, ...) and the bootstrap values after it."""
+        args, n, env, net = self.args, self.n, self.env, self.net
+        if weights is not None:
+            net.load_state_dict(weights)
+        self.opponent_net.load_state_dict(snapshot)
         net.eval()
+        t_steps, obs, info, slots = args.rollout_steps, self.obs, self.info, np.arange(n)
+        out = {"obs": np.zeros((t_steps, *obs.shape), obs.dtype),
+               "mask": np.zeros((t_steps, *info["action_mask"].shape), np.bool_),
+               "act": np.zeros((t_steps, n), np.int64), "logp": np.zeros((t_steps, n), np.float32),
+               "values": np.zeros((t_steps, n), np.float32), "learner": np.zeros((t_steps, n), np.bool_),
+               "players": np.zeros((t_steps, n), np.int64), "rewards": np.zeros((t_steps, n, 2), np.float32),
+               "dones": np.zeros((t_steps, n), np.bool_)}
         for t in range(t_steps):
-            mover = controller[slots, env.to_play]
+            mover = self.controller[slots, env.to_play]
             mask = info["action_mask"]
             actions = np.zeros(n, np.int64)
-            with clock.track("inference"), torch.inference_mode():
+            with self.track("inference"), torch.inference_mode():
                 logits, value = forward(net, obs, mask, args.device)
                 dist = torch.distributions.Categorical(logits=logits)
                 sampled = dist.sample()
                 actions[:] = sampled.cpu().numpy()
-                buf_logp[t] = dist.log_prob(sampled).cpu().numpy()
-                values[t] = value.cpu().numpy()
+                out["logp"][t] = dist.log_prob(sampled).cpu().numpy()
+                out["values"][t] = value.cpu().numpy()
                 rows = np.flatnonzero(mover == SNAPSHOT)
                 if rows.size:
-                    snap_logits, _ = forward(opponent_net, obs[rows], mask[rows], args.device)
+                    snap_logits, _ = forward(self.opponent_net, obs[rows], mask[rows], args.device)
                     actions[rows] = torch.distributions.Categorical(logits=snap_logits).sample().cpu().numpy()
-            with clock.track("simulator"):
+            with self.track("simulator"):
                 for kind, name in ((HEURISTIC, "heuristic"), (RANDOM, "random")):
                     rows = np.flatnonzero(mover == kind)
                     if rows.size:
                         actions[rows] = env.bot_actions(name)[rows]
-                buf_obs[t], buf_mask[t], buf_act[t], learner[t] = obs, mask, actions, mover == SELF
+                out["obs"][t], out["mask"][t], out["act"][t], out["learner"][t] = obs, mask, actions, mover == SELF
                 obs, _, terminated, truncated, info = env.step(actions)
-                players[t], rewards[t], dones[t] = info["acted"], info["rewards"], terminated | truncated
-                finished = np.flatnonzero(dones[t])
+                out["players"][t], out["rewards"][t] = info["acted"], info["rewards"]
+                out["dones"][t] = terminated | truncated
+                finished = np.flatnonzero(out["dones"][t])
                 if finished.size:
-                    draw_opponents(finished)
-        plies += t_steps * n
+                    self.draw_opponents(finished)
+        self.obs, self.info = obs, info
         # The bootstrap after the last step: V of the player to move's view; per_player_gae
         # takes minus it for the other player (zero-sum), an estimate from the opponent's
         # view that the critic sees only in training, never when the agent plays.
-        with clock.track("inference"), torch.inference_mode():
+        with self.track("inference"), torch.inference_mode():
             _, next_value = forward(net, obs, info["action_mask"], args.device)
+        out["next_value"], out["to_play"] = next_value.cpu().numpy(), env.to_play.copy()
+        return out
+
+    def time_spent(self) -> dict:
+        return dict(self.spent)
+
+
+class RayCollectors:
+    """--ray-actors N: N Collector actors, each with a slice of the game slots; the
+    learner stays here and sends its weights through Ray's object store."""
+
+    def __init__(self, args):
+        from stratego.distributed import connect, split_games
+        self.ray = connect(args.ray_address, num_cpus=args.ray_actors if args.ray_address is None else None)
+        remote = self.ray.remote(num_cpus=1)(Collector)
+        self.actors = [remote.remote(args, s.num_envs, s.offset) for s in split_games(args.num_envs, args.ray_actors)]
+
+    def collect(self, snapshot: dict, weights: dict) -> dict:
+        weights_ref, snapshot_ref = self.ray.put(weights), self.ray.put(snapshot)
+        parts = self.ray.get([a.collect.remote(snapshot_ref, weights_ref) for a in self.actors], timeout=600)
+        # Slots side by side (per_player_gae follows each slot's column on its own): the
+        # per-step arrays are (steps, slots, ...), the bootstrap ones (slots,).
+        return {k: np.concatenate([p[k] for p in parts], axis=1 if parts[0][k].ndim > 1 else 0) for k in parts[0]}
+
+    def time_spent(self) -> dict:
+        """The actors' time, summed over actors (it overlaps in wall time)."""
+        total: dict[str, float] = {}
+        for spent in self.ray.get([a.time_spent.remote() for a in self.actors], timeout=60):
+            for k, v in spent.items():
+                total[f"actors' {k}"] = total.get(f"actors' {k}", 0.0) + v
+        return total
+
+
+def make_net(args):
+    return ConvPolicyNet(num_actions=args.rules.num_actions, history_k=args.history_k,
+                         channels=args.channels, blocks=args.blocks, deploy=args.deploy).to(args.device)
+
+
+def ppo(net, args, clock: Clock, log, until: float, progress, evaluate_now, plies: int):
+    """Phase 2: PPO against itself, its past snapshots and the bots. Returns plies played
+    and the collectors' own time."""
+    opt = torch.optim.Adam(net.parameters(), lr=args.ppo_lr)
+    n, t_steps = args.num_envs, args.rollout_steps
+    rng = np.random.default_rng(args.seed * 1000 + 3)
+    collector = RayCollectors(args) if args.ray_actors else Collector(args, n, net=net)
+    pool = [copy.deepcopy(net.state_dict())]
+    updates = 0
+    while clock.elapsed() < until:
+        snapshot = pool[rng.integers(len(pool))]
+        # In-process the collector's own clock splits the rollout into inference and
+        # simulator; on Ray the learner waits for the actors ("rollouts on Ray").
+        with clock.track("rollouts on Ray") if args.ray_actors else contextlib.nullcontext():
+            roll = collector.collect(snapshot, {k: v.cpu() for k, v in net.state_dict().items()}
+                                     if args.ray_actors else None)
+        buf_obs, buf_mask, buf_act, buf_logp = roll["obs"], roll["mask"], roll["act"], roll["logp"]
+        values, learner, players, rewards, dones = (roll["values"], roll["learner"], roll["players"],
+                                                    roll["rewards"], roll["dones"])
+        plies += t_steps * n
         with clock.track("bookkeeping"):
-            advantages, returns = per_player_gae(rewards, values, players, dones, next_value.cpu().numpy(),
-                                                 env.to_play, gamma=args.gamma, gae_lambda=args.gae_lambda)
+            advantages, returns = per_player_gae(rewards, values, players, dones, roll["next_value"],
+                                                 roll["to_play"], gamma=args.gamma, gae_lambda=args.gae_lambda)
             keep = np.flatnonzero(learner.reshape(-1) & (players.reshape(-1) >= 0))
-            flat_obs = buf_obs.reshape(-1, *obs.shape[1:])
+            flat_obs = buf_obs.reshape(-1, *buf_obs.shape[2:])
             flat_mask = buf_mask.reshape(t_steps * n, -1)
             # Advantages normalised once over the learner's moves of the rollout (per
             # minibatch, a short last one would divide by a zero or NaN spread).
@@ -329,7 +412,7 @@ def ppo(net, args, clock: Clock, log, until: float, progress, evaluate_now, plie
              "value_loss": value_loss.item(), "entropy": entropy.item(), "learner_moves": len(keep)})
         progress()
         evaluate_now()
-    return plies
+    return plies, collector.time_spent()
 
 
 def plot(rows: list[dict], path: Path, setup: str = "random") -> None:
@@ -359,8 +442,7 @@ def main(argv=None) -> dict:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads or len(os.sched_getaffinity(0)))
     (args.out / "checkpoints").mkdir(parents=True, exist_ok=True)
-    net = ConvPolicyNet(num_actions=args.rules.num_actions, history_k=args.history_k, channels=args.channels,
-                        blocks=args.blocks, deploy=args.deploy).to(args.device)
+    net = make_net(args)
     clock = Clock()
     budget = args.minutes * 60
     fields = ["wall_s", "phase", "plies", "updates", "policy_loss", "value_loss", "entropy", "imitation_accuracy",
@@ -413,7 +495,9 @@ def main(argv=None) -> dict:
 
     plies = imitation(net, args, clock, log, args.imitation_minutes * 60, progress, evaluate_now)
     evaluate_now(force=True)
-    plies = ppo(net, args, clock, log, budget, progress, evaluate_now, plies)
+    plies, collector_time = ppo(net, args, clock, log, budget, progress, evaluate_now, plies)
+    for name, seconds in collector_time.items():
+        clock.spent[name] = clock.spent.get(name, 0.0) + seconds
     wall = clock.elapsed()
     evaluate_now(force=True)
     bar.close()

@@ -27,6 +27,13 @@ def test_suite_runs_and_writes_json(tmp_path):
     for bot in ("random", "heuristic"):
         assert versus[f"learner_steps_per_s_vs_{bot}"] > 0 and versus[f"{bot}_decisions_per_s"] > 0
     assert any(t["target"].startswith("learner steps/s vs heuristic") for t in data["targets"])
+    for plies in (0, 100, 400):
+        assert data["sampling"][f"ply_{plies}"]["worlds_per_s"] > 0
+    assert data["pimc"]["decisions_per_s"] > 0
+    names = {t["target"] for t in data["targets"]}
+    assert "hidden-state worlds sampled/s at ply 100, 1 thread" in names and "PIMC bot ms a decision, 1 thread" in names
+    recording = data["recording"]  # issue 16: records on vs off, the same games
+    assert all(c["checksums_identical"] for c in recording["configs"].values()) and recording["games_handed_out"] > 0
 
 
 def test_bots_benchmark_runs():

@@ -20,7 +20,7 @@ RED, BLUE = 0, 1
 
 # -- names and errors ----------------------------------------------------------------
 def test_bot_names() -> None:
-    assert stratego.BOTS == ("random", "heuristic")
+    assert stratego.BOTS == ("random", "heuristic", "pimc")
 
 
 @pytest.mark.parametrize("bad", ["", "Heuristic", "minimax", "random "])

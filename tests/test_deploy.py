@@ -455,3 +455,18 @@ def test_reference_network_takes_the_deployment_planes_and_places():
     assert logits.shape == (3, 2800) and value.shape == (3,)
     actions = TorchPolicy(net)(obs, info["action_mask"])
     assert all(info["action_mask"][i, a] for i, a in enumerate(actions))
+
+
+def test_batch_records_store_the_setup_the_deployment_reached():
+    """VecEnv(record=True) with setup="agent": a record starts at the deployed setup, its
+    actions are the moves, and it replays through Game (docs/recording.md)."""
+    env = stratego.VecEnv(4, setup="agent", seed=2, record=True, max_plies=120)
+    records = []
+    while len(records) < 4:
+        env.step(env.sample_actions())
+        records.extend(env.pop_records())
+    for record in records:
+        assert "A" * 40 not in record.field[:40] and all(a < BASE for a in record.actions)
+        assert side_letters(record.field, 0) == list(env.variant.piece_counts)
+        game = stratego.Game.from_record(record)
+        assert game.done and game.end_reason == record.reason

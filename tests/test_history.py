@@ -191,3 +191,20 @@ def test_make_record_takes_settings_and_arrays():
     record = make_record("classic", field, np.array([3, 4], np.uint16), two_square_limit=5)
     assert isinstance(record, Record) and record.actions == (3, 4)
     assert record.variant.settings["two_square_limit"] == 5
+
+
+def test_a_pickles_actions_are_little_endian_on_every_machine():
+    """docs/records.md "History": the actions are little-endian uint16, whatever the
+    machine's byte order, both when written and when read."""
+    import struct
+
+    game = stratego.Game(seed=5)
+    for _ in range(6):
+        game.play(game.bot_move("random"))
+    state = game.__getstate__()
+    actions = [h.action for h in game.history]
+    assert state["actions"] == struct.pack(f"<{len(actions)}H", *actions)
+    assert stratego.game._ACTION_BYTES == np.dtype("<u2")  # read with the same dtype
+    back = stratego.Game.__new__(stratego.Game)
+    back.__setstate__(state)
+    assert back.history == game.history

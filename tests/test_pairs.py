@@ -88,7 +88,7 @@ def test_bad_requests_are_refused():
     game.play(game.legal_actions()[0])
     illegal = next(a for a in range(1800) if a not in game.legal_actions())
     bad = make_record("classic", game.start_field, [game.history[0].action, illegal])
-    with pytest.raises(RecordError, match="record 0: action 2: illegal move"):
+    with pytest.raises(RecordError, match=r"record 0: action 2 \(.*\): illegal move"):
         training_pairs([bad])
 
 
@@ -106,7 +106,12 @@ def test_cli_writes_pairs(tmp_path, capsys):
     with np.load(out) as data:
         assert (data["player"] == 1).all()
         assert len(data["action"]) == sum(len(g.history) // 2 for g in games)
-    save_pairs(tmp_path / "raw.npz", training_pairs([games[0].record()]), compress=False)
+    raw = training_pairs([games[0].record()])
+    save_pairs(tmp_path / "raw.npz", raw, compress=False)
+    with np.load(tmp_path / "raw.npz") as data:  # loads back the same arrays, by name
+        assert set(data.files) == set(raw)
+        for name, array in raw.items():
+            assert data[name].dtype == array.dtype and (data[name] == array).all(), name
     with pytest.raises(SystemExit):
         cli.main(["pairs", str(tmp_path / "missing.jsonl"), "-o", str(out)])
     assert "not a regular file" in capsys.readouterr().err
@@ -120,3 +125,55 @@ def test_cli_reads_a_folder_of_gravon_records(tmp_path, capsys):
     out = tmp_path / "p.npz"
     assert cli.main(["pairs", str(GRAVON_DIR / "barrage"), "-o", str(out), "--obs-format", "codes"]) == 0
     assert "from 78 games" in capsys.readouterr().out
+
+
+def _count_plays(monkeypatch) -> list[int]:
+    """Counts Game.play calls (every replay plays each action through it)."""
+    calls = [0]
+    play = stratego.Game.play
+
+    def counted(self, move):
+        calls[0] += 1
+        return play(self, move)
+
+    monkeypatch.setattr(stratego.Game, "play", counted)
+    return calls
+
+
+@needs_gravon
+def test_a_folder_of_gravon_records_is_replayed_once(tmp_path, monkeypatch, capsys):
+    """stratego pairs replays each record once; load_game replays only the game asked for."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    chosen = CLASSIC[:3]
+    for i, record in enumerate(chosen):
+        (folder / f"{i}.xml").write_bytes(open(record.path, "rb").read())
+    calls = _count_plays(monkeypatch)
+    assert cli.main(["pairs", str(folder), "-o", str(tmp_path / "p.npz")]) == 0
+    assert calls[0] == sum(len(r.moves) for r in chosen)
+    from stratego.viewer import load_game
+    calls[0] = 0
+    game = load_game(folder, 2)
+    assert calls[0] == len(chosen[2].moves) == len(game.history)
+
+
+def test_the_arrays_are_made_once_not_stacked_from_copies():
+    """Peak memory stays near the arrays' own size: no list of per-decision arrays
+    copied into a second, stacked one (docs/records.md "Training pairs")."""
+    import tracemalloc
+
+    games = []
+    for seed in range(6):
+        game = stratego.Game("barrage", seed=seed)
+        while not game.done and game.ply < 400:
+            game.play(game.bot_move("random"))
+        games.append(game.record())
+    tracemalloc.start()
+    try:
+        pairs = training_pairs(games)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    size = sum(a.nbytes for a in pairs.values())
+    assert size > 5_000_000  # large enough that the arrays dominate
+    assert peak < 1.3 * size, (peak, size)

@@ -47,6 +47,7 @@ def gamestate_calls():
         "seed_bot": lambda s: s.seed_bot(1),
         "bot_stream": lambda s: s.bot_stream(),
         "set_bot_stream": lambda s: s.set_bot_stream(5),
+        "sample_worlds": lambda s: s.sample_worlds(0, 2, 1),
     }
 
 
@@ -105,12 +106,15 @@ def batch_calls():
         "save": lambda b: b.save(),
         "restore": lambda b: b.restore(stratego.VecEnv(1, seed=0).save_state()),
         "reset_some": lambda b: b.reset_some(np.ones(1, dtype=np.bool_), None),
+        "sample_worlds": lambda b: b.sample_worlds(None, 1, 0, np.zeros((1, 1, _core.GAME_SAVE_BYTES), np.uint8),
+                                                   np.zeros(1, np.uint8)),
+        "pop_records": lambda b: b.pop_records(),
     }
 
 
 def test_every_batch_method_is_listed():
     public = {name for name in dir(_core.Batch) if not name.startswith("_")}
-    assert public == set(batch_calls()) | {"close", "closed", "num_threads"}
+    assert public == set(batch_calls()) | {"close", "closed", "num_threads", "records_waiting", "record_capacity"}
 
 
 @pytest.mark.parametrize("name", sorted(batch_calls()))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import re
 
 import pytest
 
@@ -213,7 +214,7 @@ def _line(**changes):
     (_line(moves="A4-A5"), "moves must be a list"),
     (_line(moves=["A4-A5", ["x"]]), r"move 2: expected a move in notation"),
     (_line(moves=["A4-C6"]), "move 1: no action moves"),
-    (_line(moves=["A4-B5"]), r"action 1 is 1923; this variant's actions are in \[0, 1800\)"),
+    (_line(moves=["A4-B5"]), r"move 1: A4-B5: a diagonal move; this variant has only moves along rows and columns"),
     (_line(moves=["Z4-A5"]), "move 1: bad move"),
     (_line(field="A" * 100), "field square C5 is .A.; expected lakes"),
     (_line(to_move=2), "to_move must be 0"),
@@ -226,7 +227,7 @@ def _line(**changes):
     (_line(pieces={"dragon": 1}), "pieces has unknown name"),
     (_line(variant="mine"), "variant 'mine' is not shipped .barrage"),
     (_line(variant="mine", pieces={"flag": 1, "scout": 1}, rules={"max_plies": 5}), "variant 'mine' is not shipped: its rules lack max_plies_without_attack"),
-    (_line(variant=""), "variant must be a non-empty name"),
+    (_line(variant=""), "variant must be a name of 1 to 200 characters"),
 ])
 def test_bad_lines_are_refused_naming_line_and_problem(text, message):
     with pytest.raises(RecordError, match=r"games\.jsonl: line 2: (" + message + ")"):
@@ -275,3 +276,36 @@ def test_load_records_reads_any_record_file(tmp_path):
         list(load_records(folder))
     with pytest.raises(RecordError, match="not a regular file"):
         list(load_records(tmp_path / "missing.jsonl"))
+
+
+def test_a_move_the_variant_has_no_action_for_is_named_not_numbered():
+    """A diagonal move or a rescue in a classic game: the message names the move and
+    what it is, not the engine's action number."""
+    line = json.loads(record_to_json(stratego.Game("classic", seed=1).record()))
+    for move, kind in (("A4-B5", "a diagonal move"), ("6@F4", "a rescue"), ("pass", "a declined rescue")):
+        line["moves"] = [move]
+        with pytest.raises(RecordError, match=rf"move 1: {re.escape(move)}: {kind}; this variant has only "
+                                              r"moves along rows and columns$"):
+            record_from_json(json.dumps(line))
+    from test_records import with_moves
+    gravon = read_record(with_moves('<move id="1" source="F4" target="G5"/>'))
+    with pytest.raises(RecordError, match=r"move 1: F4-G5: a diagonal move; this variant has only moves along "
+                                          r"rows and columns$"):
+        replay(gravon)
+
+
+def test_the_writers_tables_are_the_readers_read_backwards():
+    """Gravon result types and game types are written down once (the reader's tables);
+    the writer's are derived from them."""
+    from stratego.records import GRAVON_VARIANTS, _CONCEDED_TYPES, _DECIDED_TYPES, _result_type
+    for result, reasons in _DECIDED_TYPES.items():
+        for reason in reasons:  # 2 is the drawn one
+            assert _result_type(reason, None if result == 2 else 0) == result
+    assert _result_type("no_movable_pieces", None) == 2 and _result_type("no_movable_pieces", 1) == 0
+    for reason in set(_CONCEDED_TYPES.values()):
+        assert _CONCEDED_TYPES[_result_type(reason, 0)] == reason
+    assert _result_type("timeout", 1) == 13  # the archive's clock type
+    for game_type, variant in GRAVON_VARIANTS.items():
+        assert game_type in gravon_game_types(stratego.load_variant(variant))
+    with pytest.raises(RecordError, match="Gravon has no result for 'max_plies'"):
+        _result_type("max_plies", None)

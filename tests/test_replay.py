@@ -91,7 +91,7 @@ GOOD_FIELD = ("BFBFEDEDDDGBMJCDIEDJFBBEBKIEDLHDGHFGHGIH" "AA__AA__AAAA__AA__AA"
 @pytest.mark.parametrize("body, message", [
     ('<move id="1" source="F4" target="F5"/><result type="7" winner="1"/>', "result type 7 is not one Gravon writes"),
     ('<move id="1" source="F4" target="H6"/>', "move 1: no action moves"),
-    ('<move id="1" source="F4" target="G5"/>', r"move 1 \(F4-G5\): illegal move 1943: this variant's actions are in"),
+    ('<move id="1" source="F4" target="G5"/>', r"move 1: F4-G5: a diagonal move; this variant has only moves along rows"),
     ('<move id="1" source="F4" target="F6"/>', "move 1 .F4-F6.: "),
     ('<move id="1" source="F4" target="F5"/><result type="1" winner="1"/>', "result type 1 .winner 0.: the moves are not over"),
     ('<move id="1" source="F4" target="F5"><rescue rescuefield="F4" rescuepiece="7"/></move>',

@@ -3,6 +3,7 @@ replay through a pseudo-terminal (pexpect), and hostile records through view and
 replay: a clear error, and nothing written."""
 from __future__ import annotations
 
+import io
 import os
 import random
 import re
@@ -258,3 +259,50 @@ def test_view_a_folder_of_gravon_records_by_index(tmp_path, capsys):
     assert main(["view", str(tmp_path), "--index", "1", "-o", str(out)]) == 0
     assert "Not finished after 1 plies" in out.read_text()  # b.xml: sorted by path
     assert load_game(tmp_path, 0).end_reason == "resigned"
+
+
+def test_ctrl_c_leaves_play_and_replay_without_a_traceback_and_saves_the_game(tmp_path):
+    saved = tmp_path / "games.jsonl"
+    child = spawn("play", "--seed", "3", "--save", str(saved))
+    child.expect("Red to move> ")
+    child.sendline("moves")
+    child.expect(r"moves\r\n(.*)\r\n")
+    child.sendline(child.match.group(1).split()[0])
+    # The prompt after the bot's answer (not the one after the list of moves).
+    child.expect(r"Blue plays .*Red to move> ")
+    child.sendintr()
+    child.expect("Interrupted: the game is left unfinished")
+    child.expect(rf"game saved to {re.escape(str(saved))} as game 0 \(stratego view .* --index 0 -o game.html\)")
+    assert "Traceback" not in child.before
+    assert finish(child) == 1
+    game = load_game(saved)
+    assert len(game.history) == 2 and not game.done  # the person's move and the bot's
+    child = spawn("replay", str(saved))
+    child.expect(r"\[full\] move 0> ")
+    child.sendintr()
+    assert finish(child) == 0
+    assert "Traceback" not in child.before
+
+
+def test_play_saves_a_game_over_before_any_move_under_its_index(tmp_path):
+    saved = tmp_path / "games.jsonl"
+    for index in (0, 1):
+        child = spawn("play", "--seed", "3", "--save", str(saved))
+        child.expect("Red to move> ")
+        child.sendline("resign")
+        child.expect(rf"game saved to {re.escape(str(saved))} as game {index} \(stratego view "
+                     rf"{re.escape(str(saved))} --index {index} -o game.html\)")
+        assert finish(child) == 0
+    game = load_game(saved, 1)
+    assert game.history == () and result_text(game) == "Red resigned: Blue wins"
+
+
+def test_a_random_colour_comes_from_the_seed(monkeypatch, capsys):
+    def colour(seed):
+        monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+        assert main(["play", "--color", "random", "--seed", str(seed)]) == 1
+        return re.search(r"You play (Red|Blue)", capsys.readouterr().out).group(1)
+
+    colours = [colour(seed) for seed in range(8)]
+    assert set(colours) == {"Red", "Blue"}  # both are drawn
+    assert [colour(seed) for seed in range(8)] == colours  # and a seed draws its own again

@@ -164,7 +164,7 @@ def test_every_variant(variant: str) -> None:
 
 
 def test_bad_arguments() -> None:
-    with pytest.raises(ValueError, match=r"opponent must be None .* \['random', 'heuristic'\], got 'minimax'"):
+    with pytest.raises(ValueError, match=r"opponent must be None .* \['random', 'heuristic', 'pimc'\], got 'minimax'"):
         stratego.VecEnv(2, opponent="minimax")
     with pytest.raises(ValueError, match=r"learner_color must be one of \['red', 'blue', 'random', 'alternate'\]"):
         stratego.VecEnv(2, opponent="random", learner_color="green")

@@ -14,7 +14,7 @@ import pytest
 import stratego
 from stratego.notation import parse_square
 from stratego.render import square_name
-from stratego.render import RANK_SYMBOLS
+from stratego.render import RANK_SYMBOLS, board_order
 
 import boards
 
@@ -98,10 +98,36 @@ def test_svg_refuses_a_bad_perspective(bad):
         stratego.Game(seed=0).svg(bad)
 
 
+def _hidden_squares_shown(text: str, view_cells: bytes, player: int) -> dict[str, list[int]]:
+    """Checks a player's text board square by square against the engine's view
+    (GameState.view_cells: a code and public flags a square): an opponent piece the view
+    does not identify (no VIEW_OPP_KNOWN) must be "?" or "?m" (moved), one it identifies
+    its rank. Returns the squares shown "?" and "?m"."""
+    core, opp = stratego._core, "rb"[1 - player]
+    rows, cols = board_order(player)
+    shown = {}
+    for r, line in zip(rows, text.splitlines()[1:11]):
+        for c, token in zip(cols, line.split()[1:-1]):
+            shown[r * 10 + c] = token
+    hidden = {"?": [], "?m": []}
+    for sq, token in shown.items():
+        code, flags = view_cells[2 * sq], view_cells[2 * sq + 1]
+        if code in (core.VIEW_LAKE, core.VIEW_EMPTY) or code & core.VIEW_OWN:
+            continue
+        if code & core.VIEW_OPP_KNOWN:
+            assert token == opp + RANK_SYMBOLS["new"][code & core.VIEW_TYPE_MASK], (sq, token)
+        else:
+            expected = "?m" if flags & core.PIECE_MOVED else "?"
+            assert token == opp + expected, (square_name(sq), token, "hidden rank shown")
+            hidden[expected].append(sq)
+    return hidden
+
+
 def test_vec_env_renders_any_game_from_any_perspective():
     env = stratego.VecEnv(3, seed=4)
     for _ in range(25):
         env.step(env.sample_actions())
+    moved_hidden = 0
     for i in range(3):
         g = stratego.Game.from_field(env.game_field(i))
         full = env.render(i, "full")
@@ -114,9 +140,11 @@ def test_vec_env_renders_any_game_from_any_perspective():
             # moved and unmoved unknown pieces of the opponent, no hidden rank: every
             # opponent token is "?", "?m" or a rank its own view identified
             assert re.search(rf"\b{opp}\?", text)
+            moved_hidden += len(_hidden_squares_shown(text, env._batch.game(i).view_cells(player), player)["?m"])
             own = "r" if player == 0 else "b"
             assert sorted(t for t in full.split() if t.startswith(own)) == \
                 sorted(t for t in text.split() if t.startswith(own))
+    assert moved_hidden, "no moved unidentified piece (the case a leak shows): step longer"
     assert env.render() == env.render(0, "full")  # Gymnasium's render(): game 0, ansi text
     assert env.render_mode == "ansi"
 

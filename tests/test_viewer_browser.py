@@ -67,6 +67,26 @@ def engine_board(game: stratego.Game, perspective) -> dict[str, str]:
     return {square_name(sq): t for sq, t in enumerate(game._tokens(perspective))}
 
 
+def dom_visible(page) -> dict[str, tuple | None]:
+    """What each square shows a person: its piece's text, colour and whether it is drawn
+    as moved (None for an empty square or a lake), read from the DOM, not its data."""
+    rows = page.eval_on_selector_all("#board .sq", """els => els.map(e => {
+        const p = e.querySelector('.piece');
+        return [e.dataset.square, p ? [p.textContent, p.classList.contains('r') ? 'r' :
+                p.classList.contains('b') ? 'b' : '', p.classList.contains('moved')] : null];
+    })""")
+    return {square: None if shown is None else tuple(shown) for square, shown in rows}
+
+
+def visible(token: str) -> tuple | None:
+    """What a square of `token` (render.board_tokens) must show: an unidentified piece
+    "?" (marked moved for "?m"), any other piece its rank, in its owner's colour."""
+    if token in (".", "~~"):
+        return None
+    rest = token[1:]
+    return ("?" if rest == "?m" else rest, token[0], rest == "?m")
+
+
 def current_ply(page) -> int:
     return int(page.eval_on_selector("body", "b => b.dataset.ply"))
 
@@ -94,7 +114,9 @@ def check_every_ply(page, game: stratego.Game, perspective) -> None:
             page.click("#next")
             replay.play(entry.action)
         assert current_ply(page) == ply
-        assert dom_board(page) == engine_board(replay, perspective), f"ply {ply}"
+        expected = engine_board(replay, perspective)
+        assert dom_board(page) == expected, f"ply {ply}"
+        assert dom_visible(page) == {sq: visible(t) for sq, t in expected.items()}, f"ply {ply}: what is shown"
 
 
 def test_the_full_page_clicked_through_and_switched_to_each_view(browser, tmp_path):

@@ -1,6 +1,7 @@
 /* batch_type.c: _core.Batch, N games stepped together in C with the GIL released
  * (stratego.VecEnv wraps it). */
 #include "binding.h"
+#include <limits.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +18,10 @@
 #include "observe_full.h"
 #include "observe_player.h"
 #include "pool.h"
+#include "record.h"
 #include "rng.h"
 #include "rules.h"
+#include "sample.h"
 #include "save.h"
 #include "view.h"
 
@@ -68,6 +71,9 @@ static int parse_num_threads(PyObject *obj, int *out) {
     return 0;
 }
 
+/* game_offset goes through parse_int_in's long: 64 bits on the platforms we build for. */
+_Static_assert(BATCH_MAX_GAME_OFFSET <= LONG_MAX, "game_offset fits a long");
+
 /* __init__: every argument is converted and checked first (a conversion can run Python
  * code, even code that calls __init__ again), then the object is filled, once. */
 static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
@@ -76,7 +82,8 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
                              "final_plies", "obs", "final_obs", "full_obs", "obs_views",
                              "history_k", "probabilities", "as_float", "write_mask", "setups",
                              "final_views", "autoreset", "opponent", "learner_mode", "belief", "final_belief",
-                             "obs_codes", "mask_bits", "full_codes", "deploy", NULL};
+                             "obs_codes", "mask_bits", "full_codes", "game_offset", "record_capacity", "deploy",
+                             NULL};
     long n;
     PyObject *n_obj, *threads_obj, *rules_obj, *outs[VEC_OUT_NB];
     PyObject *obs[OBS_ARRAY_NB] = {Py_None, Py_None, Py_None, Py_None, Py_None};
@@ -85,21 +92,27 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     int obs_codes = 0, mask_bits = 0, full_codes = 0;
     long obs_views = 0, history_k = 4, opponent = -1, learner_mode = LEARNER_RED;
     PyObject *opponent_obj = NULL, *learner_obj = NULL;
-    PyObject *final_views_obj = NULL, *autoreset_obj = NULL;
+    PyObject *final_views_obj = NULL, *autoreset_obj = NULL, *offset_obj = NULL, *record_obj = NULL;
+    long record_capacity = 0;
     long final_views = 0, autoreset = AUTORESET_SAME_STEP;
+    long game_offset = 0;
     SetupTable table;
     Rules rules;
     ObsSpec spec;
     int threads;
     PyObject *setups_copy = NULL, *deploy_obj = Py_None;
     int deploy = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOOOOOOO|OOOOOpppOOOOOOOpppO", kwlist, &n_obj, &threads_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOOOOOOO|OOOOOpppOOOOOOOpppOOO", kwlist, &n_obj, &threads_obj,
                                      &rules_obj, &outs[0], &outs[1], &outs[2], &outs[3],
                                      &outs[4], &outs[5], &outs[6], &outs[7], &outs[8], &obs[0],
                                      &obs[1], &obs[2], &views_obj, &history_obj, &probabilities,
                                      &as_float, &write_mask, &setups_obj, &final_views_obj, &autoreset_obj,
                                      &opponent_obj, &learner_obj, &obs[3], &obs[4], &obs_codes, &mask_bits,
-                                     &full_codes, &deploy_obj))
+                                     &full_codes, &offset_obj, &record_obj, &deploy_obj))
+        goto done;
+    if (record_obj != NULL &&
+        parse_int_in(record_obj, "record_capacity", 0, RECORD_CAPACITY_MAX, "0 (no records) or actions a game",
+                     &record_capacity) < 0)
         goto done;
     if (opponent_obj != NULL &&
         parse_int_in(opponent_obj, "opponent", -1, BOT_KIND_NB - 1, "-1 (none) or a bot kind", &opponent) < 0)
@@ -119,6 +132,10 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     if (autoreset_obj != NULL &&
         parse_int_in(autoreset_obj, "autoreset", AUTORESET_SAME_STEP, AUTORESET_DISABLED,
                      "0 (same step), 1 (next step) or 2 (disabled)", &autoreset) < 0)
+        goto done;
+    if (offset_obj != NULL &&
+        parse_int_in(offset_obj, "game_offset", 0, (long)BATCH_MAX_GAME_OFFSET,
+                     "an int in [0, 2**48] (the run-wide index of the batch's game 0)", &game_offset) < 0)
         goto done;
     if (obs_spec_parse(history_k, probabilities, as_float, obs_codes, &rules, &spec) < 0) goto done;
     /* The games read the setup table for as long as they live: a private copy, so that
@@ -188,6 +205,8 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
         .autoreset = (int)autoreset,
         .opponent = (int)opponent,
         .learner_mode = (int)learner_mode,
+        .game_offset = (int64_t)game_offset,
+        .record_capacity = (uint32_t)record_capacity,
     };
     BatchOutputs outputs = {
         .vec = {
@@ -275,6 +294,24 @@ static PyObject *Batch_reset_some(BatchObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* Finished games that wait to be handed out: queued, or kept on their sheets after the
+ * queue could not grow. */
+static int64_t Batch_records_waiting(const BatchObject *self) {
+    const Batch *b = &self->batch;
+    return b->recording ? b->rec.queue.entries + b->rec.uncollected : 0;
+}
+
+/* save() and restore() hold the games in progress, not finished games waiting to be
+ * handed out: with any waiting, both refuse (docs/recording.md). 0, or -1 with an
+ * exception. */
+static int Batch_check_no_records_waiting(BatchObject *self, const char *what) {
+    int64_t waiting = Batch_records_waiting(self);
+    if (waiting == 0) return 0;
+    PyErr_Format(PyExc_ValueError, "cannot %s: %lld finished game(s) wait to be handed out; call pop_records() "
+                 "first (a save holds the games in progress, not the finished ones)", what, (long long)waiting);
+    return -1;
+}
+
 /* step(actions, illegal_mode): actions an integer array of shape (num_envs,). */
 static PyObject *Batch_step(BatchObject *self, PyObject *args) {
     PyObject *actions_obj, *mode_obj, *result = NULL;
@@ -309,9 +346,16 @@ static PyObject *Batch_step(BatchObject *self, PyObject *args) {
             goto done;
         }
     }
+    int refused;
     Py_BEGIN_ALLOW_THREADS
-    batch_step(&self->batch, a, (int)mode, self->num_threads);
+    refused = batch_step(&self->batch, a, (int)mode, self->num_threads) < 0;
     Py_END_ALLOW_THREADS
+    if (refused) {
+        PyErr_Format(PyExc_MemoryError, "no memory to queue %lld finished game record(s); nothing was played "
+                     "and they are kept: call pop_records() to free the queue, then step again",
+                     (long long)self->batch.rec.uncollected);
+        goto done;
+    }
     result = Py_None;
     Py_INCREF(result);
 done:
@@ -372,6 +416,54 @@ static PyObject *Batch_bot_actions(BatchObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* sample_worlds(players, k, seed, out, failed): k worlds of every game for players[i]
+ * (None: the player to move) as game saves into out (N, k, save bytes) uint8, drawn
+ * without the GIL (sample_games_worlds); ValueError naming the first game that cannot
+ * be sampled (failed marks them all). */
+static PyObject *Batch_sample_worlds(BatchObject *self, PyObject *args) {
+    PyObject *players_obj, *k_obj, *seed_obj, *out, *failed_obj;
+    long k;
+    uint64_t seed;
+    const int64_t *players = NULL;
+    if (!PyArg_ParseTuple(args, "OOOOO", &players_obj, &k_obj, &seed_obj, &out, &failed_obj)) return NULL;
+    if (parse_int_in(k_obj, "k", 1, SAMPLE_WORLDS_MAX, NULL, &k) < 0 || parse_seed(seed_obj, &seed) < 0 ||
+        Batch_check_idle(self) < 0)
+        return NULL;
+    npy_intp n = self->batch.num_envs, shape[3] = {n, k, (npy_intp)save_game_bytes()};
+    if (check_array_shape(out, "out", NPY_UINT8, 3, shape) < 0 ||
+        check_out_array(failed_obj, "failed", NPY_UINT8, n, 0) < 0)
+        return NULL;
+    if (players_obj != Py_None) {
+        if (check_out_array(players_obj, "players", NPY_INT64, n, 0) < 0) return NULL;
+        players = PyArray_DATA((PyArrayObject *)players_obj);
+        for (npy_intp i = 0; i < n; i++) {
+            if (players[i] != RED && players[i] != BLUE) {
+                PyErr_Format(PyExc_ValueError, "players[%zd] must be 0 (red) or 1 (blue), got %lld", (Py_ssize_t)i,
+                             (long long)players[i]);
+                return NULL;
+            }
+        }
+    }
+    if (Batch_enter(self) < 0) return NULL;
+    uint8_t *failed = PyArray_DATA((PyArrayObject *)failed_obj), *worlds = PyArray_DATA((PyArrayObject *)out);
+    Py_BEGIN_ALLOW_THREADS
+    sample_games_worlds(self->batch.states, n, &self->batch.rules, players, (int)k, seed, worlds, failed,
+                        self->num_threads);
+    Py_END_ALLOW_THREADS
+    vec_guard_leave(&self->guard);
+    for (npy_intp i = 0; i < n; i++) {
+        if (!failed[i]) continue;
+        char err[160];
+        SampleSource src;
+        GameState base;
+        int player = players ? (int)players[i] : self->batch.states[i].to_move;
+        sample_game_prepare(&self->batch.states[i], &self->batch.rules, player, &src, &base, err, sizeof(err));
+        PyErr_Format(PyExc_ValueError, "cannot sample worlds of game %zd: %s", (Py_ssize_t)i, err);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *Batch_stats(BatchObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
     if (Batch_check_idle(self) < 0) return NULL;
@@ -387,7 +479,7 @@ static PyObject *Batch_stats(BatchObject *self, PyObject *unused) {
 /* save() -> every game, sampler stream and counter as a batch save (save.h). */
 static PyObject *Batch_save(BatchObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
-    if (Batch_check_idle(self) < 0) return NULL;
+    if (Batch_check_idle(self) < 0 || Batch_check_no_records_waiting(self, "save") < 0) return NULL;
     PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)save_batch_bytes(&self->batch));
     if (out == NULL) return NULL;
     save_batch_write(&self->batch, (uint8_t *)PyBytes_AS_STRING(out));
@@ -404,7 +496,9 @@ static PyObject *Batch_restore(BatchObject *self, PyObject *data) {
         PyErr_Format(PyExc_TypeError, "saved state must be bytes, got %s", Py_TYPE(data)->tp_name);
         return NULL;
     }
-    if (Batch_check_outputs(self) < 0 || Batch_enter(self) < 0) return NULL;
+    if (Batch_check_idle(self) < 0 || Batch_check_no_records_waiting(self, "load a save") < 0 ||
+        Batch_check_outputs(self) < 0 || Batch_enter(self) < 0)
+        return NULL;
     /* bytes are immutable and we hold a reference: safe to read without the GIL. */
     const uint8_t *buf = (const uint8_t *)PyBytes_AS_STRING(data);
     size_t len = (size_t)PyBytes_GET_SIZE(data);
@@ -422,6 +516,92 @@ static PyObject *Batch_restore(BatchObject *self, PyObject *data) {
         return NULL;
     }
     Py_RETURN_NONE;
+}
+
+/* The columns pop_records() hands out, in this order. */
+enum { REC_GAME, REC_FIELD, REC_TO_MOVE, REC_WINNER, REC_REASON, REC_PLIES, REC_COUNT, REC_OFFSETS, REC_ACTIONS,
+       REC_COLUMN_NB };
+static const char *const REC_COLUMN_NAMES[REC_COLUMN_NB] = {"game", "field", "to_move", "winner", "reason",
+                                                            "plies", "count", "offsets", "actions"};
+
+/* pop_records() -> the games finished since the last call, in the order they finished
+ * (by step, then game index), as a dict of arrays (k games): game int64 (the slot),
+ * field (k, 100) uint8 letters, to_move int8, winner int8 (-1 a draw), reason uint8,
+ * plies int32, count int64 (actions played), offsets int64 (k + 1), actions uint16 (the
+ * kept actions of game j are actions[offsets[j]:offsets[j + 1]]; fewer than count[j]
+ * only for an incomplete record, record.h). The queue is emptied. */
+static PyObject *Batch_pop_records(BatchObject *self, PyObject *unused) {
+    STRATEGO_UNUSED(unused);
+    PyObject *cols[REC_COLUMN_NB] = {NULL}, *result = NULL;
+    if (Batch_check_idle(self) < 0) return NULL;
+    Batch *b = &self->batch;
+    if (!b->recording) {
+        PyErr_SetString(PyExc_ValueError, "this env does not record its games: make it with record=True");
+        return NULL;
+    }
+    Recorder *rec = &b->rec;
+    /* Games kept on their sheets after the queue could not grow: queued now, or, if it
+     * still cannot grow, handed out at a later call (what is queued goes out now). */
+    if (rec->uncollected > 0 && recorder_collect(rec) < 0 && rec->queue.entries == 0) return PyErr_NoMemory();
+    npy_intp k = (npy_intp)rec->queue.entries, total = 0;
+    for (size_t at = 0; at < rec->queue.len;) {
+        RecordEntry e;
+        memcpy(&e, rec->queue.data + at, sizeof(e));
+        total += (npy_intp)record_kept(rec, &e.sheet);
+        at += record_entry_bytes(rec, e.sheet.count);
+    }
+    npy_intp field_dims[2] = {k, SQ_NB}, k1 = k + 1;
+    cols[REC_GAME] = PyArray_SimpleNew(1, &k, NPY_INT64);
+    cols[REC_FIELD] = PyArray_SimpleNew(2, field_dims, NPY_UINT8);
+    cols[REC_TO_MOVE] = PyArray_SimpleNew(1, &k, NPY_INT8);
+    cols[REC_WINNER] = PyArray_SimpleNew(1, &k, NPY_INT8);
+    cols[REC_REASON] = PyArray_SimpleNew(1, &k, NPY_UINT8);
+    cols[REC_PLIES] = PyArray_SimpleNew(1, &k, NPY_INT32);
+    cols[REC_COUNT] = PyArray_SimpleNew(1, &k, NPY_INT64);
+    cols[REC_OFFSETS] = PyArray_SimpleNew(1, &k1, NPY_INT64);
+    cols[REC_ACTIONS] = PyArray_SimpleNew(1, &total, NPY_UINT16);
+    for (int c = 0; c < REC_COLUMN_NB; c++) {
+        if (cols[c] == NULL) goto done;
+    }
+    int64_t *game = PyArray_DATA((PyArrayObject *)cols[REC_GAME]);
+    uint8_t *field = PyArray_DATA((PyArrayObject *)cols[REC_FIELD]);
+    int8_t *to_move = PyArray_DATA((PyArrayObject *)cols[REC_TO_MOVE]);
+    int8_t *winner = PyArray_DATA((PyArrayObject *)cols[REC_WINNER]);
+    uint8_t *reason = PyArray_DATA((PyArrayObject *)cols[REC_REASON]);
+    int32_t *plies = PyArray_DATA((PyArrayObject *)cols[REC_PLIES]);
+    int64_t *count = PyArray_DATA((PyArrayObject *)cols[REC_COUNT]);
+    int64_t *offsets = PyArray_DATA((PyArrayObject *)cols[REC_OFFSETS]);
+    uint16_t *actions = PyArray_DATA((PyArrayObject *)cols[REC_ACTIONS]);
+    size_t at = 0;
+    offsets[0] = 0;
+    for (npy_intp j = 0; j < k; j++) {
+        RecordEntry e;
+        memcpy(&e, rec->queue.data + at, sizeof(e));
+        uint32_t kept = record_kept(rec, &e.sheet);
+        game[j] = e.game;
+        memcpy(field + (size_t)j * SQ_NB, e.sheet.field, SQ_NB);
+        to_move[j] = (int8_t)e.sheet.to_move;
+        winner[j] = e.sheet.winner;
+        reason[j] = e.sheet.reason;
+        plies[j] = (int32_t)e.sheet.plies;
+        count[j] = e.sheet.count;
+        memcpy(actions + offsets[j], rec->queue.data + at + sizeof(e), (size_t)kept * sizeof(uint16_t));
+        offsets[j + 1] = offsets[j] + kept;
+        at += record_entry_bytes(rec, e.sheet.count);
+    }
+    result = PyDict_New();
+    if (result == NULL) goto done;
+    for (int c = 0; c < REC_COLUMN_NB; c++) {
+        if (PyDict_SetItemString(result, REC_COLUMN_NAMES[c], cols[c]) < 0) {
+            Py_CLEAR(result);
+            goto done;
+        }
+    }
+    /* Handed out: only now is the queue emptied, so a failure above loses nothing. */
+    recorder_clear_queue(rec);
+done:
+    for (int c = 0; c < REC_COLUMN_NB; c++) Py_XDECREF(cols[c]);
+    return result;
 }
 
 /* game(i) -> a GameState copy of game i (for inspection and rendering). */
@@ -468,6 +648,16 @@ static int Batch_set_num_threads(BatchObject *self, PyObject *value, void *closu
     return 0;
 }
 
+static PyObject *Batch_get_records_waiting(BatchObject *self, void *closure) {
+    STRATEGO_UNUSED(closure);
+    return PyLong_FromLongLong((long long)Batch_records_waiting(self));
+}
+
+static PyObject *Batch_get_record_capacity(BatchObject *self, void *closure) {
+    STRATEGO_UNUSED(closure);
+    return PyLong_FromUnsignedLong(self->batch.recording ? self->batch.rec.capacity : 0);
+}
+
 static PyObject *Batch_get_closed(BatchObject *self, void *closure) {
     STRATEGO_UNUSED(closure);
     return PyBool_FromLong(self->guard.closed);
@@ -477,6 +667,10 @@ static PyGetSetDef Batch_getset[] = {
     {"num_threads", (getter)Batch_get_num_threads, (setter)Batch_set_num_threads,
      "Threads (the engine's pool, csrc/pool.h) used by reset, step, sample_actions and bot_actions.", NULL},
     {"closed", (getter)Batch_get_closed, NULL, "Whether close() was called.", NULL},
+    {"records_waiting", (getter)Batch_get_records_waiting, NULL,
+     "Finished games recorded and not yet handed out by pop_records() (0 when not recording).", NULL},
+    {"record_capacity", (getter)Batch_get_record_capacity, NULL,
+     "Actions a game's record holds (0: not recording).", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -488,6 +682,8 @@ static PyMethodDef Batch_methods[] = {
     {"step", (PyCFunction)Batch_step, METH_VARARGS, "step(actions, illegal_mode)."},
     {"sample_actions", (PyCFunction)Batch_sample_actions, METH_O,
      "sample_actions(out): a uniformly random legal action per game into out (int64)."},
+    {"sample_worlds", (PyCFunction)Batch_sample_worlds, METH_VARARGS,
+     "sample_worlds(players, k, seed, out, failed): k worlds of each game as game saves into out."},
     {"bot_actions", (PyCFunction)Batch_bot_actions, METH_VARARGS,
      "bot_actions(name, out): the action bot `name` plays in each game, into out."},
     {"games_over", (PyCFunction)Batch_games_over, METH_O,
@@ -498,6 +694,8 @@ static PyMethodDef Batch_methods[] = {
     {"game", (PyCFunction)Batch_game, METH_O, "game(i): a GameState copy of game i."},
     {"save", (PyCFunction)Batch_save, METH_NOARGS, "Every game, random stream and counter as bytes."},
     {"restore", (PyCFunction)Batch_restore, METH_O, "restore(data): the batch as save() left it."},
+    {"pop_records", (PyCFunction)Batch_pop_records, METH_NOARGS,
+     "pop_records() -> the games finished since the last call, as a dict of arrays (record=True)."},
     {"close", (PyCFunction)Batch_close, METH_NOARGS, "Frees the games; a second close is safe."},
     {NULL, NULL, 0, NULL},
 };

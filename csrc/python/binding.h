@@ -49,6 +49,9 @@ enum { BATCH_MAX_ENVS = 1 << 26, BATCH_MAX_THREADS = 4096 };
  * stream and learner-vs-opponent slot (VecEnv's memory check adds its own buffers). */
 enum { BATCH_GAME_BYTES = sizeof(GameState) + sizeof(uint64_t) + sizeof(VersusSlot) };
 
+/* Worlds one call may ask for, per game (sample_worlds). */
+enum { SAMPLE_WORLDS_MAX = 1 << 16 };
+
 /* GameState.cells(): the owner byte of a square without a piece (0 red, 1 blue else). */
 enum { CELLS_EMPTY = PLAYER_NB, CELLS_LAKE = PLAYER_NB + 1 };
 

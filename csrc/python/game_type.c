@@ -18,6 +18,7 @@
 #include "pool.h"
 #include "rng.h"
 #include "rules.h"
+#include "sample.h"
 #include "save.h"
 #include "view.h"
 
@@ -463,7 +464,48 @@ static PyObject *GameState_set_bot_stream(GameStateObject *self, PyObject *state
     Py_RETURN_NONE;
 }
 
+/* sample_worlds(player, k, seed) -> k new GameStates: worlds `player` cannot tell from
+ * this game, drawn uniformly on sample_stream(seed, 0) (sample.h); each world's bot
+ * stream is drawn next on the same stream. ValueError for a game that cannot be sampled. */
+static PyObject *GameState_sample_worlds(GameStateObject *self, PyObject *args) {
+    PyObject *player_obj, *k_obj, *seed_obj, *list = NULL, *result = NULL;
+    int player;
+    long k;
+    uint64_t seed;
+    char err[160];
+    SampleSource src;
+    GameState base;
+    if (!PyArg_ParseTuple(args, "OOO", &player_obj, &k_obj, &seed_obj)) return NULL;
+    if (parse_player(player_obj, "player", &player) < 0 ||
+        parse_int_in(k_obj, "k", 1, SAMPLE_WORLDS_MAX, NULL, &k) < 0 || parse_seed(seed_obj, &seed) < 0 ||
+        GameState_check_ready(self) < 0)
+        return NULL;
+    if (sample_game_prepare(&self->state, &self->rules, player, &src, &base, err, sizeof(err)) < 0) {
+        PyErr_Format(PyExc_ValueError, "cannot sample worlds: %s", err);
+        return NULL;
+    }
+    list = PyList_New(k);
+    if (list == NULL) goto done;
+    uint64_t rng = sample_stream(seed, 0);
+    for (long j = 0; j < k; j++) {
+        GameStateObject *world = PyObject_New(GameStateObject, Py_TYPE(self));
+        if (world == NULL) goto done;
+        sample_game_world(&src, &rng, &world->state);
+        world->rules = self->rules;
+        world->bot_rng = rng_next(&rng);
+        world->ready = 1;
+        PyList_SET_ITEM(list, j, (PyObject *)world);
+    }
+    result = list;
+    list = NULL;
+done:
+    Py_XDECREF(list);
+    return result;
+}
+
 static PyMethodDef GameState_methods[] = {
+    {"sample_worlds", (PyCFunction)GameState_sample_worlds, METH_VARARGS,
+     "sample_worlds(player, k, seed): k worlds the player cannot tell from this game (new GameStates)."},
     {"to_bytes", (PyCFunction)GameState_to_bytes, METH_NOARGS, "The state as bytes."},
     {"bot_action", (PyCFunction)GameState_bot_action, METH_O,
      "bot_action(name): the action bot `name` plays for the player to move, -1 when over."},

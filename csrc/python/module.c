@@ -17,6 +17,7 @@
 #include "observe_full.h"
 #include "observe_player.h"
 #include "pool.h"
+#include "record.h"
 #include "rng.h"
 #include "rules.h"
 #include "save.h"
@@ -63,6 +64,24 @@ static PyObject *core_num_actions(PyObject *mod, PyObject *rules_obj) {
     Rules rules;
     if (rules_from_dict(rules_obj, &rules) < 0) return NULL;
     return PyLong_FromLong(rules_num_actions(&rules));
+}
+
+/* record_capacity_bound(rules) -> the most actions a game of these rules can have, 0 if
+ * they have no bound (record.h) */
+static PyObject *core_record_capacity_bound(PyObject *mod, PyObject *rules_obj) {
+    STRATEGO_UNUSED(mod);
+    Rules rules;
+    if (rules_from_dict(rules_obj, &rules) < 0) return NULL;
+    return PyLong_FromUnsignedLong(record_capacity_bound(&rules));
+}
+
+/* record_game_bytes(capacity) -> the memory a recording batch holds a game */
+static PyObject *core_record_game_bytes(PyObject *mod, PyObject *capacity_obj) {
+    STRATEGO_UNUSED(mod);
+    long capacity;
+    if (parse_int_in(capacity_obj, "record_plies", RECORD_CAPACITY_MIN, RECORD_CAPACITY_MAX, NULL, &capacity) < 0)
+        return NULL;
+    return PyLong_FromSize_t(record_game_bytes((uint32_t)capacity));
 }
 
 /* Channel names, one row of NAME_LEN bytes each; at most NAMES_MAX of them. */
@@ -273,6 +292,10 @@ static PyMethodDef core_methods[] = {
     {"action_encode_rescue", core_action_encode_rescue, METH_VARARGS,
      "action_encode_rescue(player, type, square) -> action, or -1 if the square is not in the player's half."},
     {"num_actions", core_num_actions, METH_O, "num_actions(rules) -> size of the variant's action space."},
+    {"record_capacity_bound", core_record_capacity_bound, METH_O,
+     "record_capacity_bound(rules) -> the most actions a game can have (its record's exact bound), 0: none."},
+    {"record_game_bytes", core_record_game_bytes, METH_O,
+     "record_game_bytes(capacity) -> bytes a recording batch holds a game."},
     {"codes_table", core_codes_table, METH_NOARGS,
      "codes_table() -> (CODE_NB, board channels) uint8: the board planes of each square code."},
     {"full_codes_table", core_full_codes_table, METH_NOARGS,
@@ -327,10 +350,16 @@ static int core_exec(PyObject *m) {
         PyModule_AddIntConstant(m, "MAX_PIECES", MAX_PIECES) < 0 ||
         PyModule_AddIntConstant(m, "MAX_ENVS", BATCH_MAX_ENVS) < 0 ||
         PyModule_AddIntConstant(m, "MAX_THREADS", BATCH_MAX_THREADS) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_GAME_OFFSET", (long)BATCH_MAX_GAME_OFFSET) < 0 ||
         PyModule_AddIntConstant(m, "SAVE_VERSION", SAVE_VERSION) < 0 ||
         PyModule_AddIntConstant(m, "SAVE_HEADER_BYTES", (long)sizeof(SaveHeader)) < 0 ||
         PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(GameState)) < 0 ||
+        PyModule_AddIntConstant(m, "GAME_SAVE_BYTES", (long)save_game_bytes()) < 0 ||
+        PyModule_AddIntConstant(m, "SAMPLE_WORLDS_MAX", SAMPLE_WORLDS_MAX) < 0 ||
         PyModule_AddIntConstant(m, "BATCH_GAME_BYTES", BATCH_GAME_BYTES) < 0 ||
+        PyModule_AddIntConstant(m, "RECORD_CAPACITY_MIN", RECORD_CAPACITY_MIN) < 0 ||
+        PyModule_AddIntConstant(m, "RECORD_CAPACITY_MAX", RECORD_CAPACITY_MAX) < 0 ||
+        PyModule_AddIntConstant(m, "RECORD_ENTRY_BYTES", (long)sizeof(RecordEntry)) < 0 ||
         PyModule_AddIntConstant(m, "CELLS_EMPTY", CELLS_EMPTY) < 0 ||
         PyModule_AddIntConstant(m, "CELLS_LAKE", CELLS_LAKE) < 0 ||
         PyModule_AddIntConstant(m, "PIECE_MOVED", PIECE_MOVED) < 0 ||

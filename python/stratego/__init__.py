@@ -20,9 +20,10 @@ __version__ = "0.1.0"
 STATE_BYTES: int = _core.STATE_BYTES
 BOTS: tuple[str, ...] = _core.BOT_NAMES  # the bots Game.bot_move and VecEnv.bot_actions know
 SAVE_VERSION: int = _core.SAVE_VERSION  # format of Game pickles and VecEnv saves (docs/api.md)
+GAME_SAVE_BYTES: int = _core.GAME_SAVE_BYTES  # one game save: a world of VecEnv.sample_worlds
 
 __all__ = [
-    "ACTION_MAX", "ACTION_NB", "BOTS", "records", "END_REASONS", "Game", "OBSERVATION_VERSION", "SAVE_VERSION", "STATE_BYTES", "StrategoEnv", "VecEnv", "Variant",
+    "ACTION_MAX", "ACTION_NB", "BOTS", "records", "END_REASONS", "GAME_SAVE_BYTES", "Game", "OBSERVATION_VERSION", "SAVE_VERSION", "STATE_BYTES", "StrategoEnv", "VecEnv", "Variant",
     "action_to_move", "action_to_squares", "channel_names", "decode_action", "default_num_threads", "rescue_to_action", "format_observation", "format_move", "format_square", "load_variant",
     "move_to_action", "codes_bytes", "expand_full_observation", "expand_observation", "mask_bytes", "pack_mask",
     "unpack_mask", "parse_move", "parse_square", "squares_to_action", "variants",

@@ -58,6 +58,22 @@ def rescue_to_action(piece_type: int, sq: int, player: int) -> int:
     return action
 
 
+def check_in_variant(action: int, num_actions: int, move: str) -> int:
+    """`action` if a variant of `num_actions` actions has it (a variant uses a prefix of
+    the blocks above); otherwise ValueError naming `move` (its notation), what kind of
+    action it is, and what the variant has."""
+    if action < num_actions:
+        return action
+    kind = ("a diagonal move" if action < RESCUE_ACTION_BASE else
+            "a rescue" if action < RESCUE_DECLINE else "a declined rescue")
+    has = ["moves along rows and columns"]
+    if num_actions > DIAG_ACTION_BASE:
+        has.append("diagonal steps")
+    if num_actions > RESCUE_ACTION_BASE:
+        has.append("rescues")
+    raise ValueError(f"{move}: {kind}; this variant has only {' and '.join(has)}")
+
+
 def action_to_move(action: int, player: int, numbering: str = "new") -> str:
     """Notation of `player`'s action: "B4-B7", a rescue "6@F4", or "pass"."""
     kind, a, b = decode_action(action, player)

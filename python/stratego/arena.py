@@ -1,6 +1,6 @@
 """The arena: a round robin among bots and policies, with Elo ratings.
 
-Players are the C bots ("random", "heuristic"), Python policies (`module:function` or
+Players are the C bots ("random", "heuristic", "pimc"), Python policies (`module:function` or
 `file.py:function`, the protocol of stratego.policy) and policy files (paths; see
 stratego.policy_file). Every pair meets in `games` games with each colour. All games
 run in one batch (`VecEnv`), and a game slot counts only its FIRST game: a slot whose

@@ -7,6 +7,7 @@ import sys
 from . import _core
 from .arguments import MAX_ENVS, MAX_THREADS, float_in, int_in
 from .bench import format_result, run_bench
+from .distributed import ActorFailed
 from .threads import default_num_threads
 from .variants import RULE_SETTINGS, variants
 
@@ -16,6 +17,8 @@ MAX_PLIES = RULE_SETTINGS["max_plies"][1]
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if args.ray is not None:
+        return _bench_ray(args)
     print(f"stratego bench: variant {args.variant}, default threads {default_num_threads()}, "
           f"state {_core.STATE_BYTES} bytes/game")
     steps = None if args.seconds else args.steps
@@ -38,6 +41,24 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_ray(args: argparse.Namespace) -> int:
+    from .distributed import connect, run_bench_ray
+    if args.seconds:
+        raise ValueError("--ray runs --steps (a timed run has no checksum to compare): leave out --seconds")
+    address = None if args.ray == "local" else args.ray
+    ray = connect(address, num_cpus=args.actors * max(args.threads, 1) if address is None else None)
+    print(f"stratego bench --ray: variant {args.variant}, {args.actors} actor(s) x {max(args.threads, 1)} "
+          f"thread(s), Ray {ray.__version__} at {address or 'a local Ray started here'}")
+    r = run_bench_ray(args.num_envs, args.steps, actors=args.actors, threads=max(args.threads, 1),
+                      seed=args.seed, variant=args.variant, address=address, observations=not args.no_obs,
+                      obs_dtype=args.obs_dtype)
+    for s, a in zip(r.slices, r.actors):
+        print(f"  {s}: {a.steps_per_second:,.0f} steps/s in {a.seconds:.2f} s, checksum {a.checksum:016x}")
+    print(format_result(r.total))
+    print(f"  Ray overhead      {r.overhead_seconds:.3f} s (driver wall time beyond the slowest actor)")
+    return 0
+
+
 def _arena(args: argparse.Namespace) -> int:
     from .arena import run_arena
     result = run_arena(args.players, games=args.games, variant=args.variant, seed=args.seed, setup=args.setup,
@@ -54,7 +75,7 @@ def _arena(args: argparse.Namespace) -> int:
 
 def _view(args: argparse.Namespace) -> int:
     from .viewer import load_game, viewer_html
-    page = viewer_html(load_game(args.game, args.index), perspective=args.perspective, title=args.title)
+    page = viewer_html(load_game(args.game, args.index, max_moves=args.max_moves), perspective=args.perspective, title=args.title)
     # Written only once the whole page is made: a bad record leaves no file behind.
     with open(args.output, "w", encoding="utf-8") as out:
         out.write(page)
@@ -65,22 +86,43 @@ def _view(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     from .terminal import replay_game
     from .viewer import load_game
-    return replay_game(load_game(args.game, args.index), perspective=args.perspective)
+    return replay_game(load_game(args.game, args.index, max_moves=args.max_moves), perspective=args.perspective)
 
 
 def _play(args: argparse.Namespace) -> int:
     import random
     from .game import Game
+    from .seeding import resolve_seed
     from .terminal import play_game
-    color = args.color if args.color != "random" else random.choice(["red", "blue"])
-    game = Game(args.variant, seed=args.seed, setup=args.setup, numbering=args.numbering)
+    seed = resolve_seed(args.seed)
+    # The colour drawn from the seed too: one seed, one game.
+    color = args.color if args.color != "random" else random.Random(seed).choice(["red", "blue"])
+    game = Game(args.variant, seed=seed, setup=args.setup, numbering=args.numbering)
     status = play_game(game, ("red", "blue").index(color), args.bot)
-    if args.save and game.history:
+    if args.save and (game.history or game.done):  # a game resigned before any move is a game too
         from .records import RecordWriter
+        index = _records_in(args.save)
         with RecordWriter(args.save, append=True) as out:  # one game a line: a file collects games
             out.write(game)
-        print(f"game saved to {args.save} (stratego view {args.save} --index ... -o game.html)")
+        print(f"game saved to {args.save} as game {index} (stratego view {args.save} --index {index} -o game.html)")
     return status
+
+
+def _records_in(path: str) -> int:
+    """How many games a JSON lines file holds (one a line), 0 if there is no file."""
+    try:
+        with open(path, "rb") as lines:
+            return sum(1 for line in lines if line.strip())
+    except FileNotFoundError:
+        return 0
+
+
+def _add_max_moves(parser) -> None:
+    """The option of the commands that read record files: their readers refuse longer games."""
+    from .records import MAX_JSONL_MOVES, MAX_MOVES
+    parser.add_argument("--max-moves", type=int_in(0, MAX_STEPS), default=None,
+                        help=f"refuse games of more moves (default: {MAX_MOVES} a Gravon record, {MAX_JSONL_MOVES} "
+                             "a JSON lines game; docs/records.md)")
 
 
 # Subcommands for people: watch a game (view, replay) or play one (play).
@@ -88,20 +130,23 @@ _VIEWING = {"view": _view, "replay": _replay, "play": _play}
 
 
 def _add_viewing(sub) -> None:
+    from .viewer import VIEWS
     view = sub.add_parser("view", help="a recorded game as one HTML page (no network needed)",
                           description="Writes a self-contained HTML page of a game: board, moves, captured "
                           "pieces, steps by move (buttons, slider, keys). --perspective red or blue writes only "
                           "what that player knew.")
     view.add_argument("game", metavar="GAME", help="a Gravon .xml record, a folder of them, or a JSON lines file of games (--index)")
     view.add_argument("-o", "--output", required=True, help="the HTML file to write")
-    view.add_argument("--perspective", default="full", choices=["full", "red", "blue"],
+    view.add_argument("--perspective", default="full", choices=VIEWS,
                       help="full: every piece, with buttons for each player's view (default); red/blue: that player's view only")
     view.add_argument("--index", type=int_in(0, MAX_STEPS), default=0, help="the game's number in the file or folder (from 0)")
     view.add_argument("--title", default=None, help="the page's title")
+    _add_max_moves(view)
     replay = sub.add_parser("replay", help="step through a recorded game in the terminal")
     replay.add_argument("game", metavar="FILE", help="a Gravon .xml record, a folder of them, or a JSON lines file of games (--index)")
-    replay.add_argument("--perspective", default="full", choices=["full", "red", "blue"])
+    replay.add_argument("--perspective", default="full", choices=VIEWS)
     replay.add_argument("--index", type=int_in(0, MAX_STEPS), default=0, help="the game's number in the file or folder (from 0)")
+    _add_max_moves(replay)
     play = sub.add_parser("play", help="play against a bot in the terminal, from your own view")
     play.add_argument("--bot", default="heuristic", choices=list(_core.BOT_NAMES))
     play.add_argument("--color", default="red", choices=["red", "blue", "random"], help="your colour (red moves first)")
@@ -114,14 +159,30 @@ def _add_viewing(sub) -> None:
 
 def _pairs(args: argparse.Namespace) -> int:
     from .pairs import save_pairs, training_pairs
-    from .records import load_records
+    from .records import read_records
 
-    records = load_records(args.records)
+    # As read: training_pairs replays each game once (a Record from load_records would be a replay already).
+    records = read_records(args.records, max_moves=args.max_moves)
     players = {"both": (0, 1), "red": (0,), "blue": (1,)}[args.players]
     pairs = training_pairs(records, players=players, history_k=args.history_k, obs_format=args.obs_format)
     save_pairs(args.output, pairs)
     print(f"stratego pairs: {len(pairs['action'])} pairs of {args.players} from "
           f"{len(set(pairs['game'].tolist()))} games written to {args.output}")
+    return 0
+
+
+def _record(args: argparse.Namespace) -> int:
+    from .bench import ProgressBar
+    from .recording import write_dataset
+
+    bar = ProgressBar("record", not args.no_progress, unit="k games", scale=1)
+    run = write_dataset(args.output, args.games, args.variant, num_envs=args.num_envs, num_threads=args.threads,
+                        seed=args.seed, red=args.red, blue=args.blue, setup=args.setup,
+                        record_plies=args.record_plies,
+                        progress=lambda done, total: bar.update(done / total, done / 1000))
+    bar.close()
+    print(f"stratego record: variant {args.variant}, {args.red} (red) vs {args.blue} (blue), seed {args.seed}: "
+          f"{run.summary()} to {args.output}")
     return 0
 
 
@@ -141,6 +202,11 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--obs-dtype", default="uint8", choices=["uint8", "float32"])
     bench.add_argument("--no-obs", action="store_true", help="only the run without observations")
     bench.add_argument("--no-progress", action="store_true", help="no progress bar")
+    bench.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                       help="run across Ray actors: at ADDRESS (HOST:PORT of `ray start --head`), or on a local "
+                            "Ray started here when no address is given (docs/distributed.md)")
+    bench.add_argument("--actors", type=int_in(1, MAX_THREADS), default=2,
+                       help="with --ray: actors, each stepping a slice of the games on --threads threads (2)")
     arena = sub.add_parser("arena", help="round robin among bots and policies, with Elo ratings",
                            description="Every pair of players meets in --games games with each colour; only the "
                            "first game of each env slot counts, so short games are not favoured. Elo: "
@@ -172,12 +238,34 @@ def main(argv: list[str] | None = None) -> int:
     pairs.add_argument("--players", default="both", choices=["both", "red", "blue"], help="whose decisions (both)")
     pairs.add_argument("--history-k", type=int, default=4, help="observation history planes (4; the range is checked in C)")
     pairs.add_argument("--obs-format", default="planes", choices=["planes", "codes"])
+    _add_max_moves(pairs)
+    record = sub.add_parser("record", help="play games in the batch and write them as JSON lines (a dataset)",
+                            description="Games played in C by a recording VecEnv, one JSON line each "
+                            "(docs/records.md), in the order they end; slot i of --num-envs writes its first "
+                            "games only, so short games are not favoured; the file is the same for any "
+                            "--threads (docs/recording.md).")
+    record.add_argument("--games", type=int_in(1, MAX_STEPS), required=True, help="games to write")
+    record.add_argument("-o", "--output", required=True, help="the .jsonl file to write (.jsonl.gz: gzip)")
+    record.add_argument("--variant", default="classic", help=f"one of {variants()} or a .toml path")
+    record.add_argument("--red", default="random", choices=["random", *_core.BOT_NAMES[1:]],
+                        help="red's player: random legal moves or a bot (random)")
+    record.add_argument("--blue", default="random", choices=["random", *_core.BOT_NAMES[1:]],
+                        help="blue's player (random)")
+    record.add_argument("--setup", default="random", choices=["random", "human"])
+    record.add_argument("--num-envs", type=int_in(1, MAX_ENVS), default=4096, help="games at once (4096)")
+    record.add_argument("--threads", type=int_in(0, MAX_THREADS), default=0,
+                        help="threads, 0 = the default (stratego.default_num_threads())")
+    record.add_argument("--seed", type=int, default=0)
+    record.add_argument("--record-plies", type=int, default=None,
+                        help="actions a game's record holds (default: the variant's bound; required for a "
+                             "variant without max_plies)")
+    record.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_viewing(sub)
     args = parser.parse_args(argv)
-    run = {"bench": _bench, "arena": _arena, "pairs": _pairs, **_VIEWING}[args.command]
+    run = {"bench": _bench, "arena": _arena, "pairs": _pairs, "record": _record, **_VIEWING}[args.command]
     try:
         return run(args)
-    except (ValueError, TypeError, MemoryError, OSError) as exc:
+    except (ValueError, TypeError, MemoryError, OSError, ImportError, ActorFailed) as exc:
         # Bad settings (an unknown variant, too many games): the message, no traceback.
         parser.error(str(exc))
 

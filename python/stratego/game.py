@@ -9,15 +9,21 @@ from . import _core
 from .compact import mask_bytes
 from .actions import action_to_move, move_to_action, rescue_to_action, squares_to_action
 from .history import HistoryMove, Record, RecordError, action_players, make_record
-from .notation import check_numbering, format_move, parse_move, parse_rescue
 from .deploy import parse_setup
+from .notation import check_numbering, format_move, is_rescue_text, parse_move, parse_rescue
 from .render import board_tokens, parse_perspective, render_cells
 from .seeding import resolve_seed
 from .variants import PIECE_NAMES, Variant, load_variant
 
+# The agent names of the multi-agent envs (PettingZoo, RLlib): index = colour, red first.
+AGENTS = ("player_0", "player_1")
+
 
 # Endings the players decide (game_concede, csrc/game.h).
 _CONCEDED = ("resigned", "agreed_draw", "timeout")
+# A pickle's actions: little-endian uint16 whatever the machine, so a pickle made on one
+# loads on any other (docs/records.md "History").
+_ACTION_BYTES = np.dtype("<u2")
 
 
 class Game:
@@ -29,7 +35,7 @@ class Game:
     and a pair such as ("agent", "human") deploys one side only;
     Game.from_field(field, to_move=0, ...) from a 100-letter Gravon board.
 
-    bot_move(name) asks a bot in C ("random", "heuristic") for the move of the player
+    bot_move(name) asks a bot in C ("random", "heuristic", "pimc") for the move of the player
     to move; its random stream is seeded with the game (see bot_move).
 
     A game keeps its history (docs/records.md): the position it started from
@@ -71,6 +77,11 @@ class Game:
         action's forfeit as recorded; an ending the position decides (a captured flag, no
         move left, a cap) must be the one the moves reach. RecordError names the first
         action that is illegal, or the result that differs. `seed` as from_field's."""
+        return cls._from_record(record, numbering, seed)
+
+    @classmethod
+    def _from_record(cls, record: Record, numbering: str = "new", seed: int | None = 0, before=None) -> "Game":
+        """from_record, calling before(game, i) ahead of each action i (stratego.pairs)."""
         if not isinstance(record, Record):
             raise TypeError(f"record must be a stratego.history.Record, got {type(record).__name__} "
                             "(stratego.records.replay takes Gravon records too)")
@@ -79,14 +90,15 @@ class Game:
             game = cls.from_field(record.field, record.to_move, record.variant, numbering=numbering, seed=seed)
         except ValueError as exc:
             raise RecordError(f"{where}bad start: {exc}") from None
-        game._play_recorded(record.actions, [f"action {i + 1}" for i in range(len(record.actions))], where)
+        game._play_recorded(record.actions, [f"action {i + 1}" for i in range(len(record.actions))], where, before)
         game._end_as_recorded(record.winner, record.reason, where)
         return game
 
-    def _play_recorded(self, actions, names: list[str], where: str) -> None:
+    def _play_recorded(self, actions, names: list[str], where: str, before=None) -> None:
         """Plays a record's actions; RecordError names (names[i]) the first that the rules
-        refuse, a rescue they do not open, or a rescue they open that the record skips."""
-        for action, name in zip(actions, names):
+        refuse, a rescue they do not open, or a rescue they open that the record skips.
+        before(self, i), when given, sees the position ahead of action i."""
+        for i, (action, name) in enumerate(zip(actions, names)):
             # The label for a message only: decoding every action would double the cost.
             label = lambda: f"{where}{name} ({action_to_move(action, self.to_move)})"  # noqa: E731
             if self.done:
@@ -96,6 +108,8 @@ class Game:
                 raise RecordError(f"{label()}: " + (
                     "the record makes a rescue the rules do not open" if rescue else
                     "the rules open a rescue here (a piece returns, or 'pass'), the record moves on"))
+            if before is not None:
+                before(self, i)
             try:
                 self.play(action)
             except ValueError as exc:
@@ -277,7 +291,7 @@ class Game:
                     raise ValueError(f"illegal move {move.strip()}: {reason}")
                 self._place(rescue_to_action(piece_type, sq, self.to_move))
                 return
-            if move.strip().lower() == "pass" or "@" in move:
+            if is_rescue_text(move):
                 action = move_to_action(move, self.to_move, self.numbering)
                 label = move.strip()
             else:
@@ -343,7 +357,7 @@ class Game:
         self._state.concede("timeout", self.to_move if player is None else player)
 
     def bot_move(self, name: str = "heuristic") -> int:
-        """The action bot `name` ("random" or "heuristic", see stratego.BOTS) plays for
+        """The action bot `name` ("random", "heuristic" or "pimc", see stratego.BOTS) plays for
         the player to move, in its frame; the move is not played (`play` it). -1 once
         the game is over.
 
@@ -355,6 +369,51 @@ class Game:
         stream; clone() and pickling keep it.
         """
         return self._state.bot_action(name)
+
+    # -- hidden state ------------------------------------------------------
+    def sample_worlds(self, k: int, seed: int, player: int | None = None) -> list["Game"]:
+        """`k` complete games that `player` (default: the player to move) cannot tell
+        from this one, drawn uniformly and independently from every assignment of types
+        to the opponent pieces it has not identified that agrees with what it saw
+        (docs/sampling.md): the same information as the belief planes. Each world is a
+        full Game that plays on with this game's history in its state (two-square and
+        chasing state, position hashes of its own types; its `history` of actions starts
+        at the world), its bot stream drawn from the same stream.
+        Deterministic given `seed`; VecEnv.sample_worlds gives game 0's worlds the same
+        way from the same seed.
+
+        ValueError for a finished game (nothing is hidden any more), for the player not
+        to move during the opponent's rescue phase, and for k outside [1, 65536].
+        """
+        player = self.to_move if player is None else player
+        states = self._state.sample_worlds(player, k, seed)
+        worlds = []
+        for state in states:
+            world = Game.__new__(Game)
+            world._variant, world.numbering, world._state = self._variant, self.numbering, state
+            # Its Game history starts at the world: the true game's start holds the types
+            # the player never saw (the actions before are this game's `history`).
+            world._begin_history()
+            worlds.append(world)
+        return worlds
+
+    @classmethod
+    def from_save(cls, data, variant: str | Variant = "classic", *, numbering: str = "new",
+                  **settings: int) -> "Game":
+        """A game from a game save (bytes or a uint8 array row: a world of
+        VecEnv.sample_worlds, a pickle's state), checked completely against `variant`'s
+        rules (docs/api.md "Saves")."""
+        if isinstance(data, np.ndarray):
+            if data.dtype != np.uint8 or data.ndim != 1:
+                raise ValueError(f"a game save array must be 1-D uint8, got {data.ndim}-D {data.dtype}")
+            data = data.tobytes()
+        game = cls.__new__(cls)
+        game._variant = load_variant(variant, **settings)
+        game.numbering = check_numbering(numbering)
+        game._state = _core.GameState(game._variant.rules)
+        game._state.from_bytes(data)
+        game._begin_history()
+        return game
 
     # -- observations --------------------------------------------------------
     def observation(self, player: int | None = None, *, dtype: str = "uint8", history_k: int = 4,
@@ -453,7 +512,7 @@ class Game:
         # things the C save format already has, the start's save and action ints: it is
         # unbounded, the C state fixed-size (docs/records.md "History").
         return {"variant": self._variant, "state": self._state.to_bytes(), "numbering": self.numbering,
-                "start": self._start.to_bytes(), "actions": np.asarray(self._actions, np.uint16).tobytes()}
+                "start": self._start.to_bytes(), "actions": np.asarray(self._actions, _ACTION_BYTES).tobytes()}
 
     def __setstate__(self, data: dict) -> None:
         # A pickle without a history (made before games kept one) starts its history at
@@ -473,8 +532,8 @@ class Game:
             start = _core.GameState(variant.rules)
             start.from_bytes(data["start"])
             if not isinstance(data["actions"], bytes) or len(data["actions"]) % 2:
-                raise ValueError("a pickled Game's actions are uint16 bytes")
-            actions = np.frombuffer(data["actions"], np.uint16).tolist()
+                raise ValueError("a pickled Game's actions are little-endian uint16 bytes")
+            actions = np.frombuffer(data["actions"], _ACTION_BYTES).tolist()
             if any(a >= variant.num_actions for a in actions):
                 raise ValueError(f"a pickled Game's actions are in [0, {variant.num_actions})")
         # Only a game that loaded is set: a refused pickle leaves no half-made Game.

@@ -35,7 +35,7 @@ class StrategoEnv(gym.Env):
 
     - The learner sees only its own turns and its own view (the partial observation,
       C x 10 x 10, channels first; actions in its frame, see stratego.actions).
-    - opponent: a bot in C ("random" or "heuristic", stratego.BOTS; its random choices
+    - opponent: a bot in C ("random", "heuristic" or "pimc", stratego.BOTS; its random choices
       come from the game's seed, drawn from the env's) or a policy of the policy
       protocol (stratego.policy), called with a batch of one in the observations it
       declares, and reseeded on a seeded reset (see stratego.opponent).

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import operator
-from typing import Iterable, NamedTuple
+from typing import Iterable, Iterator, NamedTuple
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from .actions import RESCUE_ACTION_BASE, action_to_move
 from .notation import format_square
 from .variants import Variant, load_variant
 
-__all__ = ["RecordError", "HistoryMove", "Record", "make_record", "action_players", "check_field",
+__all__ = ["RecordError", "HistoryMove", "Record", "make_record", "action_players", "turn_players", "check_field",
            "FIELD_ALPHABET", "LAKE_SQUARES"]
 
 # Letters allowed in a field: 'A' empty, '_' lake, 'B'..'M' red, 'N'..'Y' blue.
@@ -29,8 +29,9 @@ FIELD_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXY_")
 # Lakes: the engine's (csrc/types.h, LAKE_SQUARES).
 LAKE_SQUARES = frozenset(_core.LAKE_SQUARES)
 
-#: End reasons a record may give (the engine's, csrc/game.h), None for an unfinished game.
-END_REASONS: tuple[str, ...] = _core.END_REASONS[1:]
+#: End reasons a record may give: stratego.END_REASONS (the engine's, csrc/game.h) but
+#: "none", which a record writes as None (an unfinished game).
+RECORD_END_REASONS: tuple[str, ...] = _core.END_REASONS[1:]
 
 
 class RecordError(ValueError):
@@ -50,12 +51,17 @@ def action_players(to_move: int, actions: Iterable[int]) -> list[int]:
     """The player of each action of a game that started with `to_move` to play: moves
     alternate; a rescue or its decline is made by the player whose move opened it (the
     rescue rule keeps the turn, csrc/game.h), and hands the turn on."""
-    players, turn, last = [], to_move, to_move
-    for action in actions:
-        last = last if action >= RESCUE_ACTION_BASE else turn
+    return list(turn_players(to_move, (action >= RESCUE_ACTION_BASE for action in actions)))
+
+
+def turn_players(to_move: int, rescues: Iterable[bool]) -> Iterator[int]:
+    """action_players from whether each action is a rescue (or its decline): for moves in
+    notation (stratego.jsonl), whose actions depend on the player."""
+    turn, last = to_move, to_move
+    for rescue in rescues:
+        last = last if rescue else turn
         turn = 1 - last
-        players.append(last)
-    return players
+        yield last
 
 
 def check_field(content: str, where: str = "field") -> str:
@@ -147,7 +153,7 @@ def make_record(variant: str | Variant, field: str, actions: Iterable[int], *, t
     if reason is None:
         if winner is not None:
             raise RecordError(f"winner {winner} without an end reason; an unfinished game has winner None")
-    elif reason not in END_REASONS:
-        raise RecordError(f"unknown end reason {reason!r}; expected one of {', '.join(END_REASONS)} or None")
+    elif reason not in RECORD_END_REASONS:
+        raise RecordError(f"unknown end reason {reason!r}; expected one of {', '.join(RECORD_END_REASONS)} or None")
     return Record(variant, field, _actions_tuple(actions, num_actions), int(to_move),
                   None if winner is None else int(winner), reason, source)

@@ -24,12 +24,14 @@ import os
 from pathlib import Path
 from typing import IO, Iterable, Iterator
 
-from .actions import PASS, action_to_move, move_to_action
-from .history import Record, RecordError, make_record
+from .actions import action_to_move, check_in_variant, move_to_action
+from .history import Record, RecordError, make_record, turn_players
+from .notation import is_rescue_text
 from . import _core
 from .variants import PIECE_NAMES, RULE_SETTINGS, SWITCHES, Variant, load_variant, variants
 
-__all__ = ["JSONL_FORMAT", "JSONL_VERSION", "DEFAULT_MAX_LINE_BYTES", "MAX_JSONL_MOVES", "record_to_json",
+__all__ = ["JSONL_FORMAT", "JSONL_VERSION", "DEFAULT_MAX_LINE_BYTES", "MAX_JSONL_MOVES", "MAX_NAME_CHARS",
+           "MAX_DESCRIPTION_CHARS", "record_to_json",
            "record_from_json", "RecordWriter", "write_jsonl", "iter_jsonl", "read_jsonl"]
 
 JSONL_FORMAT = "stratego-game"
@@ -39,6 +41,9 @@ DEFAULT_MAX_LINE_BYTES = 2_000_000
 #: More moves than this in one game is refused: the longest game a ply cap allows
 #: (max_plies <= 65535) with its rescues fits.
 MAX_JSONL_MOVES = 100_000
+#: Longest variant name and description a line may hold (they are names and a sentence).
+MAX_NAME_CHARS = 200
+MAX_DESCRIPTION_CHARS = 1000
 
 _DEFAULTS = {name: default for name, _type, _lo, _hi, default, _doc in _core.RULE_SETTINGS}
 _REQUIRED = ("format", "version", "variant", "field", "moves")
@@ -58,22 +63,17 @@ def _token(action: int, player: int) -> str:
     return token
 
 
-def _action(token, player: int, where: str) -> int:
+def _action(token, player: int, num_actions: int, where: str) -> int:
     if not isinstance(token, str) or len(token) > 12:
         raise RecordError(f"{where}: expected a move in notation like 'B4-B7', '6@F4' or 'pass', got {token!r:.40}")
     key = (token, player)
     action = _ACTION_OF.get(key)
-    if action is None:
-        try:
-            action = move_to_action(token, player)
-        except ValueError as exc:
-            raise RecordError(f"{where}: {exc}") from None
-        _ACTION_OF[key] = action
-    return action
-
-
-def _is_rescue(token) -> bool:
-    return isinstance(token, str) and ("@" in token or token.strip().lower() == PASS)
+    try:
+        if action is None:
+            action = _ACTION_OF[key] = move_to_action(token, player)
+        return check_in_variant(action, num_actions, token)
+    except ValueError as exc:
+        raise RecordError(f"{where}: {exc}") from None
 
 
 _SHIPPED: dict[str, Variant] = {}
@@ -91,6 +91,16 @@ def record_to_json(record: Record) -> str:
     if not isinstance(record, Record):
         raise TypeError(f"record must be a stratego.history.Record, got {type(record).__name__}")
     variant = record.variant
+    # The reader's bounds (iter_jsonl's defaults), checked before anything is written:
+    # a line this writes, its reader reads. Within them a line stays far below
+    # DEFAULT_MAX_LINE_BYTES (a move is at most 10 bytes).
+    if len(record.actions) > MAX_JSONL_MOVES:
+        raise RecordError(f"{len(record.actions)} moves; a line holds at most {MAX_JSONL_MOVES} (max_moves)")
+    if len(variant.name) > MAX_NAME_CHARS:
+        raise RecordError(f"variant name of {len(variant.name)} characters; a line holds at most {MAX_NAME_CHARS}")
+    if len(variant.description) > MAX_DESCRIPTION_CHARS:
+        raise RecordError(f"variant description of {len(variant.description)} characters; a line holds at most "
+                          f"{MAX_DESCRIPTION_CHARS}")
     base = _shipped(variant.name)
     line: dict = {"format": JSONL_FORMAT, "version": JSONL_VERSION, "variant": variant.name}
     if base is None:  # a variant of its own: all of it
@@ -141,8 +151,8 @@ def _int_table(value, what: str, names) -> dict[str, int]:
 def _variant_of(line: dict, cache: dict) -> Variant:
     """The line's variant: a shipped one with its settings over it, or one of its own."""
     name, rules, pieces = line["variant"], line.get("rules", {}), line.get("pieces")
-    if not isinstance(name, str) or not name or len(name) > 200:
-        raise RecordError(f"variant must be a non-empty name, got {name!r:.40}")
+    if not isinstance(name, str) or not name or len(name) > MAX_NAME_CHARS:
+        raise RecordError(f"variant must be a name of 1 to {MAX_NAME_CHARS} characters, got {name!r:.40}")
     key = (name, json.dumps(rules, sort_keys=True), json.dumps(pieces, sort_keys=True), str(line.get("description")))
     variant = cache.get(key)
     if variant is not None:
@@ -150,8 +160,9 @@ def _variant_of(line: dict, cache: dict) -> Variant:
     rules = _int_table(rules, "rules", tuple(RULE_SETTINGS))
     base = _shipped(name)
     description = line.get("description", "" if base is None else base.description)
-    if not isinstance(description, str) or len(description) > 1000:
-        raise RecordError(f"description must be a str of at most 1000 characters, got {description!r:.40}")
+    if not isinstance(description, str) or len(description) > MAX_DESCRIPTION_CHARS:
+        raise RecordError(f"description must be a str of at most {MAX_DESCRIPTION_CHARS} characters, "
+                          f"got {description!r:.40}")
     if base is None:
         if pieces is None:
             raise RecordError(f"variant {name!r:.40} is not shipped ({', '.join(variants())}): "
@@ -208,11 +219,9 @@ def record_from_json(text: str | bytes, where: str = "record", *, max_moves: int
         to_move = line.get("to_move", 0)
         if isinstance(to_move, bool) or to_move not in (0, 1):
             raise RecordError(f"to_move must be 0 (red) or 1 (blue), got {to_move!r:.40}")
-        actions, turn, last = [], to_move, to_move
-        for i, token in enumerate(moves):
-            last = last if _is_rescue(token) else turn
-            turn = 1 - last
-            actions.append(_action(token, last, f"move {i + 1}"))
+        players = turn_players(to_move, map(is_rescue_text, moves))
+        actions = [_action(token, player, variant.num_actions, f"move {i + 1}")
+                   for i, (token, player) in enumerate(zip(moves, players))]
         return make_record(variant, line["field"], actions, to_move=to_move, winner=line.get("winner"),
                            reason=line.get("reason"), source=where)
     except RecordError as exc:

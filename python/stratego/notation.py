@@ -63,6 +63,12 @@ RANK_SYMBOLS = {
 PASS = "pass"
 
 
+def is_rescue_text(move) -> bool:
+    """Whether `move` is written as a rescue ("6@F4") or its decline ("pass"), not as a
+    move: the rescue rule's actions, which keep the mover's turn."""
+    return isinstance(move, str) and ("@" in move or move.strip().lower() == PASS)
+
+
 def check_numbering(numbering: str) -> str:
     if numbering not in RANK_SYMBOLS:
         raise ValueError(f"numbering must be 'new' or 'old', got {numbering!r}")

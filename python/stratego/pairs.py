@@ -9,17 +9,20 @@ from typing import Iterable
 
 import numpy as np
 
-from .history import Record, RecordError
-from .records import GameRecord, gravon_to_record
+from .history import Record, RecordError, action_players
+from .records import GameRecord, _gravon_actions, _gravon_variant, _replay
 
 __all__ = ["training_pairs", "save_pairs"]
 
 
-def _as_record(record) -> Record:
+def _parsed(record):
+    """(variant, actions, players, what _replay needs) of a record, read, not replayed."""
     if isinstance(record, Record):
-        return record
+        return record.variant, record.actions, record.players, None
     if isinstance(record, GameRecord):
-        return gravon_to_record(record)
+        variant = _gravon_variant(record, {})
+        actions, names = _gravon_actions(record, variant.num_actions)
+        return variant, actions, action_players(0, actions), (variant, (actions, names))
     raise TypeError(f"training_pairs takes Records or Gravon GameRecords, got {type(record).__name__}")
 
 
@@ -38,7 +41,9 @@ def training_pairs(records: Iterable, *, players: Iterable[int] = (0, 1), histor
       the index of the action in the record (Game.replay(step) is the position).
 
     Every record must have the same action count (one variant's action space). A record
-    whose moves are illegal raises RecordError naming it.
+    whose moves are illegal, or whose result its moves do not reach, raises RecordError
+    naming it. The records are read first (their actions: tens of bytes a move), then
+    each array is allocated once, whole, and each record replayed once into it.
     """
     from .game import Game
 
@@ -46,45 +51,54 @@ def training_pairs(records: Iterable, *, players: Iterable[int] = (0, 1), histor
     if not players or any(isinstance(p, bool) or p not in (0, 1) for p in players):
         raise ValueError(f"players must hold 0 (red) and/or 1 (blue), got {players!r}")
     obs_kwargs = dict(history_k=history_k, dtype=dtype, belief=belief, obs_format=obs_format)
-    columns: dict[str, list] = {"obs": [], "belief": [], "mask": [], "action": [], "player": [], "game": [], "step": []}
-    num_actions = None
+    parsed, rows = [], {"action": [], "player": [], "game": [], "step": []}
     for index, record in enumerate(records):
-        record = _as_record(record)
-        if num_actions is None:
-            num_actions = record.variant.num_actions
-        elif record.variant.num_actions != num_actions:
-            raise RecordError(f"record {index} ({record.variant.name}) has {record.variant.num_actions} actions, "
-                              f"the records before it {num_actions}: pairs hold one variant's action space")
-        game = Game.from_field(record.field, record.to_move, record.variant)
-        for step, (action, player) in enumerate(zip(record.actions, record.players)):
-            if player in players:
-                obs = game.observation(player, **obs_kwargs)
-                if isinstance(obs, dict):
-                    columns["belief"].append(obs["belief"])
-                    obs = obs["codes"]
-                columns["obs"].append(obs)
-                columns["mask"].append(game.action_mask(mask_format))
-                columns["action"].append(action)
-                columns["player"].append(player)
-                columns["game"].append(index)
-                columns["step"].append(step)
-            try:
-                game.play(action)
-            except ValueError as exc:
-                where = record.source or f"record {index}"
-                raise RecordError(f"{where}: action {step + 1}: {exc}") from None
-    if num_actions is None:
+        variant, actions, deciders, how = _parsed(record)
+        if parsed and variant.num_actions != parsed[0][1].num_actions:
+            raise RecordError(f"record {index} ({variant.name}) has {variant.num_actions} actions, "
+                              f"the records before it {parsed[0][1].num_actions}: pairs hold one variant's "
+                              "action space")
+        parsed.append((record, variant, deciders, how))
+        steps = [step for step, player in enumerate(deciders) if player in players]
+        rows["action"] += [actions[step] for step in steps]
+        rows["player"] += [deciders[step] for step in steps]
+        rows["game"] += [index] * len(steps)
+        rows["step"] += steps
+    if not parsed:
         raise ValueError("no records: training pairs need at least one game")
-    # Shapes and dtypes from a start position, for players who made no decision.
-    probe = Game.from_field(record.field, record.to_move, record.variant)
+    out = {name: np.asarray(rows[name], dtype_) for name, dtype_ in
+           (("action", np.int64), ("player", np.int8), ("game", np.int64), ("step", np.int64))}
+    # Shapes and dtypes from a start position; the arrays whole, filled in place.
+    record, variant = parsed[0][0], parsed[0][1]
+    probe = Game.from_field(record.field, getattr(record, "to_move", 0), variant)
     example = probe.observation(0, **obs_kwargs)
     examples = {"obs": example, "mask": probe.action_mask(mask_format)}
     if isinstance(example, dict):
         examples.update(obs=example["codes"], belief=example["belief"])
-    out = {name: np.stack(columns[name]) if columns[name] else np.zeros((0,) + ex.shape, ex.dtype)
-           for name, ex in examples.items()}
-    for name, dtype_ in (("action", np.int64), ("player", np.int8), ("game", np.int64), ("step", np.int64)):
-        out[name] = np.asarray(columns[name], dtype_)
+    n = len(out["action"])
+    arrays = {name: np.empty((n,) + ex.shape, ex.dtype) for name, ex in examples.items()}
+    row = 0
+
+    def record_decision(game, step):
+        nonlocal row
+        player = deciders[step]
+        if player in players:
+            obs = game.observation(player, **obs_kwargs)
+            if isinstance(obs, dict):
+                arrays["belief"][row] = obs["belief"]
+                obs = obs["codes"]
+            arrays["obs"][row] = obs
+            arrays["mask"][row] = game.action_mask(mask_format)
+            row += 1
+
+    for index, (record, variant, deciders, how) in enumerate(parsed):
+        try:
+            _replay(record, {}, record_decision, how)
+        except RecordError as exc:
+            if getattr(record, "source", None) or getattr(record, "path", None):
+                raise
+            raise RecordError(f"record {index}: {exc}") from None
+    out.update(arrays)
     return out
 
 

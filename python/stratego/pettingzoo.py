@@ -36,10 +36,9 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env import ActionType
 
 from .deploy import parse_setup
-from .game import Game
+from .game import AGENTS, Game
 from .variants import Variant, load_variant
 
-AGENTS = ("player_0", "player_1")
 
 
 def env(**kwargs: Any):

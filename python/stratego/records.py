@@ -47,9 +47,11 @@ from typing import Iterator
 from xml.parsers import expat
 
 from . import notation
-from .actions import RESCUE_ACTION_BASE, decode_action
+from .actions import (
+    RESCUE_ACTION_BASE, action_to_squares, check_in_variant, decode_action, rescue_to_action, squares_to_action,
+)
 from .history import FIELD_ALPHABET, LAKE_SQUARES, Record, RecordError, check_field, make_record
-from .notation import format_square
+from .notation import format_move, format_square
 from .variants import SWITCHES, load_variant
 
 __all__ = [
@@ -70,6 +72,7 @@ __all__ = [
     "record_to_json",
     "write_jsonl",
     "load_records",
+    "read_records",
     "check_field",
     "GRAVON_VARIANTS",
     "SERVER_SETTINGS",
@@ -83,13 +86,15 @@ __all__ = [
     "FIELD_ALPHABET",
     "LAKE_SQUARES",
     "MAX_MOVES",
+    "MAX_JSONL_MOVES",
     "DEFAULT_MAX_BYTES",
 ]
 
 # Gravon's column letters, column 0 first. There is no "J".
 COLUMN_LETTERS = notation.COLUMNS
 
-# More moves than this in one record is refused (real games stay far below it).
+# More moves than this in one record is refused by default (real games stay far below
+# it; read_record's max_moves raises it), and write_record writes no more.
 MAX_MOVES = 10_000
 
 DEFAULT_MAX_BYTES = 4_000_000
@@ -101,6 +106,7 @@ RESCUE_PIECE_MAX = 12
 
 # Gravon's "winner" attribute: 1 red, 2 blue, 3 nobody. Converted to player numbers.
 _WINNER_TO_PLAYER = {1: 0, 2: 1, 3: None}
+_PLAYER_TO_WINNER = {player: winner for winner, player in _WINNER_TO_PLAYER.items()}
 
 # Declarations that could define or pull in entities. Checked case-insensitively on
 # the decoded text, before any parsing.
@@ -195,7 +201,7 @@ def _refuse_external(*_args) -> int:
     )
 
 
-def _parse_tree(data: bytes) -> _Element:
+def _parse_tree(data: bytes, max_moves: int = MAX_MOVES) -> _Element:
     """Parse XML bytes into a checked _Element tree with a locked-down expat."""
     # Always decode as UTF-8, whatever the XML declaration claims.
     parser = expat.ParserCreate(encoding="UTF-8")
@@ -239,9 +245,10 @@ def _parse_tree(data: bytes) -> _Element:
             )
         if tag == "move":
             move_count += 1
-            if move_count > MAX_MOVES:
+            if move_count > max_moves:
                 raise RecordError(
-                    f"line {line}: more than {MAX_MOVES} moves; expected a real game"
+                    f"line {line}: more than {max_moves} moves; expected a real game "
+                    f"(max_moves)"
                 )
         element = _Element(tag, attrs, line)
         if stack:
@@ -381,7 +388,7 @@ def _build_record(root: _Element, path: str | None) -> GameRecord:
     )
 
 
-def _parse_bytes(data: bytes, path: str | None, max_bytes: int) -> GameRecord:
+def _parse_bytes(data: bytes, path: str | None, max_bytes: int, max_moves: int) -> GameRecord:
     if len(data) > max_bytes:
         raise RecordError(
             f"record is {len(data)} bytes; expected at most {max_bytes} (max_bytes)"
@@ -398,7 +405,7 @@ def _parse_bytes(data: bytes, path: str | None, max_bytes: int) -> GameRecord:
             f"record contains a {match.group(1).upper()} declaration; expected a plain "
             f"Gravon record (DOCTYPE and ENTITY declarations are refused for safety)"
         )
-    root = _parse_tree(text.encode("utf-8"))
+    root = _parse_tree(text.encode("utf-8"), max_moves)
     return _build_record(root, path)
 
 
@@ -416,9 +423,10 @@ def _looks_like_xml(data: str | bytes) -> bool:
 
 
 def read_record(
-    source: str | bytes | os.PathLike, *, max_bytes: int = DEFAULT_MAX_BYTES
+    source: str | bytes | os.PathLike, *, max_bytes: int = DEFAULT_MAX_BYTES,
+    max_moves: int = MAX_MOVES,
 ) -> GameRecord:
-    """Read one Gravon record.
+    """Read one Gravon record of at most ``max_moves`` moves.
 
     ``source`` is the document when it is bytes, or a str starting with '<' (after
     optional whitespace / byte-order mark); otherwise (another str, or a path object) a
@@ -436,7 +444,7 @@ def read_record(
                 ) from None
         else:
             data = bytes(source)
-        return _parse_bytes(data, None, max_bytes)
+        return _parse_bytes(data, None, max_bytes, max_moves)
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(
             f"read_record expects XML text, bytes or a path, not {type(source).__name__}"
@@ -453,13 +461,13 @@ def read_record(
     with open(path, "rb") as handle:
         data = handle.read(max_bytes + 1)  # the file may have grown since stat
     try:
-        return _parse_bytes(data, str(path), max_bytes)
+        return _parse_bytes(data, str(path), max_bytes, max_moves)
     except RecordError as exc:
         raise RecordError(f"{path}: {exc}") from None
 
 
 def iter_records(
-    directory: str | os.PathLike, *, max_bytes: int = DEFAULT_MAX_BYTES
+    directory: str | os.PathLike, *, max_bytes: int = DEFAULT_MAX_BYTES, max_moves: int = MAX_MOVES
 ) -> Iterator[GameRecord]:
     """Yield the record of every ``*.xml`` file under ``directory`` (recursively),
     sorted by path. A bad file raises RecordError naming it; nothing is skipped."""
@@ -467,7 +475,7 @@ def iter_records(
     if not root.is_dir():
         raise NotADirectoryError(f"{root}: not a directory of Gravon records")
     for path in sorted(p for p in root.rglob("*.xml") if p.is_file()):
-        yield read_record(path, max_bytes=max_bytes)
+        yield read_record(path, max_bytes=max_bytes, max_moves=max_moves)
 
 
 # --------------------------------------------------------------------------- replay
@@ -485,8 +493,9 @@ GRAVON_VARIANTS = {
 SERVER_SETTINGS = {k: v for k, v in load_variant("gravon").settings.items() if k not in SWITCHES}
 
 # Gravon result types of endings the players decide, and the engine's end reasons for
-# them; 10-14 are the clock's and absence's (docs/rules.md "Notation (Gravon)").
-_CONCEDED_TYPES = {3: "resigned", 4: "agreed_draw", **{t: "timeout" for t in range(10, 15)}}
+# them; 10-14 are the clock's and absence's (docs/rules.md "Notation (Gravon)"). The
+# writer writes the first type of each reason: a clock's ending as 13, the archive's.
+_CONCEDED_TYPES = {3: "resigned", 4: "agreed_draw", 13: "timeout", **{t: "timeout" for t in (10, 11, 12, 14)}}
 # Result types the position decides: the engine's end reasons that may stand for them.
 _DECIDED_TYPES = {
     0: ("no_movable_pieces", "no_legal_move"),
@@ -495,16 +504,16 @@ _DECIDED_TYPES = {
 }
 
 
-def _gravon_actions(record: GameRecord) -> tuple[list[int], list[str]]:
-    """The record's moves as actions (red moves first, moves alternate; a rescue is the
-    mover's action after its move), with the name of each for messages."""
-    from .actions import rescue_to_action, squares_to_action
-
+def _gravon_actions(record: GameRecord, num_actions: int) -> tuple[list[int], list[str]]:
+    """The record's moves as actions of a variant of `num_actions` actions (red moves
+    first, moves alternate; a rescue is the mover's action after its move), with the
+    name of each for messages."""
     actions, names = [], []
     for i, move in enumerate(record.moves):
         player = i % 2
         try:
-            actions.append(squares_to_action(move.source, move.target, player))
+            action = squares_to_action(move.source, move.target, player)
+            actions.append(check_in_variant(action, num_actions, format_move(move.source, move.target)))
             names.append(f"move {i + 1}")
             if move.rescue_piece is not None:
                 # The piece number is Gravon's letter index (B = 1 bomb .. M = 12 flag):
@@ -528,24 +537,43 @@ def replay(record: GameRecord | Record, **settings: int):
     move, and an ending the position decides (0, 1, 2) must be one the moves reach.
     RecordError (a ValueError) names the first illegal move, or the result that differs.
     """
+    return _replay(record, settings)
+
+
+def _gravon_variant(record: GameRecord, settings: dict):
+    """The variant a Gravon record replays under: its game type's, with the server's
+    rules (SERVER_SETTINGS, `settings` over them)."""
+    where = f"{record.path or 'record'}: "
+    if record.game_type not in GRAVON_VARIANTS:
+        raise RecordError(f"{where}game type {record.game_type!r} has no variant here; expected one of "
+                          f"{', '.join(repr(t) for t in GRAVON_VARIANTS)}")
+    try:
+        return load_variant(GRAVON_VARIANTS[record.game_type], **{**SERVER_SETTINGS, **settings})
+    except ValueError as exc:
+        raise RecordError(f"{where}bad start: {exc}") from None
+
+
+def _replay(record: GameRecord | Record, settings: dict, before=None, parsed=None):
+    """replay, calling before(game, i) ahead of each action i; `parsed`: the Gravon
+    record's (variant, (actions, names)) when the caller has them already."""
     from .game import Game
 
     if isinstance(record, Record):
         if settings:
             raise TypeError("a Record holds its own rule settings; settings apply to Gravon records")
-        return Game.from_record(record)
+        return Game._from_record(record, before=before)
     if not isinstance(record, GameRecord):
         raise TypeError(f"replay takes a GameRecord or a Record, got {type(record).__name__}")
     where = f"{record.path or 'record'}: "
-    if record.game_type not in GRAVON_VARIANTS:
-        raise RecordError(f"{where}game type {record.game_type!r} has no variant here; expected one of "
-                          f"{', '.join(repr(t) for t in GRAVON_VARIANTS)}")
-    actions, names = _gravon_actions(record)
+    if parsed is None:
+        variant = _gravon_variant(record, settings)
+        parsed = variant, _gravon_actions(record, variant.num_actions)
+    variant, (actions, names) = parsed
     try:
-        game = Game.from_field(record.field, 0, GRAVON_VARIANTS[record.game_type], **{**SERVER_SETTINGS, **settings})
+        game = Game.from_field(record.field, 0, variant)
     except ValueError as exc:
         raise RecordError(f"{where}bad start: {exc}") from None
-    game._play_recorded(actions, names, where)
+    game._play_recorded(actions, names, where, before)
     result = record.result_type
     if result in _CONCEDED_TYPES:
         game._end_as_recorded(record.winner, _CONCEDED_TYPES[result], where)
@@ -560,14 +588,22 @@ def replay(record: GameRecord | Record, **settings: int):
 
 # --------------------------------------------------------------------------- writing
 
-# The Gravon result type of each end reason the format has (docs/rules.md "Notation
-# (Gravon)"); the position's endings 0 (a side cannot move) and 2 (neither can) depend
-# on the winner. A clock's ending is written 13, the type in the archive.
-_RESULT_TYPE = {"flag_captured": 1, "no_legal_move": 0, "neither_can_move": 2, "resigned": 3,
-                "agreed_draw": 4, "timeout": 13}
-# Gravon game types by the variant they replay under.
-_GRAVON_TYPES = {"gravon": ("classic", "classicfree"), "barrage": ("barrage",),
-                 "ultimate-lightning": ("ultimate lightning",)}
+def _result_type(reason: str, winner: int | None) -> int:
+    """The Gravon result type the writer gives an end reason (the reader's tables read
+    backwards): of the position's endings, 2 is the drawn one (neither side can move),
+    0 and 1 have a winner. RecordError for an ending Gravon has no result for."""
+    for result, reasons in _DECIDED_TYPES.items():
+        if reason in reasons and (result == 2) == (winner is None):
+            return result
+    for result, conceded in _CONCEDED_TYPES.items():
+        if conceded == reason:
+            return result
+    raise RecordError(f"Gravon has no result for {reason!r}; the JSON lines format (write_jsonl) keeps it")
+
+
+# Gravon game types by the variant they replay under (GRAVON_VARIANTS read backwards).
+_GRAVON_TYPES = {variant: tuple(t for t, v in GRAVON_VARIANTS.items() if v == variant)
+                 for variant in dict.fromkeys(GRAVON_VARIANTS.values())}
 # The switches a game written as a Gravon type must share with it: every one but the
 # chasing rule, which only forbids moves (as a stricter two-square limit or a cap only
 # forbids or ends: the replay under the server's rules that record_to_gravon makes shows
@@ -578,8 +614,6 @@ _GRAVON_SWITCHES = tuple(k for k in SWITCHES if k != "chasing_rule")
 def gravon_game_types(variant) -> tuple[str, ...]:
     """The Gravon game types a game of `variant` can be written as (its piece set and
     the switches that change fights and moves are that type's), () if none."""
-    from .variants import load_variant
-
     for name, types in _GRAVON_TYPES.items():
         base = load_variant(name)
         if base.piece_counts == variant.piece_counts and all(
@@ -597,8 +631,6 @@ def record_to_gravon(record: Record, *, game_type: str | None = None, check: boo
     the server's rules (replay) and must give back the game's moves and result: a game
     played under a stricter rule (a two-square limit of 3, the chasing rule) whose end
     the server's rules would not reach is refused."""
-    from .actions import action_to_squares
-
     if not isinstance(record, Record):
         raise TypeError(f"record must be a stratego.history.Record, got {type(record).__name__}")
     types = gravon_game_types(record.variant)
@@ -612,14 +644,7 @@ def record_to_gravon(record: Record, *, game_type: str | None = None, check: boo
                           f"not {game_type!r}")
     if record.to_move != 0:
         raise RecordError("a Gravon record starts with red to move; this game starts with blue")
-    if record.reason is None:
-        result_type = None
-    elif record.reason == "no_movable_pieces":
-        result_type = 2 if record.winner is None else 0
-    elif record.reason in _RESULT_TYPE:
-        result_type = _RESULT_TYPE[record.reason]
-    else:
-        raise RecordError(f"Gravon has no result for {record.reason!r}; the JSON lines format (write_jsonl) keeps it")
+    result_type = None if record.reason is None else _result_type(record.reason, record.winner)
     moves: list[Move] = []
     for i, (action, player) in enumerate(zip(record.actions, record.players)):
         if action < RESCUE_ACTION_BASE:
@@ -632,7 +657,7 @@ def record_to_gravon(record: Record, *, game_type: str | None = None, check: boo
             raise RecordError(f"action {i + 1} is a rescue without a move before it")
         # Gravon numbers the rescued piece by its letter (B = 1 bomb .. M = 12 flag).
         moves[-1] = Move(moves[-1].source, moves[-1].target, square, piece_type + 1)
-    raw_winner = None if result_type is None else {0: 1, 1: 2, None: 3}[record.winner]
+    raw_winner = None if result_type is None else _PLAYER_TO_WINNER[record.winner]
     out = GameRecord(game_type, record.field, tuple(moves), result_type,
                      None if result_type is None else record.winner, raw_winner, record.source)
     if check:
@@ -667,6 +692,11 @@ def write_record(game, path: str | os.PathLike | None = None, *, game_type: str 
         game = record_to_gravon(game, game_type=game_type, check=check)
     elif not isinstance(game, GameRecord):
         raise TypeError(f"write_record takes a Game, a Record or a GameRecord, got {type(game).__name__}")
+    # read_record's bound, checked here: a file this writes, its reader reads (within it
+    # a record stays far below DEFAULT_MAX_BYTES: a move is at most about 100 bytes).
+    if len(game.moves) > MAX_MOVES:
+        raise RecordError(f"{len(game.moves)} moves; a Gravon record holds at most {MAX_MOVES} (read_record's "
+                          f"max_moves); the JSON lines format (write_jsonl) holds up to {MAX_JSONL_MOVES}")
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<stratego>",
              f' <game type="{_xml_attr(game.game_type)}">', f'  <field content="{check_field(game.field)}"/>']
     for i, move in enumerate(game.moves):
@@ -689,18 +719,28 @@ def write_record(game, path: str | os.PathLike | None = None, *, game_type: str 
 
 # The project's own format, for every variant (stratego.jsonl), read and written here too.
 from .jsonl import (  # noqa: E402  (after the Gravon reader, which it does not need)
-    JSONL_FORMAT, JSONL_VERSION, RecordWriter, iter_jsonl, read_jsonl, record_from_json, record_to_json,
-    write_jsonl,
+    JSONL_FORMAT, JSONL_VERSION, MAX_JSONL_MOVES, RecordWriter, iter_jsonl, read_jsonl, record_from_json,
+    record_to_json, write_jsonl,
 )
 
 
-def load_records(source: str | os.PathLike) -> Iterator[Record]:
-    """The games of a file or folder as Records, streaming: a folder of Gravon ``.xml``
-    records (iter_records, each replayed: gravon_to_record), one ``.xml`` record, or a
-    JSON lines file (anything else, iter_jsonl). RecordError names the bad file or line."""
+def read_records(source: str | os.PathLike, *, max_moves: int | None = None) -> Iterator[GameRecord | Record]:
+    """The games of a file or folder as read, streaming and not replayed: a folder of
+    Gravon ``.xml`` records (iter_records: GameRecords), one ``.xml`` record (a
+    GameRecord), or a JSON lines file (anything else, iter_jsonl: Records). `max_moves`
+    refuses longer games (None: each format's own bound, MAX_MOVES for Gravon records,
+    MAX_JSONL_MOVES for JSON lines). RecordError names the bad file or line."""
+    if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 0):
+        raise ValueError(f"max_moves must be a number of moves >= 0 or None, got {max_moves!r}")
     path = Path(source)
     if path.is_dir():
-        return (gravon_to_record(r) for r in iter_records(path))
+        return iter_records(path, max_moves=MAX_MOVES if max_moves is None else max_moves)
     if path.suffix.lower() == ".xml":
-        return iter([gravon_to_record(read_record(path))])
-    return iter_jsonl(path)
+        return iter([read_record(path, max_moves=MAX_MOVES if max_moves is None else max_moves)])
+    return iter_jsonl(path, max_moves=MAX_JSONL_MOVES if max_moves is None else max_moves)
+
+
+def load_records(source: str | os.PathLike, *, max_moves: int | None = None) -> Iterator[Record]:
+    """The games of a file or folder as Records, streaming (read_records; each Gravon
+    record replayed by gravon_to_record, to name its end reason)."""
+    return (gravon_to_record(r) if isinstance(r, GameRecord) else r for r in read_records(source, max_moves=max_moves))

@@ -11,6 +11,8 @@ PIECE_MOVED: int = _core.PIECE_MOVED  # public flag: the piece has moved
 
 #: Perspectives by name, as the viewers take them: None the full board, 0 red's view, 1 blue's.
 PERSPECTIVES = {"full": None, "red": 0, "blue": 1}
+#: The players' names for people, by player number.
+PLAYER_NAMES = ("Red", "Blue")
 
 
 def parse_perspective(perspective) -> int | None:

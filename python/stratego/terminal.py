@@ -9,10 +9,8 @@ from __future__ import annotations
 from typing import Callable
 
 from .game import Game
-from .render import format_board, parse_perspective
-from .viewer import VIEWS, _Frames, game_frames, move_label, result_text
-
-NAMES = ("Red", "Blue")
+from .render import PLAYER_NAMES, format_board, parse_perspective
+from .viewer import VIEWS, _Frames, check_view, game_frames, move_label, result_text
 
 PLAY_HELP = """Type a move as two squares, "B4-B5" (an attack is written the same way;
 row 10 is "10" or ":"), a rescue "6@F4" or "pass" when asked for one, or:
@@ -27,7 +25,7 @@ REPLAY_HELP = """Enter (or "n") the next move, "p" the one before, a number that
 def captured_text(captured: dict) -> str:
     """A frame's captured pieces (viewer.game_frames) as one line."""
     lines = []
-    for side, name in (("r", "Red"), ("b", "Blue")):
+    for side, name in zip("rb", PLAYER_NAMES):
         lost = captured[side]
         text = " ".join(lost["ranks"]) or "nothing"
         if lost["unknown"]:
@@ -40,8 +38,17 @@ def play_game(game: Game, human: int, bot: str, read: Callable[[str], str] = inp
               write: Callable[[str], None] = print) -> int:
     """Plays `game` with a person as `human` (0 red, 1 blue) against bot `bot`, reading
     the person's lines with `read` and printing with `write`. Returns 0 when the game
-    ends, resigned or not, and 1 if the person quits first (or the input ends)."""
-    you, them = NAMES[human], NAMES[1 - human]
+    ends, resigned or not, and 1 if the person quits first (or the input ends, or Ctrl-C
+    interrupts it: the game is left as it stands)."""
+    try:
+        return _play(game, human, bot, read, write)
+    except KeyboardInterrupt:
+        write("\nInterrupted: the game is left unfinished.")
+        return 1
+
+
+def _play(game: Game, human: int, bot: str, read: Callable[[str], str], write: Callable[[str], None]) -> int:
+    you, them = PLAYER_NAMES[human], PLAYER_NAMES[1 - human]
     # What the person sees: frames of its own view (viewer._Frames), captures included.
     frames = _Frames(("red", "blue")[human], game)
     write(f"You play {you} against the {bot} bot. Type 'help' for the commands.")
@@ -119,8 +126,7 @@ def replay_game(game: Game, *, perspective: str = "full", read: Callable[[str], 
                 write: Callable[[str], None] = print) -> int:
     """Steps through `game`'s history from `perspective` ("full", "red" or "blue"; "v
     NAME" switches while it runs), reading commands with `read`."""
-    if perspective not in VIEWS:
-        raise ValueError(f"perspective must be one of {list(VIEWS)}, got {perspective!r}")
+    check_view(perspective)
     frames = game_frames(game, VIEWS)
     result = result_text(game)
     last = len(game.history)
@@ -131,14 +137,15 @@ def replay_game(game: Game, *, perspective: str = "full", read: Callable[[str], 
         write(format_board(frame["board"].split(" "), parse_perspective(view)))
         status = f"Move {ply} of {last}"
         if ply:
-            status += f": {NAMES['rb'.index(frame['mover'])]} {frame['move']}"
-        status += f". {result}." if ply == last else f". {NAMES['rb'.index(frame['to_move'])]} to move."
+            status += f": {PLAYER_NAMES['rb'.index(frame['mover'])]} {frame['move']}"
+        status += f". {result}." if ply == last else f". {PLAYER_NAMES['rb'.index(frame['to_move'])]} to move."
         write(status)
         write(captured_text(frame["captured"]))
         while True:
             try:
                 command = read(f"[{view}] move {ply}> ").strip().lower()
-            except EOFError:
+            except (EOFError, KeyboardInterrupt):  # the input ends, or Ctrl-C: stop, as "q"
+                write("")
                 return 0
             if command in ("", "n", "next"):
                 target = ply + 1

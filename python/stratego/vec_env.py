@@ -5,6 +5,8 @@ copy): copy what you keep across steps.
 """
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
@@ -14,6 +16,8 @@ from . import _core
 from .compact import mask_bytes
 from .observation import OBSERVATION_VERSION
 from .deploy import parse_setup
+from .recording import RecordedGames
+from .seeding import resolve_seed
 from .variants import Variant, load_variant
 from .vec_shell import AUTORESET_MODES, VecShell, _autoreset_mode, _check_memory, _resolve_threads
 
@@ -97,6 +101,17 @@ class VecEnv(VecShell):
       (even slots start red, odd ones blue, and each slot flips every episode). An
       episode that the bot's opening plies would end before the learner's first move
       is drawn again, never handed out (docs/agents.md).
+    - game_offset=k makes game i of this env game k + i of a larger run: its random
+      streams, first learner colour and checksum term are that game's. Slices
+      [k, k + num_envs) of one run, stepped apart (stratego.distributed's Ray actors),
+      play exactly the games of one env of the whole run, and their stats() checksums
+      add up (mod 2**64) to its checksum.
+    - record=True keeps every game's start and actions in C (the bot's replies too) and
+      hands the finished ones out with pop_records(), in the order they ended: for
+      datasets of games (docs/recording.md). record_plies: the actions a game's record
+      holds; by default the variant's exact bound (max_plies, twice that with the
+      rescue rule); a variant without max_plies needs it given, and a game that plays
+      more is recorded incomplete (RecordedGames.complete), never cut silently.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["ansi"]}
@@ -123,6 +138,9 @@ class VecEnv(VecShell):
         mask_format: str = "bool",
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
         final_views: str | None = None,
+        game_offset: int = 0,
+        record: bool = False,
+        record_plies: int | None = None,
         **settings: int,
     ):
         num_envs = _core.check_num_envs(num_envs)  # checked in C, as the batch checks it
@@ -176,8 +194,11 @@ class VecEnv(VecShell):
                 obs_bytes += 4 * (int(np.prod(belief_shape)) + int(np.prod(final_belief_shape)))
         mask_width = mask_bytes(num_actions) if mask_format == "bits" else num_actions
         full_shape = _core.full_observation_shape(codes)
+        self.record_plies = _record_capacity(self.variant, record, record_plies)
+        self.recording = self.record_plies > 0
         _check_memory(n, _bytes_per_game(mask_width, obs_bytes if observations else 0,
-                                         int(np.prod(full_shape)) if full_obs else 0))
+                                         int(np.prod(full_shape)) if full_obs else 0)
+                      + (_core.record_game_bytes(self.record_plies) if self.recording else 0))
         self._allocate_outputs(n, 2, mask_width, np.uint8 if mask_format == "bits" else np.bool_, obs_shape,
                                final_shape, dtype, observations)
         try:
@@ -197,8 +218,10 @@ class VecEnv(VecShell):
             learner_mode=LEARNER_COLORS[learner_color],
             final_views=VIEWS[final_views] if observations else 0, autoreset=AUTORESET_MODES[autoreset_mode],
             belief=self.belief_obs, final_belief=self.final_belief_obs, obs_codes=codes,
-            mask_bits=mask_format == "bits", full_codes=codes, deploy=deploy,
+            mask_bits=mask_format == "bits", full_codes=codes, game_offset=game_offset,
+            record_capacity=self.record_plies, deploy=deploy,
         )
+        self.game_offset = int(game_offset)
         self._deploying = np.zeros(n, dtype=np.bool_) if deploy_planes else None
         self.autoreset_mode = autoreset_mode
         self.metadata = {**self.metadata, "autoreset_mode": autoreset_mode}
@@ -238,7 +261,7 @@ class VecEnv(VecShell):
         return render_cells(state.cells(), view, perspective)
 
     def bot_actions(self, name: str) -> np.ndarray:
-        """The action bot `name` ("random" or "heuristic", see stratego.BOTS) plays in
+        """The action bot `name` ("random", "heuristic" or "pimc", see stratego.BOTS) plays in
         each game for its player to move: int64, one per game, computed in C with the
         GIL released; not played (pass them to step).
 
@@ -251,13 +274,58 @@ class VecEnv(VecShell):
         self._batch.bot_actions(name, self._sampled)
         return self._sampled
 
+    def sample_worlds(self, k: int, seed: int, players=None, out: np.ndarray | None = None) -> np.ndarray:
+        """`k` worlds of every game that its player cannot tell from it (players: an
+        array of N ints 0/1, or None for each game's player to move), drawn uniformly in
+        C with the GIL released on the engine's threads (docs/sampling.md). Returns a new
+        uint8 array (N, k, stratego.GAME_SAVE_BYTES): world j of game i is a game save,
+        for Game.from_save(worlds[i, j], env.variant). Game i draws on its own stream of
+        `seed`, so the worlds are the same for any thread count, and game 0's are those
+        Game.sample_worlds(k, seed) gives for the same position. ValueError naming the
+        first game that cannot be sampled (a finished one, under autoreset modes that
+        keep them). `out`: an array of that shape and dtype to write into instead of a new
+        one (a search that samples every move reuses it; a new 6 MB array a call costs
+        its page faults)."""
+        if isinstance(k, bool) or not hasattr(type(k), "__index__"):
+            raise TypeError(f"k must be an int in [1, {_core.SAMPLE_WORLDS_MAX}], got {type(k).__name__}")
+        k = operator.index(k)
+        if not 1 <= k <= _core.SAMPLE_WORLDS_MAX:
+            raise ValueError(f"k must be an int in [1, {_core.SAMPLE_WORLDS_MAX}], got {k}")
+        seed = resolve_seed(seed)
+        n = self.num_envs
+        if players is not None:
+            players = np.ascontiguousarray(players)
+            if players.shape != (n,) or players.dtype.kind not in "iu":
+                raise ValueError(f"players must be {n} ints (one per game), got shape {players.shape} "
+                                 f"dtype {players.dtype}")
+            players = players.astype(np.int64)
+        if out is None:
+            _check_memory(n * k, _core.GAME_SAVE_BYTES)
+            out = np.empty((n, k, _core.GAME_SAVE_BYTES), dtype=np.uint8)
+        failed = np.zeros(n, dtype=np.uint8)
+        self._batch.sample_worlds(players, k, seed, out, failed)
+        return out
+
+    def pop_records(self) -> RecordedGames:
+        """The games finished since the last call (record=True), in the order they ended:
+        by step, then by game index, whatever num_threads. Each finished game is handed
+        out once; a game abandoned unfinished by reset() is not a record."""
+        return RecordedGames(self._batch.pop_records(), self.variant)
+
+    @property
+    def records_waiting(self) -> int:
+        """Finished games recorded and not yet handed out (0 when not recording)."""
+        return self._batch.records_waiting
+
     def save_state(self) -> bytes:
         """Every game, random stream and counter, as bytes (docs/api.md, "Saves").
 
         The save names what the games depend on: format version, rule settings, piece
         set, setup source and num_envs. load_state() of it, into this env or another
         with the same of these, continues exactly as this env would; the observation
-        settings may differ (observations are recomputed). The payload is this engine
+        settings may differ (observations are recomputed). A recording env's save holds
+        the records of the games in progress (and loads only into an env with the same
+        record_plies); with finished games waiting, pop_records() first (ValueError). The payload is this engine
         build's memory layout: not for other builds or machines.
         """
         return self._batch.save()
@@ -290,4 +358,28 @@ class VecEnv(VecShell):
             info["deploying"] = self._deploying
         if self.full_obs is not None:
             info["full_obs"] = self.full_obs
+
+
+def _record_capacity(variant: Variant, record, record_plies) -> int:
+    """The actions a game's record holds (0: not recording), checked."""
+    if not isinstance(record, (bool, np.bool_)):
+        raise TypeError(f"record must be a bool, got {type(record).__name__}")
+    if not record:
+        if record_plies is not None:
+            raise ValueError("record_plies is the size of each game's record: it needs record=True")
+        return 0
+    bound = _core.record_capacity_bound(variant.rules)
+    if record_plies is None:
+        if bound == 0:
+            raise ValueError(
+                f"variant {variant.name!r} has no max_plies, so its games have no length bound: pass "
+                f"record_plies (actions a game's record holds, in [{_core.RECORD_CAPACITY_MIN}, "
+                f"{_core.RECORD_CAPACITY_MAX}]); a longer game is recorded incomplete")
+        return bound
+    if isinstance(record_plies, (bool, np.bool_)) or not isinstance(record_plies, (int, np.integer)):
+        raise TypeError(f"record_plies must be an int, got {type(record_plies).__name__}")
+    if not _core.RECORD_CAPACITY_MIN <= record_plies <= _core.RECORD_CAPACITY_MAX:
+        raise ValueError(f"record_plies must be in [{_core.RECORD_CAPACITY_MIN}, {_core.RECORD_CAPACITY_MAX}], "
+                         f"got {record_plies}")
+    return int(record_plies)
 

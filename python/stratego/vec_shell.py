@@ -148,7 +148,10 @@ class VecShell(GymVectorEnv):
         return self._over.copy()
 
     def close_extras(self, **kwargs) -> None:
-        self._batch.close()
+        # A constructor that raised left no batch; Gymnasium's __del__ still closes.
+        batch = getattr(self, "_batch", None)
+        if batch is not None:
+            batch.close()
 
     # -- extras ------------------------------------------------------------------
     @property

@@ -19,14 +19,20 @@ from . import _core, records
 from .actions import action_to_move
 from .game import Game
 from .notation import RANK_SYMBOLS, parse_square
-from .render import PERSPECTIVES, parse_perspective, square_name
+from .render import PERSPECTIVES, PLAYER_NAMES, parse_perspective, square_name
 from .svg import COLORS
 
 #: The perspectives a page can hold, in the order its buttons show them.
 VIEWS = tuple(PERSPECTIVES)  # "full", "red", "blue"
 _OWNER = "rb"
-NAMES = ("Red", "Blue")
 _COUNTS = _core.CODES_COUNTS  # own counts by type, then the opponent's (observe_codes.h)
+
+
+def check_view(perspective: str) -> str:
+    """`perspective` if it names a view in VIEWS; ValueError otherwise."""
+    if perspective not in VIEWS:
+        raise ValueError(f"perspective must be one of {list(VIEWS)}, got {perspective!r}")
+    return perspective
 
 
 def _counts(game: Game, player: int) -> tuple[list[int], list[int]]:
@@ -138,7 +144,7 @@ def result_text(game: Game) -> str:
     reason = game.end_reason or ""
     if game.winner is None:
         return "Draw: agreed" if reason == "agreed_draw" else f"Draw: {reason.replace('_', ' ')}"
-    winner, loser = NAMES[game.winner], NAMES[1 - game.winner]
+    winner, loser = PLAYER_NAMES[game.winner], PLAYER_NAMES[1 - game.winner]
     if reason == "resigned":
         return f"{loser} resigned: {winner} wins"
     if reason == "timeout":
@@ -150,9 +156,7 @@ def viewer_html(game: Game, *, perspective: str = "full", title: str | None = No
     """The page of `game` (its history, from the start to now). perspective="full":
     every piece, with buttons for each player's view too; "red" or "blue": that
     player's view only (the file holds nothing else)."""
-    if perspective not in VIEWS:
-        raise ValueError(f"perspective must be one of {list(VIEWS)}, got {perspective!r}")
-    views = VIEWS if perspective == "full" else (perspective,)
+    views = VIEWS if check_view(perspective) == "full" else (perspective,)
     frames = game_frames(game, views)
     title = title or f"Stratego, {game.variant.name}"
     data = {"title": title, "result": result_text(game), "frames": frames}
@@ -167,15 +171,17 @@ def viewer_html(game: Game, *, perspective: str = "full", title: str | None = No
     return head + payload + tail
 
 
-def load_game(path: str | os.PathLike, index: int = 0) -> Game:
-    """Game `index` (from 0) of a record file or folder, as records.load_records reads
-    it (a Gravon .xml record, a folder of them, or a JSON lines file), replayed through
-    the engine (records.replay). Raises records.RecordError naming what is wrong with
-    the file, the record or its moves, OSError if it cannot be read."""
+def load_game(path: str | os.PathLike, index: int = 0, *, max_moves: int | None = None) -> Game:
+    """Game `index` (from 0) of a record file or folder, as records.read_records reads
+    it (a Gravon .xml record, a folder of them, or a JSON lines file; `max_moves` as
+    there), replayed through the engine (records.replay). Raises records.RecordError
+    naming what is wrong with the file, the record or its moves, OSError if it cannot
+    be read."""
     if isinstance(index, bool) or not isinstance(index, int) or index < 0:
         raise ValueError(f"index must be a game number >= 0, got {index!r}")
     count = 0
-    for count, record in enumerate(records.load_records(path), 1):  # streamed: stops at the game
+    # Streamed, as read: the games before it are parsed, not replayed; it stops at the game.
+    for count, record in enumerate(records.read_records(path, max_moves=max_moves), 1):
         if count > index:
             return records.replay(record)
     raise records.RecordError(f"{path}: has {count} game(s); expected an index below that, got {index}")
