@@ -233,6 +233,35 @@ def measure_versus(n: int, seed: int, min_time: float) -> dict:
     return out
 
 
+def deployment_steps_per_second(num_envs: int, steps: int | None = None, seed: int = 0,
+                                rounds: int = 3) -> tuple[float, float]:
+    """(deployment steps/s, move steps/s) of one setup="agent" env, 1 thread, the default
+    observation and mask: each round resets (every game deploying), times the placement
+    steps (`steps`, at most every piece of both sides), then as many move steps; the
+    fastest round of each, so other work on a shared machine disturbs both alike."""
+    env = stratego.VecEnv(num_envs, setup="agent", num_threads=1, seed=seed)
+    placements = 2 * env.variant.num_pieces
+    steps = placements if steps is None else min(steps, placements)
+    best = [float("inf"), float("inf")]
+    try:
+        for r in range(rounds):
+            env.reset(seed=seed + r)
+            for phase in range(2):
+                if phase == 1:  # the rest of the deployment, untimed
+                    for _ in range(placements - steps):
+                        env.step(env.sample_actions())
+                spent = 0.0
+                for _ in range(steps):
+                    actions = env.sample_actions()
+                    t0 = time.perf_counter()
+                    env.step(actions)
+                    spent += time.perf_counter() - t0
+                best[phase] = min(best[phase], spent / steps)
+    finally:
+        env.close()
+    return num_envs / best[0], num_envs / best[1]
+
+
 SAMPLE_PLIES = (0, 100, 400)
 
 
@@ -442,6 +471,11 @@ def run(args) -> dict:
           "; decisions " + ", ".join(f"{b} {_m(v[f'{b}_decisions_per_s'])} M/s" for b in FAST_BOTS), flush=True)
     result["recording"] = measure_recording(headline, args.seed, 10 if args.quick else 100, 200 if args.quick else 700)
     print("\n".join(recording_lines(result["recording"])), flush=True)
+    deploy, move = deployment_steps_per_second(headline, seed=args.seed, rounds=2 if args.quick else 5)
+    result["deployment"] = {"num_envs": headline, "threads": 1, "deploy_steps_per_s": deploy,
+                            "move_steps_per_s": move, "deploy_step_over_move_step": move / deploy}
+    print(f"setup='agent', n={headline}, 1 thread: deployment {_m(deploy)} M steps/s, moves {_m(move)} M steps/s "
+          f"(a placement step costs {move / deploy:.2f}x a move step)", flush=True)
     if DEFAULT in configs and COMPACT in configs and "step" in configs:
         result["interleaved"] = interleaved_best(args.headline_envs if args.headline_envs in envs else envs[0],
                                                  args.seed, 10 if args.quick else 40)
@@ -593,6 +627,11 @@ def targets(result, headline: int) -> list[dict]:
             r = p["steps_per_s"] / peer["steps_per_s"]
             add(f"vs stratego_env (Numba, {peer['steps_per_s']:,.0f} steps/s), {name}, 1 thread", r,
                 ">= 100 (compact)", r >= 100 if name == COMPACT else None, f"the peer's figure {peer['source']}")
+    dep = result.get("deployment")
+    if dep:
+        r = dep["deploy_step_over_move_step"]
+        add("deployment step / move step (setup='agent')", r, "<= 1.5", r <= 1.5,
+            f"num_envs={dep['num_envs']}, 1 thread, default obs + mask, same env")
     sampling = result.get("sampling")
     if sampling:
         w = sampling["ply_100"]["worlds_per_s"]

@@ -161,6 +161,18 @@ static void batch_write_turn(Batch *b, int64_t i) {
     }
 }
 
+/* Game i's record after `action` was played in s: a move goes on it; a placement does
+ * not, and the last one begins the record at the setup the deployment reached (records
+ * store the resulting setup, docs/deployment.md). */
+static inline void batch_record(Batch *b, int64_t i, const GameState *s, int action, int was_deploying) {
+    if (!b->recording) return;
+    if (!was_deploying) {
+        recorder_push(&b->rec, i, action);
+    } else if (s->phase != PHASE_DEPLOY) {
+        recorder_begin(&b->rec, i, s);
+    }
+}
+
 /* Learner vs opponent: the opponent plays, from its own view, until the learner is to
  * move or the game is over (a turn with a rescue is two actions of one player). Its
  * plies are game i's plies: they go on its record. */
@@ -168,14 +180,16 @@ static void versus_reply(Batch *b, int64_t i, GameState *s, VersusSlot *v) {
     while (!s->done && s->to_move != v->learner) {
         int action = bot_game_action(b->opponent, s, &b->rules, &v->rng);
         if (action < 0) break; /* a game not over always has a legal action (game.h) */
+        int deploying = s->phase == PHASE_DEPLOY;
         game_apply_action(s, &b->rules, action);
-        if (b->recording) recorder_push(&b->rec, i, action);
+        batch_record(b, i, s, action, deploying);
     }
 }
 
-/* A new game in slot i from its stream, its record begun from its start. */
-static void batch_new_game(Batch *b, int64_t i) {
-    game_reset(&b->states[i], &b->rules, &b->setups);
+/* A new game in slot i from its stream and `setups`, its record begun from its start
+ * (begun again where a deployment ends: batch_record). */
+static void batch_new_game(Batch *b, int64_t i, const SetupTable *setups) {
+    game_reset(&b->states[i], &b->rules, setups);
     if (b->recording) recorder_begin(&b->rec, i, &b->states[i]);
 }
 
@@ -201,8 +215,14 @@ static void versus_start(Batch *b, int64_t i, int first_episode) {
         v->learner = (int8_t)b->learner_mode;
         break;
     }
+    /* Against an opponent the deploying sides are named by role, bit 0 the learner's and
+     * bit 1 the opponent's (so ("agent", "human") has the learner deploy against human
+     * setups whatever its colour); the game names them by colour. */
+    SetupTable setups = b->setups;
+    int learner_bit = setups.deploy & 1, opponent_bit = setups.deploy >> 1 & 1;
+    setups.deploy = (learner_bit << v->learner) | (opponent_bit << (1 - v->learner));
     for (int attempt = 0; attempt < 1000; attempt++) {
-        batch_new_game(b, i);
+        batch_new_game(b, i, &setups);
         versus_reply(b, i, s, v);
         if (!s->done) return;
     }
@@ -229,7 +249,7 @@ static void batch_start_game(void *ctx, int64_t i, int first_episode) {
     if (b->versus) {
         versus_start(b, i, first_episode);
     } else {
-        batch_new_game(b, i);
+        batch_new_game(b, i, &b->setups);
     }
 }
 
@@ -246,8 +266,9 @@ static inline __attribute__((always_inline)) int batch_play(void *ctx, int64_t i
         /* Not played, so not recorded: the record ends with the reason illegal_action. */
         game_forfeit(s);
     } else {
+        int deploying = s->phase == PHASE_DEPLOY;
         game_apply_action(s, &b->rules, (int)action);
-        if (b->recording) recorder_push(&b->rec, i, (int)action);
+        batch_record(b, i, s, (int)action, deploying);
     }
     if (b->versus) versus_reply(b, i, s, &b->versus[i]);
     if (b->recording && s->done) recorder_finish(&b->rec, i, s);

@@ -268,9 +268,9 @@ int board_validate(const GameState *s, char *err, size_t err_len) {
         snprintf(err, err_len, "square sets do not match the board");
         return -1;
     }
-    if (s->phase > PHASE_RESCUE || (s->phase == PHASE_RESCUE && (s->rescuer >= PIECE_ID_NB ||
+    if (s->phase > PHASE_DEPLOY || (s->phase == PHASE_RESCUE && (s->rescuer >= PIECE_ID_NB ||
                                                                  piece_owner(s->rescuer) != s->to_move))) {
-        snprintf(err, err_len, "rescue phase fields out of range");
+        snprintf(err, err_len, "phase or rescue phase fields out of range");
         return -1;
     }
     for (int p = 0; p < PLAYER_NB; p++) {

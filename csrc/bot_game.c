@@ -5,9 +5,17 @@
 
 #include "board.h"
 #include "moves.h"
+#include "rng.h"
 
 int bot_game_action(int kind, const GameState *s, const Rules *r, uint64_t *rng) {
     if (s->done) return -1;
+    uint16_t legal[ACTION_MAX];
+    /* Every bot deploys by random placement: a uniform pick among the legal placements
+     * (issue 19; a human setup drawn at random is the setup source "human" instead). */
+    if (s->phase == PHASE_DEPLOY) {
+        int n = moves_list(s, r, legal);
+        return legal[rng_below(rng, (uint32_t)n)];
+    }
     if (kind == BOT_PIMC) return bot_pimc_action(s, r, rng);
     PlayerView view;
     /* The random bot reads no view: not building it keeps it as fast as the sampler. */
@@ -19,7 +27,6 @@ int bot_game_action(int kind, const GameState *s, const Rules *r, uint64_t *rng)
         int action = bot_heuristic_propose(&view, r, rng);
         if (action >= 0 && moves_check_action(s, r, action) == 0) return action;
     }
-    uint16_t legal[ACTION_MAX];
     int n = moves_list_ordered(s, r, legal);
     return bot_choose(kind, &view, r, legal, n, rng);
 }

@@ -64,11 +64,16 @@ int game_legal_mask(const GameState *s, const Rules *r, uint8_t *mask, int packe
 }
 
 int game_check_move(const GameState *s, const Rules *r, int from, int to) {
+    if (!game_is_over(s) && s->phase == PHASE_DEPLOY) return ILLEGAL_DEPLOYING;
     int action = action_encode(s->to_move, from, to);
     if (action < 0 && !game_is_over(s)) return moves_check(s, r, s->to_move, from, to);
     /* An action's check starts with the end of the game: once it is over, any action
      * (0 for a pair on no common line) gives "the game is over". */
     return moves_check_action(s, r, action < 0 ? 0 : action);
+}
+
+int game_check_place(const GameState *s, const Rules *r, int type, int sq) {
+    return game_is_over(s) ? ILLEGAL_GAME_OVER : moves_check_place(s, r, type, sq);
 }
 
 /* The end-of-game rules that depend on the position, checked after every move and at
@@ -96,12 +101,33 @@ static void game_judge(GameState *s, const Rules *r) {
 }
 
 void game_judge_start(GameState *s, const Rules *r) {
-    /* A pending rescue is part of a turn: the turn's end judges the game. */
+    /* A pending rescue is part of a turn: the turn's end judges the game; a deployment
+     * is judged when its last piece is placed. */
     if (!s->done && s->phase == PHASE_MOVE) game_judge(s, r);
 }
 
 int game_validate(const GameState *s, const Rules *r, char *err, size_t err_len) {
     if (board_validate(s, err, err_len) < 0) return -1;
+    if (s->phase == PHASE_DEPLOY) {
+        /* Before play: no move made, no piece captured, every piece in its owner's zone
+         * and no more of a type than the rules have, and a piece in hand for the side to
+         * deploy. */
+        int bad = !r->deploy || s->ply != 0 || s->plies_since_attack != 0;
+        for (int p = 0; p < PLAYER_NB && !bad; p++) {
+            int first = p * MAX_PIECES;
+            for (int id = first; id < first + s->placed[p]; id++) {
+                if (s->piece_sq[id] == SQ_NONE || s->piece_flags[id] != 0 ||
+                    !rules_in_setup_zone(r, sq_to_frame(s->piece_sq[id], p)))
+                    bad = 1;
+            }
+            for (int t = 0; t < PIECE_TYPE_NB; t++) bad |= s->on_board[p][t] > r->piece_counts[t];
+        }
+        if (bad || moves_hand_total(s, r, s->to_move) <= 0) {
+            snprintf(err, err_len, "a deployment phase needs the deploy rule, no ply played, pieces only in their "
+                                   "owners' setup zones within the rules' counts, and pieces in hand for the player to move");
+            return -1;
+        }
+    }
     if (s->phase == PHASE_RESCUE) {
         int sq = s->piece_sq[s->rescuer];
         if (!r->rescue || sq == SQ_NONE || s->piece_type[s->rescuer] == SCOUT ||
@@ -113,7 +139,54 @@ int game_validate(const GameState *s, const Rules *r, char *err, size_t err_len)
     return 0;
 }
 
+/* The setup of a side that does not deploy, while the other does: from the table or
+ * random, drawn again while that side alone has no legal move (the "never hand out"
+ * rule of game_reset, for the one side it can judge before the other has placed). */
+static void game_setup_side(GameState *s, const Rules *r, const SetupTable *table, int player, uint64_t *rng) {
+    GameState empty = *s;
+    for (int attempt = 0; attempt < 1000; attempt++) {
+        *s = empty;
+        if (table != NULL && table->n > 0) {
+            uint32_t row = rng_below(rng, (uint32_t)table->n);
+            setup_from_letters(s, player, table->letters + (size_t)row * MAX_PIECES);
+        } else {
+            setup_random(s, r, player, rng);
+        }
+        if (moves_any_legal(s, r, player)) return;
+    }
+}
+
+/* A game whose `deploy` sides (bits) place their own pieces: the others set up, then
+ * PHASE_DEPLOY with the first deploying side, red first, to move. */
+static void game_reset_deploy(GameState *s, const Rules *r, const SetupTable *table, int deploy) {
+    uint64_t rng = s->rng;
+    board_clear(s);
+    for (int p = 0; p < PLAYER_NB; p++) {
+        if (!(deploy >> p & 1)) game_setup_side(s, r, table, p, &rng);
+    }
+    s->rng = rng;
+    s->phase = PHASE_DEPLOY;
+    s->to_move = (uint8_t)(deploy & 1 ? RED : BLUE);
+}
+
+void game_apply_place(GameState *s, const Rules *r, int type, int sq) {
+    int player = s->to_move;
+    board_place(s, player, type, sq);
+    /* Alternately, red first; a side with nothing left in hand is skipped (game.h). */
+    if (moves_hand_total(s, r, 1 - player) > 0) {
+        s->to_move = (uint8_t)(1 - player);
+    } else if (moves_hand_total(s, r, player) == 0) {
+        s->phase = PHASE_MOVE;
+        s->to_move = RED;
+        game_judge(s, r);
+    }
+}
+
 void game_reset(GameState *s, const Rules *r, const SetupTable *table) {
+    if (r->deploy && table != NULL && table->deploy) {
+        game_reset_deploy(s, r, table, table->deploy);
+        return;
+    }
     uint64_t rng = s->rng;
     /* A setup that leaves red without any move would end the game at ply 0; such
      * setups are astronomically rare and are drawn again rather than played. */
@@ -265,7 +338,12 @@ void game_apply_action(GameState *s, const Rules *r, int action) {
         game_apply_move(s, r, a, b);
         break;
     case ACTION_RESCUE:
-        game_apply_rescue(s, r, a, b);
+        /* The rescue block is the placements while the players deploy (types.h). */
+        if (s->phase == PHASE_DEPLOY) {
+            game_apply_place(s, r, a, b);
+        } else {
+            game_apply_rescue(s, r, a, b);
+        }
         break;
     case ACTION_DECLINE:
         game_end_turn(s, r);

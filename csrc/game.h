@@ -27,16 +27,35 @@
 #include "board.h"
 #include "rules.h"
 
-/* A table of setups to draw from: n rows of 40 letters (setup_from_letters). */
+/* Where setups come from: a table to draw from (n rows of 40 letters, setup_from_letters;
+ * n = 0 random setups), and the sides that deploy their own pieces instead (bit p for
+ * player p; only under rules with deploy). */
 typedef struct {
     const uint8_t *letters;
     int n;
+    int deploy;
 } SetupTable;
 
 /* A new game drawn from s->rng (kept): random setups for both sides, or, with a table
  * (n > 0), one row of it for each side. Setups in which red could not move at all are
- * drawn again. */
+ * drawn again.
+ *
+ * Deployment (table->deploy, rules' deploy): the sides named there start with an empty
+ * zone and every piece of the rules in hand; the others take their setup as above
+ * (drawn again while that side alone has no legal move). The game starts in
+ * PHASE_DEPLOY: the deploying sides place one piece a turn, alternately, red first, a
+ * side that has placed everything being skipped (so with one deploying side it places
+ * every piece in a row). Placements are not plies: ply, the caps' counters, the
+ * two-square rule and the history start at the first move. When the last piece is
+ * placed red is to move and the position is judged as any other: a side that deployed
+ * itself into a position without a legal move loses (END_NO_LEGAL_MOVE), unlike random
+ * and human setups, which are never handed out so. */
 void game_reset(GameState *s, const Rules *r, const SetupTable *table);
+
+/* Under PHASE_DEPLOY: the player to move places a piece of `type` from its hand on the
+ * empty square `sq` of its setup zone (legal: check with moves_check_place), then the
+ * next deploying side is to move, or the play starts. */
+void game_apply_place(GameState *s, const Rules *r, int type, int sq);
 
 /* game_reset without a table. */
 void game_reset_random(GameState *s, const Rules *r);
@@ -58,7 +77,8 @@ void game_apply_move(GameState *s, const Rules *r, int from, int to);
  * moves_check_rescue), which ends the turn. */
 void game_apply_rescue(GameState *s, const Rules *r, int type, int sq);
 
-/* Plays any legal action of the player to move (check with moves_check_action). */
+/* Plays any legal action of the player to move (check with moves_check_action): a
+ * move, a rescue or its decline, or under PHASE_DEPLOY a placement. */
 void game_apply_action(GameState *s, const Rules *r, int action);
 
 /* Names of the end reasons, index = EndReason ("none" for END_NONE): status(),
@@ -82,6 +102,10 @@ int game_legal_mask(const GameState *s, const Rules *r, uint8_t *mask, int packe
  * moves_illegal_reason() gives: "the game is over" first, then the phase and the variant
  * for a pair on a common line (an action), the squares otherwise. */
 int game_check_move(const GameState *s, const Rules *r, int from, int to);
+
+/* 0 if the player to move may place a piece of `type` on `sq` (absolute) now, else the
+ * code of moves_illegal_reason(): "the game is over" first, then moves_check_place. */
+int game_check_place(const GameState *s, const Rules *r, int type, int sq);
 
 /* The player to move sent an illegal action under a batch's ILLEGAL_LOSES: that player
  * loses (END_ILLEGAL_ACTION). */

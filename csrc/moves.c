@@ -51,7 +51,27 @@ static int rescues_walk(const GameState *s, uint16_t *list, uint8_t *mask) {
     return n_moves + 1;
 }
 
+/* The deployment phase: each type still in hand onto each empty square of the own setup
+ * zone (game.h), as the rescue block's actions. */
+static int placements_walk(const GameState *s, const Rules *r, uint16_t *list, uint8_t *mask) {
+    int n = 0, player = s->to_move, zone = r->setup_rows * BOARD_SIZE;
+    uint8_t empty[RESCUE_SQ_NB];
+    for (int h = 0; h < zone; h++) empty[h] = s->board[sq_to_frame(h, player)] == CELL_EMPTY;
+    for (int type = 0; type < PIECE_TYPE_NB; type++) {
+        if (moves_hand(s, r, player, type) <= 0) continue;
+        int base = RESCUE_ACTION_BASE + type * RESCUE_SQ_NB;
+        for (int h = 0; h < zone; h++) {
+            if (!empty[h]) continue;
+            if (list) list[n] = (uint16_t)(base + h);
+            if (mask) mask[base + h] = 1;
+            n++;
+        }
+    }
+    return n;
+}
+
 int moves_list(const GameState *s, const Rules *r, uint16_t *actions) {
+    if (s->phase == PHASE_DEPLOY) return placements_walk(s, r, actions, NULL);
     if (s->phase == PHASE_RESCUE) return rescues_walk(s, actions, NULL);
     return walk_list(s, r, s->to_move, actions);
 }
@@ -77,20 +97,22 @@ int moves_list_ordered(const GameState *s, const Rules *r, uint16_t *actions) {
 }
 
 int moves_any_legal(const GameState *s, const Rules *r, int player) {
+    if (s->phase == PHASE_DEPLOY) return player == s->to_move && moves_hand_total(s, r, player) > 0;
     int any = moves_fast_any(s, r, player);
     return any >= 0 ? any : walk_any(s, r, player);
 }
 
 int moves_legal_mask(const GameState *s, const Rules *r, uint8_t *mask) {
-    if (s->phase != PHASE_RESCUE) {
+    if (s->phase == PHASE_MOVE) {
         int n_moves = moves_fast_mask(s, r, mask);
         if (n_moves >= 0) return n_moves;
     }
     memset(mask, 0, (size_t)rules_num_actions(r));
     if (s->phase == PHASE_RESCUE) return rescues_walk(s, NULL, mask);
+    if (s->phase == PHASE_DEPLOY) return placements_walk(s, r, NULL, mask);
     return walk_mask(s, r, s->to_move, mask);
 }
 
 int moves_legal_bits_fast(const GameState *s, const Rules *r, uint8_t *bits) {
-    return s->phase == PHASE_RESCUE ? -1 : moves_fast_bits(s, r, bits);
+    return s->phase != PHASE_MOVE ? -1 : moves_fast_bits(s, r, bits);
 }

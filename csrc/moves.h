@@ -25,14 +25,16 @@
 void moves_init(void);
 
 /* Writes the legal actions of the player to move; returns their number (at most
- * ACTION_MAX). In a rescue phase these are the rescues and the decline. */
+ * ACTION_MAX). In a rescue phase these are the rescues and the decline; under
+ * PHASE_DEPLOY the placements: each type in hand onto each empty square of the setup zone. */
 int moves_list(const GameState *s, const Rules *r, uint16_t *actions);
 
 /* moves_list in increasing action order: the order of the mask's set entries, so that
  * a random pick from either gives the same action. */
 int moves_list_ordered(const GameState *s, const Rules *r, uint16_t *actions);
 
-/* 1 if `player` has at least one legal move (ignoring any rescue phase). */
+/* 1 if `player` has at least one legal move (ignoring any rescue phase; under
+ * PHASE_DEPLOY a placement of the player to move, none of the other). */
 int moves_any_legal(const GameState *s, const Rules *r, int player);
 
 /* mask[a] = 1 for each legal action of the player to move, 0 elsewhere, over the
@@ -43,6 +45,15 @@ int moves_legal_mask(const GameState *s, const Rules *r, uint8_t *mask);
  * written directly where the fast path applies; -1 (bits untouched) where it does not
  * (rescues, variants the fast path does not cover): mask_bits_legal packs then. */
 int moves_legal_bits_fast(const GameState *s, const Rules *r, uint8_t *bits);
+
+/* Pieces `player` still has to place under PHASE_DEPLOY (0 otherwise), of `type` and in
+ * all: the rules' set less what stands on the board (nothing is captured before play). */
+static inline int moves_hand(const GameState *s, const Rules *r, int player, int type) {
+    return s->phase == PHASE_DEPLOY ? r->piece_counts[type] - s->on_board[player][type] : 0;
+}
+static inline int moves_hand_total(const GameState *s, const Rules *r, int player) {
+    return s->phase == PHASE_DEPLOY ? rules_piece_total(r) - s->placed[player] : 0;
+}
 
 /* The captured piece of `player` and `type` a rescue returns (one the opponent never
  * identified if there is one, else the lowest id), or -1. */

@@ -71,6 +71,15 @@ IllegalReason moves_check_rescue(const GameState *s, int type, int sq) {
     return MOVE_LEGAL;
 }
 
+IllegalReason moves_check_place(const GameState *s, const Rules *r, int type, int sq) {
+    if (s->phase != PHASE_DEPLOY) return ILLEGAL_NOT_DEPLOYING;
+    if (type < 0 || type >= PIECE_TYPE_NB || moves_hand(s, r, s->to_move, type) <= 0) return ILLEGAL_PLACE_NOT_IN_HAND;
+    if (sq < 0 || sq >= SQ_NB) return ILLEGAL_OFF_BOARD;
+    if (!rules_in_setup_zone(r, sq_to_frame(sq, s->to_move))) return ILLEGAL_PLACE_OUTSIDE_ZONE;
+    if (s->board[sq] != CELL_EMPTY) return ILLEGAL_PLACE_OCCUPIED;
+    return MOVE_LEGAL;
+}
+
 IllegalReason moves_check_action(const GameState *s, const Rules *r, int action) {
     if (s->done) return ILLEGAL_GAME_OVER;
     /* Diagonal steps exist only for Captains of some variants. */
@@ -78,11 +87,16 @@ IllegalReason moves_check_action(const GameState *s, const Rules *r, int action)
         return ILLEGAL_NOT_ON_LINE;
     if (action < 0 || action >= rules_num_actions(r)) return ILLEGAL_NOT_IN_VARIANT;
     int a, b;
-    switch (action_decode(s->to_move, action, &a, &b)) {
+    ActionKind kind = action_decode(s->to_move, action, &a, &b);
+    /* While deploying, the rescue block is the placements (types.h) and nothing else. */
+    if (s->phase == PHASE_DEPLOY) return kind == ACTION_RESCUE ? moves_check_place(s, r, a, b) : ILLEGAL_DEPLOYING;
+    switch (kind) {
     case ACTION_MOVE:
         if (s->phase == PHASE_RESCUE) return ILLEGAL_RESCUE_PENDING;
         return moves_check(s, r, s->to_move, a, b);
     case ACTION_RESCUE:
+        /* Without the rescue rule the block holds only placements. */
+        if (!r->rescue) return ILLEGAL_NOT_DEPLOYING;
         return moves_check_rescue(s, a, b);
     case ACTION_DECLINE:
         return s->phase == PHASE_RESCUE ? MOVE_LEGAL : ILLEGAL_NO_RESCUE_PENDING;

@@ -27,7 +27,12 @@
     X(ILLEGAL_RESCUE_NO_PIECE, "no captured piece of that type can be rescued")                             \
     X(ILLEGAL_RESCUE_SQUARE, "a rescued piece goes on an empty square of the own half")                     \
     X(ILLEGAL_GAME_OVER, "the game is over")                                                                \
-    X(ILLEGAL_CAPTAIN_BLOCKED, "a Captain's two-square move needs an empty square on the way")
+    X(ILLEGAL_CAPTAIN_BLOCKED, "a Captain's two-square move needs an empty square on the way")             \
+    X(ILLEGAL_DEPLOYING, "the players are deploying: place a piece from the hand on an empty square of the own setup zone") \
+    X(ILLEGAL_NOT_DEPLOYING, "placements are made only while deploying, before the first move")            \
+    X(ILLEGAL_PLACE_NOT_IN_HAND, "no piece of that type is left in hand to place")                          \
+    X(ILLEGAL_PLACE_OUTSIDE_ZONE, "a piece is placed in the own setup zone (the rows nearest the own back row)") \
+    X(ILLEGAL_PLACE_OCCUPIED, "the square already holds a piece")
 
 typedef enum {
 #define ILLEGAL_REASON_ENUM(name, text) name,
@@ -45,6 +50,10 @@ IllegalReason moves_check(const GameState *s, const Rules *r, int player, int fr
 
 /* MOVE_LEGAL if returning a captured piece of `type` to `sq` is legal now (rescue phase). */
 IllegalReason moves_check_rescue(const GameState *s, int type, int sq);
+
+/* MOVE_LEGAL if placing a piece of `type` from the hand of the player to move on `sq`
+ * (absolute) is legal now (deployment phase, game.h). */
+IllegalReason moves_check_place(const GameState *s, const Rules *r, int type, int sq);
 
 /* MOVE_LEGAL if `action` is legal for the player to move now (phase, variant and game
  * state included); otherwise why not. */

@@ -18,7 +18,11 @@
 
 static int obs_counts_offset(const ObsSpec *spec) { return OBS_HISTORY + 3 * spec->history_k; }
 static int obs_progress_offset(const ObsSpec *spec) { return obs_counts_offset(spec) + 2 * PIECE_TYPE_NB; }
-static int obs_belief_offset(const ObsSpec *spec) { return obs_progress_offset(spec) + 2; }
+static int obs_deploy_offset(const ObsSpec *spec) { return obs_progress_offset(spec) + 2; }
+enum { OBS_DEPLOY_NB = PIECE_TYPE_NB + 1 }; /* hand_<type>, deploying */
+static int obs_belief_offset(const ObsSpec *spec) {
+    return obs_deploy_offset(spec) + (spec->deploy ? OBS_DEPLOY_NB : 0);
+}
 
 int observe_channels(const ObsSpec *spec) {
     return obs_belief_offset(spec) + (spec->probabilities ? PIECE_TYPE_NB : 0);
@@ -42,7 +46,10 @@ void observe_channel_name(const ObsSpec *spec, int c, char *buf, size_t len) {
     else if (c < progress) snprintf(buf, len, "opp_count_%s", PIECE_TYPE_NAMES[c - counts - PIECE_TYPE_NB]);
     else if (c == progress) snprintf(buf, len, "ply_progress");
     else if (c == progress + 1) snprintf(buf, len, "no_attack_progress");
-    else snprintf(buf, len, "belief_%s", PIECE_TYPE_NAMES[c - progress - 2]);
+    else if (c < obs_belief_offset(spec) && c < progress + 2 + PIECE_TYPE_NB)
+        snprintf(buf, len, "hand_%s", PIECE_TYPE_NAMES[c - progress - 2]);
+    else if (c < obs_belief_offset(spec)) snprintf(buf, len, "deploying");
+    else snprintf(buf, len, "belief_%s", PIECE_TYPE_NAMES[c - obs_belief_offset(spec)]);
 }
 
 /* Fraction of a cap reached: a float in [0, 1], 0 without a cap. */
@@ -195,6 +202,19 @@ static void pick_fixed_planes_writer(void) {
 #endif
 }
 
+void observe_hand(const PlayerView *v, const ObsSpec *spec, uint8_t hand[PIECE_TYPE_NB]) {
+    for (int t = 0; t < PIECE_TYPE_NB; t++)
+        hand[t] = (uint8_t)(v->deploying ? spec->piece_counts[t] - v->own_on_board[t] : 0);
+}
+
+/* The deployment planes (observe.h): the pieces in hand and the phase. */
+static void observe_deploy_planes(const PlayerView *v, const ObsSpec *spec, uint8_t *p) {
+    uint8_t hand[PIECE_TYPE_NB];
+    observe_hand(v, spec, hand);
+    for (int t = 0; t < PIECE_TYPE_NB; t++) memset(p + t * SQ_NB, hand[t], SQ_NB);
+    memset(p + PIECE_TYPE_NB * SQ_NB, v->deploying ? 1 : 0, SQ_NB);
+}
+
 /* The planes every dtype shares, as small integers, into p (channels x 100 bytes). With
  * SSE2 only the history planes are zeroed before their few ones are stored; every other
  * plane is written once, whole (in a large batch the output is not in the caches, and a
@@ -214,6 +234,7 @@ static void observe_planes(const PlayerView *v, const ObsSpec *spec, uint8_t *p)
     memset(p + prog * SQ_NB, (int)(255.0f * progress(v->ply, spec->max_plies)), SQ_NB);
     memset(p + (prog + 1) * SQ_NB, (int)(255.0f * progress(v->plies_since_attack, spec->max_plies_without_attack)),
            SQ_NB);
+    if (spec->deploy) observe_deploy_planes(v, spec, p + obs_deploy_offset(spec) * SQ_NB);
 }
 
 /* Belief planes (see observe.h). Under a uniform prior over the assignments of the
@@ -302,7 +323,7 @@ void observe_partial(const PlayerView *v, const ObsSpec *spec, void *out) {
         observe_planes(v, spec, out);
         return;
     }
-    uint8_t planes[(OBS_HISTORY + 3 * HISTORY_NB + 2 * PIECE_TYPE_NB + 2) * SQ_NB];
+    uint8_t planes[(OBS_HISTORY + 3 * HISTORY_NB + 2 * PIECE_TYPE_NB + 2 + OBS_DEPLOY_NB) * SQ_NB];
     float *f = out;
     int channels_u8 = obs_belief_offset(spec), prog = obs_progress_offset(spec);
     observe_planes(v, spec, planes);

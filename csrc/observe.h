@@ -18,6 +18,9 @@
  *           cell holding the count (captures are public)
  *   then    ply_progress, no_attack_progress: plies / cap (float) or plies * 255 / cap
  *           (uint8), 0 when there is no cap
+ *   then    (deploy only) hand_<type> (12): the observer's pieces of that type still to
+ *           place while deploying (every cell holding the count, 0 in play), then
+ *           deploying: 1 in every cell while the players deploy (game.h)
  *   then    (probabilities only) belief_<type> (12), float32: for each opponent piece
  *           the chance of each type under a uniform prior over the assignments that
  *           agree with what the observer saw (a piece that moved is no Bomb or Flag;
@@ -56,6 +59,10 @@ typedef struct {
     uint16_t max_plies;    /* caps, for the progress planes */
     uint16_t max_plies_without_attack;
     uint8_t codes;         /* 1: the compact codes of observe_codes.h instead of planes */
+    /* 1 (rules with deploy, setup="agent"): the deployment planes after the progress
+     * planes; piece_counts, the rules' piece set, gives the pieces in hand. */
+    uint8_t deploy;
+    uint8_t piece_counts[PIECE_TYPE_NB];
 } ObsSpec;
 
 /* Builds the encoder's tables. Idempotent; call once before any thread observes. */
@@ -78,6 +85,10 @@ void observe_prefetch(const ObsSpec *spec, const void *out, int count);
 /* Writes the observation of view v into out (observe_bytes(spec) bytes). It reads
  * v->last[0..spec->history_k - 1]: build v with at least that many plies. */
 void observe_partial(const PlayerView *v, const ObsSpec *spec, void *out);
+
+/* The observer's pieces of each type still to place while deploying (0 in play): the
+ * spec's piece set less the own pieces on the board (no capture before play). */
+void observe_hand(const PlayerView *v, const ObsSpec *spec, uint8_t hand[PIECE_TYPE_NB]);
 
 /* The 12 belief planes alone (float32, PIECE_TYPE_NB x 100), as observe_partial appends
  * them: the float block beside the compact codes (observe_codes.h). */

@@ -113,4 +113,9 @@ void observe_codes(const PlayerView *v, const ObsSpec *spec, uint8_t *out) {
         h[1] = valid ? m->to : 0;
         h[2] = (uint8_t)(valid && m->attack);
     }
+    if (spec->deploy) {
+        uint8_t *d = out + CODES_BYTES(spec->history_k);
+        observe_hand(v, spec, d);
+        d[PIECE_TYPE_NB] = (uint8_t)(v->deploying != 0);
+    }
 }

@@ -11,6 +11,8 @@
  *             count / cap is the progress plane's value (float32 division, as in C)
  *   132..     from, to, attack for each of the k latest plies (i = 0 the latest);
  *             from = CODES_NO_MOVE where the game has fewer plies
+ *   then      (spec->deploy only, setup="agent") hand_<type> (12 counts) and deploying
+ *             (0/1): the deployment planes' values (observe.h)
  *
  * Square codes: CODE_EMPTY, CODE_LAKE, CODE_OPP_UNKNOWN_UNMOVED, CODE_OPP_UNKNOWN_MOVED,
  * CODE_OPP_KNOWN + type, CODE_OWN + 4 * type + 2 * revealed + moved.
@@ -41,6 +43,10 @@ enum {
 };
 
 #define CODES_BYTES(history_k) ((size_t)CODES_HISTORY + 3 * (size_t)(history_k))
+/* The deployment bytes after the plies: 13, so that (L - CODES_HISTORY) % 3 tells a
+ * reader whether they are there. */
+enum { CODES_DEPLOY_NB = PIECE_TYPE_NB + 1 };
+_Static_assert(CODES_DEPLOY_NB % 3 == 1, "the deployment bytes leave a remainder the plies cannot");
 
 /* Builds the tables. Idempotent; call once before any thread observes (stratego_init). */
 void observe_codes_init(void);
@@ -49,7 +55,8 @@ void observe_codes_init(void);
  * CODE_NB x OBS_HISTORY bytes of 0/1. */
 const uint8_t *observe_codes_table(void);
 
-/* Writes the codes of view v into out (CODES_BYTES(spec->history_k) bytes). */
+/* Writes the codes of view v into out (CODES_BYTES(spec->history_k) bytes, and
+ * CODES_DEPLOY_NB more with spec->deploy). */
 void observe_codes(const PlayerView *v, const ObsSpec *spec, uint8_t *out);
 
 #endif

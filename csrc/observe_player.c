@@ -5,12 +5,12 @@
 #include "view.h"
 
 size_t observe_spec_bytes(const ObsSpec *spec) {
-    return spec->codes ? CODES_BYTES(spec->history_k) : observe_bytes(spec);
+    return spec->codes ? CODES_BYTES(spec->history_k) + (spec->deploy ? CODES_DEPLOY_NB : 0) : observe_bytes(spec);
 }
 
 int observe_spec_shape(const ObsSpec *spec, int64_t dims[OBS_DIMS_MAX]) {
     if (spec->codes) {
-        dims[0] = (int64_t)CODES_BYTES(spec->history_k);
+        dims[0] = (int64_t)observe_spec_bytes(spec);
         return 1;
     }
     dims[0] = observe_channels(spec);

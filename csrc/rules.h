@@ -18,7 +18,8 @@
  * variant file may leave it out (then it has its default). Adding a setting is one line
  * here and the rule that reads it (docs/architecture.md, "How to extend"). The order is
  * the struct's memory layout (saves hold Rules as bytes: a new setting goes last and
- * bumps SAVE_VERSION). */
+ * bumps SAVE_VERSION). deploy is a uint16_t switch so that Rules stays free of padding
+ * (an odd uint8_t would leave a byte after it). */
 #define RULE_SETTINGS(X)                                                                        \
     X(setup_rows, uint8_t, 1, 4, 4, "depth of each side's setup zone in rows from its back row")  \
     X(two_square_limit, uint8_t, 0, 255, 3,                                                     \
@@ -31,7 +32,9 @@
     X(rescue, uint8_t, 0, 1, 0, "reaching the opponent's back row returns a captured piece")    \
     X(one_time_bombs, uint8_t, 0, 1, 0, "a Bomb that kills an attacker is removed too")         \
     X(captain_two_squares, uint8_t, 0, 1, 0, "Captains move up to two squares, turning after the first") \
-    X(chasing_rule, uint8_t, 0, 1, 0, "ISF art. 11, the more-squares rule (chase.h)")
+    X(chasing_rule, uint8_t, 0, 1, 0, "ISF art. 11, the more-squares rule (chase.h)")            \
+    X(deploy, uint16_t, 0, 1, 0,                                                                 \
+      "the action space holds placements: players may deploy their own pieces before the first move (setup='agent')")
 
 typedef struct {
     /* How many pieces of each type a side sets up (ISF/Gravon: 40 pieces). */
@@ -75,10 +78,15 @@ extern const RuleSetting RULE_SETTING_TABLE[RULE_SETTING_NB];
 long rules_get(const Rules *r, int k);
 void rules_set(Rules *r, int k, long v);
 
-/* Size of the variant's action space (see types.h: a prefix of the fixed layout). */
+/* Size of the variant's action space (see types.h: a prefix of the fixed layout). With
+ * deploy the prefix reaches through the rescue block, whose actions are the placements. */
 static inline int rules_num_actions(const Rules *r) {
-    return r->rescue ? ACTION_MAX : r->captain_two_squares ? RESCUE_ACTION_BASE : LINE_ACTION_NB;
+    return r->rescue ? ACTION_MAX : r->deploy ? RESCUE_DECLINE : r->captain_two_squares ? RESCUE_ACTION_BASE : LINE_ACTION_NB;
 }
+
+/* 1 if frame square h (the player's own frame, row 0 its back row) is in the setup zone:
+ * the setup_rows rows nearest the back row (docs/rules.md). */
+static inline int rules_in_setup_zone(const Rules *r, int h) { return h >= 0 && h < r->setup_rows * BOARD_SIZE; }
 
 /* The ISF/Gravon classic rules. */
 void rules_default(Rules *r);

@@ -77,6 +77,7 @@ static void header_fill(SaveHeader *h, SaveKind kind, uint32_t num_games, const 
     h->versus = versus;
     h->game_offset = (uint64_t)game_offset;
     h->record_capacity = record_capacity;
+    h->deploy = setups != NULL ? (uint32_t)setups->deploy : 0;
     h->rules = *r;
 }
 
@@ -115,6 +116,11 @@ static int header_check(const uint8_t *data, size_t len, SaveKind kind, uint32_t
                  a, b);
         return -1;
     }
+    if (h.deploy != ours.deploy) {
+        snprintf(err, err_len, "the setups differ: the save's games deploy sides %u (bit 0 red, bit 1 blue; "
+                 "setup=\"agent\"), this one's %u", h.deploy, ours.deploy);
+        return -1;
+    }
     if (h.versus != ours.versus) {
         snprintf(err, err_len, "the save was made with another opponent or learner_color setting "
                  "(%s, this one %s)", h.versus ? "a learner against a bot" : "two players",
@@ -146,7 +152,8 @@ static int header_check(const uint8_t *data, size_t len, SaveKind kind, uint32_t
     return 0;
 }
 
-/* 0 if each side of s holds exactly the rules' piece set (captured pieces included): true
+/* 0 if each side of s holds exactly the rules' piece set (captured pieces included; in
+ * hand while deploying): true
  * of every game a batch plays, since it sets them up itself and a rescue returns a
  * captured piece rather than adding one. Catches a payload of another variant behind a
  * copied header. -1 with the problem in err otherwise. */
@@ -157,7 +164,9 @@ static int game_has_piece_set(const GameState *s, const Rules *r, char *err, siz
             if (s->piece_type[id] < PIECE_TYPE_NB) counts[s->piece_type[id]]++;
         }
         for (int t = 0; t < PIECE_TYPE_NB; t++) {
-            if (counts[t] != r->piece_counts[t]) {
+            /* While deploying the rest of the set is in hand (game_validate holds the
+             * board to the set's counts). */
+            if (counts[t] != r->piece_counts[t] && !(s->phase == PHASE_DEPLOY && counts[t] < r->piece_counts[t])) {
                 snprintf(err, err_len, "%s has %d pieces of type %d, the rules' piece set %d",
                          p == RED ? "red" : "blue", counts[t], t, r->piece_counts[t]);
                 return -1;

@@ -41,7 +41,9 @@
  *              to save or load (docs/recording.md). The batch's game_offset in the
  *              header (a slice of a run played apart, docs/distributed.md). The end
  *              reasons resigned, agreed draw and timeout (a game's end_reason 8-10,
- *              which a version 3 reader would refuse as a corrupt game)
+ *              which a version 3 reader would refuse as a corrupt game). The deployment
+ *              phase (docs/deployment.md): Rules' `deploy` switch, a game's phase 2
+ *              (PHASE_DEPLOY), the deploying sides in the header (`deploy`)
  *
  * Plain C: no Python. The binding wraps these, and main.c round-trips a batch.
  */
@@ -72,6 +74,8 @@ typedef struct {
     uint32_t versus;        /* save_versus_word: the learner-vs-bot setting, 0 for none */
     uint32_t record_capacity; /* actions a game's record holds; 0: not recording */
     uint64_t game_offset;   /* the batch's game_offset (batch.h); 0 for a game */
+    uint32_t deploy;        /* the sides that deploy their own pieces (SetupTable.deploy); 0: none */
+    uint32_t reserved;      /* 0 */
     Rules rules;
 } SaveHeader;
 

@@ -92,8 +92,11 @@ enum {
     ACTION_MAX = RESCUE_DECLINE + 1
 };
 
-/* A turn has a move; under the rescue rule it may go on with a rescue. */
-enum { PHASE_MOVE = 0, PHASE_RESCUE = 1 };
+/* A turn has a move; under the rescue rule it may go on with a rescue. Before the first
+ * move of a game whose players deploy their own pieces (rules' deploy, game.h), each
+ * turn is one placement: PHASE_DEPLOY, whose actions are the rescue block's "piece type x
+ * square of the own half" (RESCUE_ACTION_BASE + type * RESCUE_SQ_NB + h). */
+enum { PHASE_MOVE = 0, PHASE_RESCUE = 1, PHASE_DEPLOY = 2 };
 
 /* Rescues a player may make in a game (seed rulebook, tournament rule "Rescue"). */
 enum { RESCUE_LIMIT = 2 };

@@ -56,9 +56,9 @@ static inline int bytes_sum(__m128i x) {
 }
 #endif
 
-/* The codes of `side`'s pieces for `observer`. Each is a function of one piece's type,
- * square and flags, so 16 pieces go at once. */
-static void view_side(const GameState *s, int side, int observer, SideCodes *out) {
+/* The codes of `side`'s first `shown` pieces for `observer` (the others are not drawn).
+ * Each is a function of one piece's type, square and flags, so 16 pieces go at once. */
+static void view_side(const GameState *s, int side, int observer, int shown, SideCodes *out) {
     const uint8_t *types = s->piece_type + side * MAX_PIECES, *squares = s->piece_sq + side * MAX_PIECES,
                   *flags = s->piece_flags + side * MAX_PIECES;
     int own = side == observer, blue = observer == BLUE;
@@ -70,7 +70,7 @@ static void view_side(const GameState *s, int side, int observer, SideCodes *out
         /* 0xFF masks below. */
         __m128i lane = _mm_add_epi8(_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                                     _mm_set1_epi8((char)(16 * b)));
-        __m128i placed = _mm_cmplt_epi8(lane, _mm_set1_epi8((char)s->placed[side]));
+        __m128i placed = _mm_cmplt_epi8(lane, _mm_set1_epi8((char)shown));
         __m128i at = blue ? _mm_sub_epi8(_mm_set1_epi8(SQ_NB - 1), sq) : sq;
         block_store(out->at, b, _mm_or_si128(at, _mm_andnot_si128(placed, all)));
         __m128i code;
@@ -109,7 +109,7 @@ static void view_side(const GameState *s, int side, int observer, SideCodes *out
     }
 #else
     for (int i = 0; i < MAX_PIECES; i++) {
-        int type = types[i], sq = squares[i], f = flags[i], placed = i < s->placed[side];
+        int type = types[i], sq = squares[i], f = flags[i], placed = i < shown;
         out->at[i] = (uint8_t)(!placed ? 0xFF : blue ? SQ_NB - 1 - sq : sq);
         if (own) {
             out->code_flags[i] = (uint16_t)((VIEW_OWN | type) | f << 8);
@@ -186,9 +186,12 @@ void view_build_recent(const GameState *s, int player, int plies, PlayerView *v)
     uint16_t board[256];
     memcpy(board, BARE_BOARD, sizeof(BARE_BOARD));
     SideCodes own, opp;
-    view_side(s, player, player, &own);
+    view_side(s, player, player, s->placed[player], &own);
     for (int i = 0; i < MAX_PIECES; i++) board[own.at[i]] = own.code_flags[i];
-    view_side(s, 1 - player, player, &opp);
+    /* While deploying, a screen hides the opponent's half: none of its pieces is drawn
+     * or counted (game.h). */
+    int deploying = s->phase == PHASE_DEPLOY;
+    view_side(s, 1 - player, player, deploying ? 0 : s->placed[1 - player], &opp);
     for (int i = 0; i < MAX_PIECES; i++) board[opp.at[i]] = opp.code_flags[i];
     /* The opponent's piece set is public (the variant's counts); of a captured piece the
      * observer knows the type only if it was ever shown. */
@@ -210,6 +213,7 @@ void view_build_recent(const GameState *s, int player, int plies, PlayerView *v)
     }
     v->ply = s->ply;
     v->plies_since_attack = s->plies_since_attack;
+    v->deploying = (uint32_t)deploying;
     /* Last, so that the board's many small stores have left the store buffer when these
      * wide loads read them back (a load that spans several pending stores waits; a few
      * percent of the view measured). */

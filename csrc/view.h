@@ -50,11 +50,14 @@ typedef struct {
     /* Unidentified opponent pieces (on the board or captured unseen) whose two-square
      * straight move showed a Scout or a Captain (variants whose Captains move two). */
     uint32_t opp_scout_or_captain;
+    /* 1 while the players deploy (PHASE_DEPLOY, game.h): a screen stands between the
+     * halves, so the view holds none of the opponent's pieces (nor its counts). */
+    uint32_t deploying;
 } PlayerView;
 
 /* Every byte is a field (no padding), and view_build writes every field: two views of
  * positions the player cannot tell apart compare equal with memcmp. */
-_Static_assert(sizeof(PlayerView) == 2 * SQ_NB + 3 * PIECE_TYPE_NB + 4 + 4 * HISTORY_NB + 12,
+_Static_assert(sizeof(PlayerView) == 2 * SQ_NB + 3 * PIECE_TYPE_NB + 4 + 4 * HISTORY_NB + 16,
                "PlayerView has no padding");
 
 /* Fills v with what `player` knows of the game s. */

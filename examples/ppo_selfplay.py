@@ -95,6 +95,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="final evaluation games per opponent and colour (random and human setups)")
     p.add_argument("--torch-threads", type=int, default=0, help="torch threads (0: the cores this process may use)")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--deploy", action="store_true",
+                   help="the agent deploys its own pieces (setup='agent', docs/deployment.md) in training and "
+                        "evaluation; the bots place theirs at random")
     p.add_argument("--ray-actors", type=int, default=0,
                    help="PPO rollouts on this many Ray actors (1 CPU each), the learner here (0: in-process)")
     p.add_argument("--ray-address", default=None,
@@ -123,6 +126,10 @@ def parse_args(argv=None) -> argparse.Namespace:
         p.error(f"--opponents must be 4 non-negative numbers (self, snapshot, heuristic, random) with a "
                 f"positive sum, got {args.opponents!r}")
     args.opponent_mix = mix / mix.sum()
+    # With --deploy every game starts with a deployment phase: the variant's rules gain
+    # deploy (its action space reaches the placements), and evaluations deploy too.
+    args.setup = "agent" if args.deploy else "random"
+    args.rules = load_variant(args.variant, **({"deploy": 1} if args.deploy else {}))
     return args
 
 
@@ -149,7 +156,7 @@ def evaluate(net, args, games: int, seed: int, setup: str = "random") -> dict:
     """Scores (wins + draws / 2) of the greedy agent against each bot, both colours."""
     net.eval()
     agent = TorchPolicy(net, device=args.device)
-    result = run_arena([("agent", agent), "random", "heuristic"], games=games, variant=args.variant, seed=seed,
+    result = run_arena([("agent", agent), "random", "heuristic"], games=games, variant=args.rules, seed=seed,
                        setup=setup, num_threads=1)
     return {f"{setup}_{bot}": result.score("agent", bot) for bot in ("random", "heuristic")} | {
         f"{setup}_{bot}_games": sum(result.record("agent", bot)) for bot in ("random", "heuristic")}
@@ -163,7 +170,8 @@ def forward(net, obs: np.ndarray, mask: np.ndarray, device) -> tuple[torch.Tenso
 def imitation(net, args, clock: Clock, log, until: float, progress, evaluate_now) -> int:
     """Phase 1: learn the heuristic bot's moves and the games' results. Returns plies played."""
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
-    env = stratego.VecEnv(args.num_envs, args.variant, seed=args.seed * 1000, history_k=args.history_k, num_threads=1)
+    env = stratego.VecEnv(args.num_envs, args.rules, seed=args.seed * 1000, history_k=args.history_k, num_threads=1,
+                          setup=args.setup)
     rng = np.random.default_rng(args.seed * 1000 + 1)
     obs, info = env.reset(seed=args.seed * 1000)
     t_steps, n = args.rollout_steps * 4, args.num_envs
@@ -239,8 +247,8 @@ class Collector:
         self.opponent_net = copy.deepcopy(net).eval()
         # game_offset: the slots of the whole run (stratego.distributed), and the opponent
         # draws a stream of the slice's own.
-        self.env = stratego.VecEnv(num_envs, args.variant, history_k=args.history_k, num_threads=1,
-                                   game_offset=game_offset)
+        self.env = stratego.VecEnv(num_envs, args.rules, history_k=args.history_k, num_threads=1,
+                                   game_offset=game_offset, setup=args.setup)
         self.rng = np.random.default_rng([args.seed * 1000 + 3, 1, game_offset])
         self.obs, self.info = self.env.reset(seed=args.seed * 1000 + 2)
         # controller[i, c]: who moves colour c in slot i (SELF is the learner).
@@ -342,8 +350,8 @@ class RayCollectors:
 
 
 def make_net(args):
-    return ConvPolicyNet(num_actions=load_variant(args.variant).num_actions, history_k=args.history_k,
-                         channels=args.channels, blocks=args.blocks).to(args.device)
+    return ConvPolicyNet(num_actions=args.rules.num_actions, history_k=args.history_k,
+                         channels=args.channels, blocks=args.blocks, deploy=args.deploy).to(args.device)
 
 
 def ppo(net, args, clock: Clock, log, until: float, progress, evaluate_now, plies: int):
@@ -410,22 +418,22 @@ def ppo(net, args, clock: Clock, log, until: float, progress, evaluate_now, plie
     return plies, collector.time_spent()
 
 
-def plot(rows: list[dict], path: Path) -> None:
+def plot(rows: list[dict], path: Path, setup: str = "random") -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    evals = [r for r in rows if r.get("random_random") is not None]
+    evals = [r for r in rows if r.get(f"{setup}_random") is not None]
     fig, ax = plt.subplots(figsize=(7, 4))
-    for key, label in (("random_random", "vs random"), ("random_heuristic", "vs heuristic")):
+    for key, label in ((f"{setup}_random", "vs random"), (f"{setup}_heuristic", "vs heuristic")):
         ax.plot([r["wall_s"] / 60 for r in evals], [r[key] for r in evals], marker="o", label=label)
     ax.axhline(0.95, color="grey", lw=0.8, ls="--")
     ax.axhline(0.5, color="grey", lw=0.8, ls=":")
     ax.set_xlabel("wall time (minutes)")
     ax.set_ylabel("score (wins + draws / 2)")
     ax.set_ylim(0, 1)
-    ax.set_title("examples/ppo_selfplay.py: score of the greedy agent, classic, random setups")
+    ax.set_title("examples/ppo_selfplay.py: score of the greedy agent, classic, " + ("own deployment" if setup == "agent" else "random setups"))
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -441,7 +449,7 @@ def main(argv=None) -> dict:
     clock = Clock()
     budget = args.minutes * 60
     fields = ["wall_s", "phase", "plies", "updates", "policy_loss", "value_loss", "entropy", "imitation_accuracy",
-              "learner_moves", "random_random", "random_heuristic", "random_random_games", "random_heuristic_games"]
+              "learner_moves"] + [f"{args.setup}_{k}" for k in ("random", "heuristic", "random_games", "heuristic_games")]
     rows: list[dict] = []
     log_file = open(args.out / "log.csv", "w", newline="")
     writer = csv.DictWriter(log_file, fieldnames=fields, extrasaction="ignore")
@@ -457,9 +465,10 @@ def main(argv=None) -> dict:
 
     def progress() -> None:
         bar.update(max(0, min(round(clock.elapsed()), round(budget)) - bar.n))
-        last = next((r for r in reversed(rows) if r.get("random_random") is not None), None)
+        last = next((r for r in reversed(rows) if r.get(f"{args.setup}_random") is not None), None)
         if last:
-            bar.set_postfix(vs_random=f"{last['random_random']:.3f}", vs_heuristic=f"{last['random_heuristic']:.3f}")
+            bar.set_postfix(vs_random=f"{last[f'{args.setup}_random']:.3f}",
+                            vs_heuristic=f"{last[f'{args.setup}_heuristic']:.3f}")
 
     evaluations = 0
     next_eval = args.eval_minutes * 60
@@ -476,10 +485,10 @@ def main(argv=None) -> dict:
             # The checkpoint first: its wall time is the time the agent had to learn.
             minutes = clock.elapsed() / 60
             metadata = {"example": "ppo_selfplay", "seed": args.seed, "wall_minutes": minutes}
-            save_policy(args.out / "checkpoints" / f"policy-{minutes:05.1f}min.pt", net, args.variant,
+            save_policy(args.out / "checkpoints" / f"policy-{minutes:05.1f}min.pt", net, args.rules,
                         metadata=metadata)
-            save_policy(args.out / "policy.pt", net, args.variant, metadata=metadata)
-            scores = evaluate(net, args, args.eval_games, EVAL_SEED_BASE + args.seed * 1000 + evaluations)
+            save_policy(args.out / "policy.pt", net, args.rules, metadata=metadata)
+            scores = evaluate(net, args, args.eval_games, EVAL_SEED_BASE + args.seed * 1000 + evaluations, args.setup)
         evaluations += 1
         # A fixed schedule (every --eval-minutes of wall time), whatever an evaluation costs.
         while next_eval <= clock.elapsed():
@@ -496,17 +505,18 @@ def main(argv=None) -> dict:
     evaluate_now(force=True)
     bar.close()
     log_file.close()
-    plot(rows, args.out / "curve.png")
+    plot(rows, args.out / "curve.png", args.setup)
 
-    # The final evaluation: outside the budget, seeds of their own, both setups.
+    # The final evaluation: outside the budget, seeds of their own, both setups (with
+    # --deploy the agent's own deployment against the bots' random placements).
     final = {}
-    for setup in ("random", "human"):
+    for setup in ("agent",) if args.deploy else ("random", "human"):
         final |= evaluate(net, args, args.final_eval_games, EVAL_SEED_BASE + 999_999 + args.seed, setup)
     spent = dict(clock.spent)
     train_time = sum(v for k, v in spent.items() if k != "evaluation")
     summary = {
         "args": {k: (str(v) if isinstance(v, Path) else v.tolist() if isinstance(v, np.ndarray) else v)
-                 for k, v in vars(args).items()},
+                 for k, v in vars(args).items() if k != "rules"},  # rules: the Variant --deploy derives
         "wall_s": wall, "plies": plies, "plies_per_s": plies / max(train_time, 1e-9),
         "time_share": {k: v / wall for k, v in sorted(spent.items())},
         "final": final,

@@ -53,3 +53,20 @@ def test_example_writes_checkpoint_log_plot_and_a_policy_the_arena_loads(tmp_pat
 def test_example_refuses_bad_options(bad, message):
     proc = subprocess.run([sys.executable, str(EXAMPLE), *bad], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and message in proc.stderr, proc.stderr
+
+
+def test_example_learns_deployment_with_one_flag(tmp_path):
+    """--deploy: every game starts with a deployment phase the agent plays; evaluations
+    let every player deploy (the bots at random), and the checkpoint observes the
+    deployment planes."""
+    out = tmp_path / "run"
+    proc = subprocess.run([sys.executable, str(EXAMPLE), *TINY, "--seed", "4", "--deploy", "--out", str(out)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    rows = list(csv.DictReader((out / "log.csv").open()))
+    assert all(0.0 <= float(r["agent_random"]) <= 1.0 for r in rows if r["phase"] == "evaluation")
+    summary = json.loads((out / "summary.json").read_text())
+    assert set(summary["final"]) >= {"agent_random", "agent_heuristic"}
+    from stratego.policy_file import load_policy
+    policy = load_policy(out / "policy.pt")
+    assert policy.observation_settings.deploy

@@ -201,6 +201,24 @@ int obs_spec_parse(long history_k, int probabilities, int as_float, int codes, c
     spec->codes = (uint8_t)(codes != 0);
     spec->max_plies = r->max_plies;
     spec->max_plies_without_attack = r->max_plies_without_attack;
+    spec->deploy = r->deploy;
+    memcpy(spec->piece_counts, r->piece_counts, PIECE_TYPE_NB);
+    return 0;
+}
+
+/* Reads the sides that deploy their own pieces: None or 0..3 (bit 0 red, bit 1 blue);
+ * any side needs rules with deploy, whose action space holds the placements. */
+int deploy_sides_parse(PyObject *obj, const Rules *r, int *out) {
+    long v = 0;
+    *out = 0;
+    if (obj == NULL || obj == Py_None) return 0;
+    if (parse_int_in(obj, "deploy", 0, 3, "0 (none), 1 (red), 2 (blue) or 3 (both)", &v) < 0) return -1;
+    if (v && !r->deploy) {
+        PyErr_SetString(PyExc_ValueError, "deploying sides need rules with deploy=1 (setup='agent'), whose action "
+                                          "space holds the placements");
+        return -1;
+    }
+    *out = (int)v;
     return 0;
 }
 
@@ -209,6 +227,7 @@ int obs_spec_parse(long history_k, int probabilities, int as_float, int codes, c
 int setup_table_parse(PyObject *obj, const Rules *r, SetupTable *table) {
     table->letters = NULL;
     table->n = 0;
+    table->deploy = 0;
     if (obj == Py_None) return 0;
     if (!PyArray_Check(obj) || PyArray_TYPE((PyArrayObject *)obj) != NPY_UINT8 ||
         PyArray_NDIM((PyArrayObject *)obj) != 2 || PyArray_DIM((PyArrayObject *)obj, 1) != MAX_PIECES ||

@@ -82,7 +82,8 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
                              "final_plies", "obs", "final_obs", "full_obs", "obs_views",
                              "history_k", "probabilities", "as_float", "write_mask", "setups",
                              "final_views", "autoreset", "opponent", "learner_mode", "belief", "final_belief",
-                             "obs_codes", "mask_bits", "full_codes", "game_offset", "record_capacity", NULL};
+                             "obs_codes", "mask_bits", "full_codes", "game_offset", "record_capacity", "deploy",
+                             NULL};
     long n;
     PyObject *n_obj, *threads_obj, *rules_obj, *outs[VEC_OUT_NB];
     PyObject *obs[OBS_ARRAY_NB] = {Py_None, Py_None, Py_None, Py_None, Py_None};
@@ -99,14 +100,15 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     Rules rules;
     ObsSpec spec;
     int threads;
-    PyObject *setups_copy = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOOOOOOO|OOOOOpppOOOOOOOpppOO", kwlist, &n_obj, &threads_obj,
+    PyObject *setups_copy = NULL, *deploy_obj = Py_None;
+    int deploy = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOOOOOOO|OOOOOpppOOOOOOOpppOOO", kwlist, &n_obj, &threads_obj,
                                      &rules_obj, &outs[0], &outs[1], &outs[2], &outs[3],
                                      &outs[4], &outs[5], &outs[6], &outs[7], &outs[8], &obs[0],
                                      &obs[1], &obs[2], &views_obj, &history_obj, &probabilities,
                                      &as_float, &write_mask, &setups_obj, &final_views_obj, &autoreset_obj,
                                      &opponent_obj, &learner_obj, &obs[3], &obs[4], &obs_codes, &mask_bits,
-                                     &full_codes, &offset_obj, &record_obj))
+                                     &full_codes, &offset_obj, &record_obj, &deploy_obj))
         goto done;
     if (record_obj != NULL &&
         parse_int_in(record_obj, "record_capacity", 0, RECORD_CAPACITY_MAX, "0 (no records) or actions a game",
@@ -119,7 +121,7 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
         parse_int_in(learner_obj, "learner_mode", 0, LEARNER_MODE_NB - 1, NULL, &learner_mode) < 0)
         goto done;
     if (parse_num_envs(n_obj, &n) < 0 || parse_num_threads(threads_obj, &threads) < 0 ||
-        rules_from_dict(rules_obj, &rules) < 0)
+        rules_from_dict(rules_obj, &rules) < 0 || deploy_sides_parse(deploy_obj, &rules, &deploy) < 0)
         goto done;
     if (views_obj != NULL && parse_int_in(views_obj, "obs_views", 0, 2, "0, 1 or 2", &obs_views) < 0)
         goto done;
@@ -150,6 +152,7 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
         goto done;
     }
     if (setup_table_parse(setups_obj, &rules, &table) < 0) goto done;
+    table.deploy = deploy;
     int num_actions = rules_num_actions(&rules);
     VecShape out_shape = {.num_envs = (int)n, .num_players = PLAYER_NB,
                           .mask_bytes = (size_t)(mask_bits ? MASK_BITS_BYTES(num_actions) : num_actions)};
@@ -383,6 +386,16 @@ static PyObject *Batch_games_over(BatchObject *self, PyObject *out) {
         return NULL;
     uint8_t *over = PyArray_DATA((PyArrayObject *)out);
     for (int i = 0; i < self->batch.num_envs; i++) over[i] = (uint8_t)game_is_over(&self->batch.states[i]);
+    Py_RETURN_NONE;
+}
+
+/* deploying(out): out[i] = whether game i is in its deployment phase (PHASE_DEPLOY:
+ * its player to move places a piece), into a bool array (N,): info["deploying"]. */
+static PyObject *Batch_deploying(BatchObject *self, PyObject *out) {
+    if (Batch_check_idle(self) < 0) return NULL;
+    if (check_out_array(out, "the array of deploying games", NPY_BOOL, self->batch.num_envs, 0) < 0) return NULL;
+    uint8_t *deploying = PyArray_DATA((PyArrayObject *)out);
+    for (int i = 0; i < self->batch.num_envs; i++) deploying[i] = self->batch.states[i].phase == PHASE_DEPLOY;
     Py_RETURN_NONE;
 }
 
@@ -677,6 +690,8 @@ static PyMethodDef Batch_methods[] = {
      "bot_actions(name, out): the action bot `name` plays in each game, into out."},
     {"games_over", (PyCFunction)Batch_games_over, METH_O,
      "games_over(out): whether each game has ended and waits (NEXT_STEP, DISABLED), into a bool array."},
+    {"deploying", (PyCFunction)Batch_deploying, METH_O,
+     "deploying(out): whether each game is in its deployment phase, into a bool array."},
     {"stats", (PyCFunction)Batch_stats, METH_NOARGS, "Counters of finished games since reset."},
     {"game", (PyCFunction)Batch_game, METH_O, "game(i): a GameState copy of game i."},
     {"save", (PyCFunction)Batch_save, METH_NOARGS, "Every game, random stream and counter as bytes."},

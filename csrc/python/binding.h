@@ -59,6 +59,7 @@ extern PyTypeObject GameStateType;
 extern PyTypeObject BatchType;
 
 /* args.c */
+int deploy_sides_parse(PyObject *obj, const Rules *r, int *out);
 int obs_spec_parse(long history_k, int probabilities, int as_float, int codes, const Rules *r, ObsSpec *spec);
 int parse_action(PyObject *obj, int *out);
 int parse_bot(PyObject *obj, int *out);

@@ -52,14 +52,19 @@ static int GameState_check_ready(GameStateObject *self) {
     return 0;
 }
 
-/* reset(seed, setups=None): a new game, random setups or rows of the setup table. */
+/* reset(seed, setups=None, deploy=0): a new game, random setups or rows of the setup
+ * table; the sides in deploy (bit 0 red, bit 1 blue) place their own pieces instead. */
 static PyObject *GameState_reset(GameStateObject *self, PyObject *args) {
-    PyObject *seed_obj, *setups_obj = Py_None;
+    PyObject *seed_obj, *setups_obj = Py_None, *deploy_obj = Py_None;
     uint64_t seed;
     SetupTable table;
-    if (!PyArg_ParseTuple(args, "O|O", &seed_obj, &setups_obj)) return NULL;
-    if (parse_seed(seed_obj, &seed) < 0 || GameState_check_ready(self) < 0) return NULL;
+    int deploy;
+    if (!PyArg_ParseTuple(args, "O|OO", &seed_obj, &setups_obj, &deploy_obj)) return NULL;
+    if (parse_seed(seed_obj, &seed) < 0 || deploy_sides_parse(deploy_obj, &self->rules, &deploy) < 0 ||
+        GameState_check_ready(self) < 0)
+        return NULL;
     if (setup_table_parse(setups_obj, &self->rules, &table) < 0) return NULL;
+    table.deploy = deploy;
     self->state.rng = rng_seed_stream(seed, 0, 0);
     self->bot_rng = bot_seed_stream(seed);
     game_reset(&self->state, &self->rules, &table);
@@ -144,6 +149,21 @@ static PyObject *GameState_check_move(GameStateObject *self, PyObject *args) {
         GameState_check_ready(self) < 0)
         return NULL;
     int code = game_check_move(&self->state, &self->rules, from, to);
+    if (code == 0) Py_RETURN_NONE;
+    return PyUnicode_FromString(moves_illegal_reason(code));
+}
+
+/* check_place(type, sq) -> None if the player to move may place a piece of `type` on
+ * square `sq` now (deployment), else the reason as a str. */
+static PyObject *GameState_check_place(GameStateObject *self, PyObject *args) {
+    PyObject *type_obj, *sq_obj;
+    long type;
+    int sq;
+    if (!PyArg_ParseTuple(args, "OO", &type_obj, &sq_obj)) return NULL;
+    if (parse_int_in(type_obj, "type", 0, PIECE_TYPE_NB - 1, NULL, &type) < 0 || parse_square(sq_obj, "sq", &sq) < 0 ||
+        GameState_check_ready(self) < 0)
+        return NULL;
+    int code = game_check_place(&self->state, &self->rules, (int)type, sq);
     if (code == 0) Py_RETURN_NONE;
     return PyUnicode_FromString(moves_illegal_reason(code));
 }
@@ -239,18 +259,18 @@ static PyObject *GameState_play_move(GameStateObject *self, PyObject *args) {
 }
 
 /* status() -> (to_move, done, winner or -1, end reason name or None, ply, plies_since_attack,
- * rescue pending, rescues made by red, by blue) */
+ * rescue pending, rescues made by red, by blue, deploying) */
 static PyObject *GameState_status(GameStateObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
     if (GameState_check_ready(self) < 0) return NULL;
     const GameState *s = &self->state;
     /* The reason's name, or None while the game goes on. */
-    return Py_BuildValue("(iOizIIOii)", s->to_move, s->done ? Py_True : Py_False,
+    return Py_BuildValue("(iOizIIOiiO)", s->to_move, s->done ? Py_True : Py_False,
                          s->winner == NO_WINNER ? -1 : s->winner,
                          s->end_reason == END_NONE ? NULL : END_REASON_NAMES[s->end_reason],
                          (unsigned int)s->ply, (unsigned int)s->plies_since_attack,
                          s->phase == PHASE_RESCUE ? Py_True : Py_False, s->rescues[RED],
-                         s->rescues[BLUE]);
+                         s->rescues[BLUE], s->phase == PHASE_DEPLOY ? Py_True : Py_False);
 }
 
 /* captured(player) -> tuple of the types of the player's captured pieces */
@@ -505,7 +525,8 @@ static PyMethodDef GameState_methods[] = {
     {"set_bot_stream", (PyCFunction)GameState_set_bot_stream, METH_O, "Restores bot_stream()."},
     {"from_bytes", (PyCFunction)GameState_from_bytes, METH_O, "Restores a state from to_bytes()."},
     {"reset", (PyCFunction)GameState_reset, METH_VARARGS,
-     "reset(seed, setups=None): a new game from seed, random setups or rows of setups."},
+     "reset(seed, setups=None, deploy=0): a new game from seed, random setups or rows of setups; "
+     "the sides in deploy (bit 0 red, bit 1 blue) place their own pieces."},
     {"set_field", (PyCFunction)GameState_set_field, METH_VARARGS,
      "set_field(field, to_move): the position of a 100-letter Gravon field."},
     {"field", (PyCFunction)GameState_field, METH_NOARGS, "The board as 100 Gravon letters."},
@@ -515,6 +536,8 @@ static PyMethodDef GameState_methods[] = {
      "action_mask(out): the legal-action mask of the player to move into out (bool)."},
     {"check_move", (PyCFunction)GameState_check_move, METH_VARARGS,
      "check_move(from, to): None if legal, else why not."},
+    {"check_place", (PyCFunction)GameState_check_place, METH_VARARGS,
+     "check_place(type, sq): None if the player to move may place a piece of type on sq now, else why not."},
     {"play_move", (PyCFunction)GameState_play_move, METH_VARARGS,
      "play_move(from, to): plays a legal move; ValueError otherwise."},
     {"status", (PyCFunction)GameState_status, METH_NOARGS,

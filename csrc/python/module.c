@@ -85,7 +85,7 @@ static PyObject *core_record_game_bytes(PyObject *mod, PyObject *capacity_obj) {
 }
 
 /* Channel names, one row of NAME_LEN bytes each; at most NAMES_MAX of them. */
-enum { NAME_LEN = 64, NAMES_MAX = OBS_HISTORY + 3 * HISTORY_NB + 3 * PIECE_TYPE_NB + 2 };
+enum { NAME_LEN = 64, NAMES_MAX = OBS_HISTORY + 3 * HISTORY_NB + 4 * PIECE_TYPE_NB + 3 };
 _Static_assert((int)FULL_OBS_CHANNELS <= (int)NAMES_MAX, "the full view's names fit");
 
 /* A tuple of the first n names. */
@@ -105,20 +105,21 @@ done:
     return result;
 }
 
-/* channel_names(history_k, probabilities, as_float=True, codes=False) -> tuple of the
+/* channel_names(history_k, probabilities, as_float=True, codes=False, deploy=False) -> tuple of the
  * partial view's channel names, after the one check of these observation settings
  * (obs_spec_parse), which Game and VecEnv ask before they allocate anything. */
 static PyObject *core_channel_names(PyObject *mod, PyObject *args) {
     STRATEGO_UNUSED(mod);
     PyObject *history_obj;
-    int probabilities, as_float = 1, codes = 0;
+    int probabilities, as_float = 1, codes = 0, deploy = 0;
     long history_k;
     ObsSpec spec;
     Rules rules;
     char names[NAMES_MAX][NAME_LEN];
-    if (!PyArg_ParseTuple(args, "Op|pp", &history_obj, &probabilities, &as_float, &codes)) return NULL;
+    if (!PyArg_ParseTuple(args, "Op|ppp", &history_obj, &probabilities, &as_float, &codes, &deploy)) return NULL;
     if (parse_history_k(history_obj, &history_k) < 0) return NULL;
     rules_default(&rules);
+    rules.deploy = (uint8_t)deploy; /* the deployment planes (setup="agent") */
     if (obs_spec_parse(history_k, probabilities, as_float, codes, &rules, &spec) < 0) return NULL;
     int c_nb = observe_channels(&spec);
     for (int c = 0; c < c_nb; c++) observe_channel_name(&spec, c, names[c], NAME_LEN);
@@ -140,20 +141,21 @@ static PyObject *shape_tuple(const int64_t *dims, int ndim) {
     return tuple;
 }
 
-/* observation_shape(history_k, probabilities, codes, belief_block=False) -> the shape of one
+/* observation_shape(history_k, probabilities, codes, belief_block=False, deploy=False) -> the shape of one
  * observation as its spec gives it (observe_player.h): (C, 10, 10) planes or (L,) codes;
  * belief_block: the belief planes beside the codes instead. */
 static PyObject *core_observation_shape(PyObject *mod, PyObject *args) {
     STRATEGO_UNUSED(mod);
     PyObject *history_obj;
-    int probabilities, codes, belief_block = 0;
+    int probabilities, codes, belief_block = 0, deploy = 0;
     long history_k;
     ObsSpec spec;
     Rules rules;
     int64_t dims[OBS_DIMS_MAX];
-    if (!PyArg_ParseTuple(args, "Opp|p", &history_obj, &probabilities, &codes, &belief_block)) return NULL;
+    if (!PyArg_ParseTuple(args, "Opp|pp", &history_obj, &probabilities, &codes, &belief_block, &deploy)) return NULL;
     if (parse_history_k(history_obj, &history_k) < 0) return NULL;
     rules_default(&rules);
+    rules.deploy = (uint8_t)deploy;
     /* Planes with beliefs are float32; the dtype does not change the shape. */
     if (obs_spec_parse(history_k, probabilities, !codes, codes, &rules, &spec) < 0) return NULL;
     if (belief_block) return shape_tuple(dims, observe_belief_shape(dims));
@@ -276,7 +278,7 @@ static PyMethodDef core_methods[] = {
     {"full_channel_names", core_full_channel_names, METH_NOARGS,
      "full_channel_names() -> names of the full-information view's channels."},
     {"channel_names", core_channel_names, METH_VARARGS,
-     "channel_names(history_k, probabilities, as_float=True, codes=False) -> names of the observation channels; "
+     "channel_names(history_k, probabilities, as_float=True, codes=False, deploy=False) -> names of the observation channels; "
      "ValueError for settings that do not go together."},
     {"observation_shape", core_observation_shape, METH_VARARGS,
      "observation_shape(history_k, probabilities, codes, belief_block=False) -> shape of one observation "

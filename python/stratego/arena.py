@@ -356,16 +356,20 @@ def run_arena(players: Iterable[Any], games: int = 100, variant: str | Variant =
     policy callables, or (name, player) pairs. sample: policy files sample from their
     distribution instead of playing their most likely move (seeded from `seed`).
     max_plies: a ply cap for the games (default: the variant's; 2000 if it has none).
+    setup: "random", "human", or "agent" (every player deploys its own pieces before the
+    first move, the bots at random; policies must observe the deployment planes).
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive int (games per pairing and colour), got {games!r}")
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
-    if setup not in ("random", "human"):
-        raise ValueError(f"setup must be 'random' or 'human', got {setup!r}")
+    if setup not in ("random", "human", "agent"):
+        raise ValueError(f"setup must be 'random', 'human' or 'agent', got {setup!r}")
     if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 0:
         raise ValueError(f"num_threads must be an int >= 0 (0: stratego.default_num_threads()), got {num_threads!r}")
-    base = load_variant(variant)
+    # setup="agent": every player deploys its own pieces (the bots at random), under the
+    # variant's rules with deploy (docs/deployment.md).
+    base = load_variant(variant, **({"deploy": 1} if setup == "agent" else {}))
     notes = []
     if max_plies is None and base.settings["max_plies"] == 0:
         max_plies = DEFAULT_MAX_PLIES
@@ -381,6 +385,10 @@ def run_arena(players: Iterable[Any], games: int = 100, variant: str | Variant =
         raise ValueError(f"an arena needs at least 2 players, got {len(resolved)}")
     if len(set(names)) != len(names):
         raise ValueError(f"each player must appear once (by name), got {names}")
+    blind = [p.name for p in resolved if setup == "agent" and p.policy is not None and not p.observation.deploy]
+    if blind:
+        raise ValueError(f"setup='agent' needs policies that observe the deployment planes (ObservationSettings"
+                         f"(deploy=True)); {blind} do not")
     seed = resolve_seed(seed)
     for index, player in enumerate(resolved):
         if player.policy is not None and callable(getattr(player.policy, "seed", None)):

@@ -23,17 +23,27 @@ PIECE_TYPES: int = len(_core.PIECE_NAMES)
 SQUARES: int = _core.SQ_NB
 
 
-def codes_bytes(history_k: int = 4) -> int:
-    """Bytes of one view's codes."""
-    return _core.CODES_HISTORY + 3 * history_k
+#: Bytes after the plies with setup="agent": the pieces in hand (12) and the phase.
+DEPLOY_BYTES = PIECE_TYPES + 1
 
 
-def _history_k(length: int) -> int:
+def codes_bytes(history_k: int = 4, deploy: bool = False) -> int:
+    """Bytes of one view's codes (deploy: with the deployment bytes, setup="agent")."""
+    return _core.CODES_HISTORY + 3 * history_k + (DEPLOY_BYTES if deploy else 0)
+
+
+def _history_k(length: int) -> tuple[int, bool]:
+    """(history_k, deploy) of codes `length` bytes long: 13 deployment bytes leave a
+    remainder of 1 modulo the plies' 3 (csrc/observe_codes.h)."""
     k, rest = divmod(length - _core.CODES_HISTORY, 3)
-    if rest or not 0 <= k <= _core.HISTORY_NB:
+    deploy = rest == DEPLOY_BYTES % 3
+    if deploy:
+        k -= DEPLOY_BYTES // 3
+    if (rest and not deploy) or not 0 <= k <= _core.HISTORY_NB:
         raise ValueError(f"observation codes have {_core.CODES_HISTORY} + 3 * history_k bytes (history_k in "
-                         f"[0, {_core.HISTORY_NB}]) in their last axis, got {length}")
-    return k
+                         f"[0, {_core.HISTORY_NB}]), and {DEPLOY_BYTES} more with setup='agent', in their "
+                         f"last axis, got {length}")
+    return k, deploy
 
 
 class _NumpyOps:
@@ -162,7 +172,7 @@ def expand_observation(codes, belief=None, *, dtype: str | None = None):
         raise ValueError(f"dtype must be 'uint8' or 'float32', got {dtype!r}")
     if belief is not None and dtype != "float32":
         raise ValueError("belief planes are probabilities: expand with dtype='float32'")
-    k = _history_k(codes.shape[-1])
+    k, deploy = _history_k(codes.shape[-1])
     lead = tuple(codes.shape[:-1])
     if belief is not None and tuple(belief.shape) != lead + (PIECE_TYPES, 10, 10):
         raise ValueError(f"belief must have shape {lead + (PIECE_TYPES, 10, 10)} to go with codes of shape "
@@ -170,7 +180,7 @@ def expand_observation(codes, belief=None, *, dtype: str | None = None):
     board = ops.swap_last(ops.table(CODES_TABLE)[ops.index(codes[..., :SQUARES])])
     # The k plies at once: a ply is shown if it and every later one exist (observe.c
     # stops at the first missing one); from and to one-hot, attack on the to square.
-    plies = codes[..., _core.CODES_HISTORY:].reshape(lead + (k, 3))
+    plies = codes[..., _core.CODES_HISTORY:_core.CODES_HISTORY + 3 * k].reshape(lead + (k, 3))
     shown = ops.all_so_far(plies[..., 0] != _core.CODES_NO_MOVE)[..., None] if k else plies[..., 0, None] > 0
     squares = ops.arange(SQUARES)
     from_planes = (squares == plies[..., 0, None]) & shown
@@ -180,13 +190,16 @@ def expand_observation(codes, belief=None, *, dtype: str | None = None):
     counts = codes[..., _core.CODES_COUNTS:_core.CODES_COUNTS + 2 * PIECE_TYPES, None]
     counts = ops.broadcast(counts, lead + (2 * PIECE_TYPES, SQUARES))
     fractions, levels = zip(*(_progress(ops, codes, _core.CODES_PROGRESS + 4 * j) for j in range(2)))
+    # setup="agent": the pieces in hand and the phase, after the progress planes.
+    at = _core.CODES_HISTORY + 3 * k
+    deployment = [ops.broadcast(codes[..., at:at + DEPLOY_BYTES, None], lead + (DEPLOY_BYTES, SQUARES))] if deploy else []
     if dtype == "uint8":
         progress = [ops.broadcast(v[..., None, None], lead + (1, SQUARES)) for v in levels]
-        parts = [board, history, counts] + progress
+        parts = [board, history, counts] + progress + deployment
         planes = ops.cat(parts, axis=-2)
     else:
         progress = [ops.broadcast(v[..., None, None], lead + (1, SQUARES)) for v in fractions]
-        parts = [ops.f32(board), ops.f32(history), ops.f32(counts)] + progress
+        parts = [ops.f32(board), ops.f32(history), ops.f32(counts)] + progress + [ops.f32(d) for d in deployment]
         if belief is not None:
             parts.append(ops.f32(belief.reshape(lead + (PIECE_TYPES, SQUARES))))
         planes = ops.cat(parts, axis=-2)

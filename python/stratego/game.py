@@ -7,10 +7,10 @@ import numpy as np
 
 from . import _core
 from .compact import mask_bytes
-from .actions import action_to_move, move_to_action, squares_to_action
+from .actions import action_to_move, move_to_action, rescue_to_action, squares_to_action
 from .history import HistoryMove, Record, RecordError, action_players, make_record
-from .notation import check_numbering, format_move, is_rescue_text, parse_move
-from .setups import human_setups
+from .deploy import parse_setup
+from .notation import check_numbering, format_move, is_rescue_text, parse_move, parse_rescue
 from .render import board_tokens, parse_perspective, render_cells
 from .seeding import resolve_seed
 from .variants import PIECE_NAMES, Variant, load_variant
@@ -30,6 +30,9 @@ class Game:
     """One game. Players: 0 red (moves first), 1 blue.
 
     Game(variant="classic", seed=None, **settings) starts from random legal setups;
+    setup="human" from human setups, setup="agent" with a deployment phase in which the
+    players place their own pieces, one `play` each (`deploying`, docs/deployment.md),
+    and a pair such as ("agent", "human") deploys one side only;
     Game.from_field(field, to_move=0, ...) from a 100-letter Gravon board.
 
     bot_move(name) asks a bot in C ("random", "heuristic", "pimc") for the move of the player
@@ -38,21 +41,16 @@ class Game:
     A game keeps its history (docs/records.md): the position it started from
     (`start_field`, `start_to_move`) and every action played since (`history`);
     `replay(n)` rebuilds the game after its first n actions, `record()` gives the whole
-    game as a stratego.history.Record and `Game.from_record` plays one back.
+    game as a stratego.history.Record and `Game.from_record` plays one back. Placements
+    are not part of the history: it starts at the setup a deployment reaches.
     """
 
     def __init__(self, variant: str | Variant = "classic", seed: int | None = None, *,
                  setup: str = "random", numbering: str = "new", **settings: int):
-        self._variant = load_variant(variant, **settings)
+        self._variant, table, deploy = parse_setup(setup, load_variant(variant, **settings))
         self.numbering = check_numbering(numbering)
         self._state = _core.GameState(self._variant.rules)
-        seed = resolve_seed(seed)
-        if setup == "random":
-            self._state.reset(seed)
-        elif setup == "human":
-            self._state.reset(seed, human_setups(self._variant))
-        else:
-            raise ValueError(f"setup must be 'random' or 'human', got {setup!r}")
+        self._state.reset(resolve_seed(seed), table, deploy)
         self._begin_history()
 
     @classmethod
@@ -224,6 +222,26 @@ class Game:
         return self._state.status()[6]
 
     @property
+    def deploying(self) -> bool:
+        """The deployment phase (setup="agent"): the player to move places a piece from
+        its hand ("F@A1", or an action of the rescue block) before the first move."""
+        return self._state.status()[9]
+
+    def hand(self, player: int | None = None) -> dict[str, int]:
+        """Pieces `player` (default: the player to move) still has to place, by name;
+        empty once the deployment is over."""
+        player = self.to_move if player is None else player
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 (red) or 1 (blue), got {player!r}")
+        if not self.deploying:
+            return {}
+        # Nothing is captured before play: the hand is the piece set less the board.
+        letters = self.field
+        first = ord("B") if player == 0 else ord("N")
+        on_board = [letters.count(chr(first + t)) for t in range(len(PIECE_NAMES))]
+        return {name: n - b for name, n, b in zip(PIECE_NAMES, self._variant.piece_counts, on_board) if n > b}
+
+    @property
     def rescues(self) -> tuple[int, int]:
         """Rescues made by red and by blue."""
         return tuple(self._state.status()[7:9])
@@ -264,6 +282,15 @@ class Game:
         Raises ValueError naming the move and why it is illegal.
         """
         if isinstance(move, str):
+            if "@" in move and self.deploying:
+                # A placement ("F@A1"): checked on its squares first, since a square
+                # outside the own half has no action.
+                piece_type, sq = parse_rescue(move, self.numbering)
+                reason = self._state.check_place(piece_type, sq)
+                if reason is not None:
+                    raise ValueError(f"illegal move {move.strip()}: {reason}")
+                self._place(rescue_to_action(piece_type, sq, self.to_move))
+                return
             if is_rescue_text(move):
                 action = move_to_action(move, self.to_move, self.numbering)
                 label = move.strip()
@@ -288,15 +315,29 @@ class Game:
         if reason is not None:
             label = label or f"{action} ({action_to_move(action, self.to_move, self.numbering)})"
             raise ValueError(f"illegal move {label}: {reason}")
+        if self.deploying:
+            self._place(action)
+            return
         self._state.play_action(action)
         self._actions.append(action)
+
+    def _place(self, action: int) -> None:
+        """Plays a legal placement; the history starts where the deployment ends
+        (records store the setup it reached, docs/records.md)."""
+        self._state.play_action(action)
+        if not self.deploying:
+            self._begin_history()
 
     def _play_or_forfeit(self, action: int) -> bool:
         """Plays `action`, or, if it is illegal (out of range too), ends the game with the
         mover's loss (end reason "illegal_action"); decided in C, as a batch's
         illegal_action="lose" decides it: for StrategoEnv. True if played."""
+        deploying = self.deploying
         played = self._state.play_or_forfeit(action)
-        if played:
+        if played and deploying:
+            if not self.deploying:
+                self._begin_history()
+        elif played:
             self._actions.append(operator.index(action))
         return played
 
@@ -390,15 +431,16 @@ class Game:
             raise ValueError(f"dtype must be 'uint8' or 'float32', got {dtype!r}")
         # history_k, and the settings that do not go together, are checked once, in C
         # (channel_names), as VecEnv's are.
-        _core.channel_names(history_k, bool(belief), dtype == "float32", obs_format == "codes")
+        deploy = bool(self._variant.settings.get("deploy", 0))  # the deployment planes
+        _core.channel_names(history_k, bool(belief), dtype == "float32", obs_format == "codes", deploy)
         if obs_format == "codes":
-            codes = np.zeros(_core.observation_shape(history_k, bool(belief), True), dtype=np.uint8)
+            codes = np.zeros(_core.observation_shape(history_k, bool(belief), True, False, deploy), dtype=np.uint8)
             beliefs = np.zeros(_core.observation_shape(history_k, True, True, True), np.float32) if belief else None
             self._state.observe(player, codes, history_k, bool(belief), True, beliefs)
             return codes if beliefs is None else {"codes": codes, "belief": beliefs}
         if obs_format != "planes":
             raise ValueError(f"obs_format must be 'planes' or 'codes', got {obs_format!r}")
-        out = np.zeros(_core.observation_shape(history_k, bool(belief), False), dtype=dtype)
+        out = np.zeros(_core.observation_shape(history_k, bool(belief), False, False, deploy), dtype=dtype)
         self._state.observe(player, out, history_k, bool(belief))
         return out
 

@@ -18,6 +18,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .arguments import check_one_of
+from .deploy import parse_setup
 from .game import Game
 from .opponent import Opponent
 from .variants import RULE_SETTINGS, Variant, load_variant
@@ -56,7 +57,10 @@ class StrategoEnv(gym.Env):
       "illegal_action"): agents without masks, and Gymnasium's and SB3's env checkers,
       which step random actions, get a game. "raise": ValueError naming the action and
       why it is illegal, and nothing changes.
-    - setup "random" or "human"; rule settings (max_plies=..., see
+    - setup "random", "human" or "agent" (a deployment phase: the learner places its
+      pieces one action a step before the first move, the opponent its own in its turns;
+      info["deploying"]), or a pair (the learner's, the opponent's) such as ("agent",
+      "human") (docs/deployment.md); rule settings (max_plies=..., see
       stratego.variants.RULE_SETTINGS) override the variant's; every other keyword is
       an observation setting passed to Game.observation, as are history_k, belief and
       obs_dtype.
@@ -87,17 +91,20 @@ class StrategoEnv(gym.Env):
         check_one_of("mask_format", mask_format, MASK_FORMATS)
         self.mask_format = mask_format
         rules = {k: v for k, v in settings.items() if k in RULE_SETTINGS}
-        self.variant = load_variant(variant, **rules)
+        # The setup words are checked here, and give the variant whose action space holds
+        # the placements where a side deploys.
+        self.variant = parse_setup(setup, load_variant(variant, **rules))[0]
         self.opponent = Opponent(opponent)
         self.learner_color = learner_color
         self.setup = setup
         self.illegal_action = illegal_action
         self.render_mode = render_mode
+        self.learner = 0
         self._obs_settings = {"dtype": obs_dtype, "history_k": history_k, "belief": belief}
         self._obs_settings.update({k: v for k, v in settings.items() if k not in RULE_SETTINGS})
         # A first game checks every setting now (the setup mode, the observation
         # settings), not at the first reset, and gives the observation's shape.
-        self._game = Game(self.variant, seed=0, setup=setup)
+        self._game = Game(self.variant, seed=0, setup=self._colour_setup())
         try:
             probe = self._game.observation(0, **self._obs_settings)
         except TypeError as exc:
@@ -138,7 +145,7 @@ class StrategoEnv(gym.Env):
         # is drawn again, setups and all, so every episode gives the learner a move.
         for _ in range(MAX_REDRAWS):
             game_seed = int(self.np_random.integers(2**63))
-            self._game = Game(self.variant, seed=game_seed, setup=self.setup)
+            self._game = Game(self.variant, seed=game_seed, setup=self._colour_setup())
             self._opponent_moves()
             if not self._done:
                 break
@@ -196,10 +203,19 @@ class StrategoEnv(gym.Env):
         return self._game.observation(self.learner, **self._obs_settings)
 
     def _info(self) -> dict:
-        info = {"action_mask": self._mask.copy(), "learner": self.learner, "ply": self._game.ply}
+        info = {"action_mask": self._mask.copy(), "learner": self.learner, "ply": self._game.ply,
+                "deploying": self._game.deploying}
         if self._done:
             info["winner"], info["end_reason"] = self._outcome()
         return info
+
+    def _colour_setup(self):
+        """The setup by colour (red's, blue's) from a pair given as (the learner's, the
+        opponent's)."""
+        if isinstance(self.setup, str):
+            return self.setup
+        learner, opponent = self.setup
+        return (learner, opponent) if self.learner == 0 else (opponent, learner)
 
     def _opponent_moves(self) -> None:
         """The opponent's turn (a rescue phase of the rules is a second action of the

@@ -16,7 +16,6 @@ import torch
 from torch import nn
 
 from . import _core
-from .observation import channel_names
 from .policy import ObservationSettings
 
 LINE_TARGETS = 18       # line moves per square: 9 along the row, 9 along the column
@@ -32,7 +31,7 @@ def input_scale(settings: ObservationSettings) -> torch.Tensor:
     raw numbers, and uint8 observations store the progress planes as 0..255."""
     scale = torch.ones(len(settings.channels))
     for i, name in enumerate(settings.channels):
-        if "_count_" in name:
+        if "_count_" in name or name.startswith("hand_"):
             scale[i] = COUNT_SCALE
         elif name.endswith("_progress") and settings.obs_dtype == "uint8":
             scale[i] = 1.0 / 255.0
@@ -59,7 +58,8 @@ class ConvPolicyNet(nn.Module):
     """
 
     def __init__(self, num_actions: int = _core.LINE_ACTION_NB, history_k: int = 4, belief: bool = False,
-                 obs_dtype: str = "uint8", channels: int = 32, blocks: int = 4, value_hidden: int = 64):
+                 obs_dtype: str = "uint8", channels: int = 32, blocks: int = 4, value_hidden: int = 64,
+                 deploy: bool = False):
         super().__init__()
         if not _core.LINE_ACTION_NB <= num_actions <= _core.ACTION_MAX:
             raise ValueError(f"num_actions must be in [{_core.LINE_ACTION_NB}, {_core.ACTION_MAX}] "
@@ -67,11 +67,15 @@ class ConvPolicyNet(nn.Module):
         for key, value in (("channels", channels), ("blocks", blocks), ("value_hidden", value_hidden)):
             if isinstance(value, bool) or not isinstance(value, int) or value < (0 if key == "blocks" else 1):
                 raise ValueError(f"{key} must be a positive int, got {value!r}")
-        self.observation_settings = ObservationSettings(history_k, belief, obs_dtype)
+        # deploy: the deployment planes of setup="agent" (docs/deployment.md); the
+        # placements are the rescue block's per-square type heads below.
+        self.observation_settings = ObservationSettings(history_k, belief, obs_dtype, deploy=deploy)
         self.init_kwargs = dict(num_actions=num_actions, history_k=history_k, belief=belief, obs_dtype=obs_dtype,
                                 channels=channels, blocks=blocks, value_hidden=value_hidden)
+        if deploy:
+            self.init_kwargs["deploy"] = True
         self.num_actions = num_actions
-        in_channels = len(channel_names(history_k, belief))
+        in_channels = len(self.observation_settings.channels)
         # Derived from the settings, so not saved with the weights.
         self.register_buffer("scale", input_scale(self.observation_settings).view(1, -1, 1, 1), persistent=False)
         self.stem = nn.Sequential(nn.Conv2d(in_channels, channels, 3, padding=1), nn.ReLU())

@@ -19,25 +19,27 @@ OBSERVATION_VERSION: int = _core.OBSERVATION_VERSION
 FULL_OBSERVATION_CHANNELS: tuple[str, ...] = _core.full_channel_names()
 
 
-def channel_names(history_k: int = 4, belief: bool = False) -> tuple[str, ...]:
-    """Names of the partial view's channels, in order. history_k is checked in C (an
-    int in [0, HISTORY_NB]; 1.5 is a TypeError, not 1), as Game and VecEnv check it."""
-    return _core.channel_names(history_k, bool(belief))
+def channel_names(history_k: int = 4, belief: bool = False, deploy: bool = False) -> tuple[str, ...]:
+    """Names of the partial view's channels, in order (deploy: with the deployment
+    planes of setup="agent", docs/deployment.md). history_k is checked in C (an int in
+    [0, HISTORY_NB]; 1.5 is a TypeError, not 1), as Game and VecEnv check it."""
+    return _core.channel_names(history_k, bool(belief), True, False, bool(deploy))
 
 
-def format_observation(obs: np.ndarray, history_k: int = 4, belief: bool = False) -> str:
+def format_observation(obs: np.ndarray, history_k: int = 4, belief: bool = False, deploy: bool = False) -> str:
     """One partial observation (C, 10, 10) as a board, the observer at the bottom.
 
     Own pieces show their rank in capitals with a '*' when the opponent knows them;
     opponent pieces show 'x' + rank when identified, '?' unknown unmoved, '?m' unknown
-    moved. Then the counts and progress planes, and the latest move.
+    moved. Then the counts and progress planes (and with deploy, setup="agent", the
+    pieces in hand while deploying).
     """
-    names = channel_names(history_k, belief)
+    names = channel_names(history_k, belief, deploy)
     obs = np.asarray(obs)
-    shape = _core.observation_shape(history_k, bool(belief), False)
+    shape = _core.observation_shape(history_k, bool(belief), False, False, bool(deploy))
     if obs.shape != shape:
         raise ValueError(f"obs must have shape {shape} for history_k={history_k}, "
-                         f"belief={belief}; got {obs.shape}")
+                         f"belief={belief}, deploy={deploy}; got {obs.shape}")
     idx = {name: i for i, name in enumerate(names)}
     lines = ["    " + "".join(f"{c:^4}" for c in COLUMNS)]
     for row in range(9, -1, -1):
@@ -63,5 +65,8 @@ def format_observation(obs: np.ndarray, history_k: int = 4, belief: bool = False
     lines.append("opp on board: " + " ".join(f"{s}:{c}" for s, c in zip(SYMBOLS, opp)))
     lines.append(f"ply progress {float(obs[idx['ply_progress'], 0, 0]):g}, "
                  f"no-attack progress {float(obs[idx['no_attack_progress'], 0, 0]):g}")
+    if deploy and obs[idx["deploying"], 0, 0]:
+        hand = [int(obs[idx[f"hand_{n}"], 0, 0]) for n in PIECE_NAMES]
+        lines.append("deploying; in hand: " + " ".join(f"{s}:{c}" for s, c in zip(SYMBOLS, hand)))
     return "\n".join(lines)
 

@@ -35,6 +35,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env import ActionType
 
+from .deploy import parse_setup
 from .game import AGENTS, Game
 from .variants import Variant, load_variant
 
@@ -54,7 +55,9 @@ def env(**kwargs: Any):
 class raw_env(AECEnv):
     """One game of Stratego between player_0 (red) and player_1 (blue).
 
-    variant, setup ("random" or "human"), history_k (the observation's recent plies),
+    variant, setup ("random", "human", "agent": a deployment phase in which each agent
+    places its pieces, one action a turn, infos[agent]["deploying"]; or a pair by colour
+    such as ("agent", "human"), docs/deployment.md), history_k (the observation's recent plies),
     obs_format ("planes" or "codes"), mask_format ("bool" or "bits") and rule settings (max_plies=..., as for stratego.Game). reset(seed) draws the
     setups from the env's stream; the same seed gives the same game.
     """
@@ -72,7 +75,8 @@ class raw_env(AECEnv):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
-        self.variant = load_variant(variant, **settings)
+        # The variant whose action space holds the placements where a side deploys.
+        self.variant = parse_setup(setup, load_variant(variant, **settings))[0]
         self.setup = setup
         self.history_k = history_k
         self.obs_format = obs_format
@@ -128,7 +132,7 @@ class raw_env(AECEnv):
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos = {agent: {} for agent in AGENTS}
+        self.infos = {agent: {"deploying": self._game.deploying} for agent in AGENTS}
         self.agent_selection = AGENTS[self._game.to_move]
         if self.render_mode == "human":
             self.render()
@@ -152,6 +156,8 @@ class raw_env(AECEnv):
                 self.infos[name] = {"end_reason": self._game.end_reason}
         else:
             self.agent_selection = AGENTS[self._game.to_move]
+            for name in AGENTS:
+                self.infos[name]["deploying"] = self._game.deploying
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

@@ -39,6 +39,9 @@ class ObservationSettings:
     belief: bool = False
     obs_dtype: str = "uint8"
     version: int = OBSERVATION_VERSION
+    #: With the deployment planes (setup="agent", docs/deployment.md): the env's rules
+    #: have deploy=1 (its action space holds the placements).
+    deploy: bool = False
 
     def __post_init__(self) -> None:
         k = self.history_k
@@ -54,16 +57,21 @@ class ObservationSettings:
         object.__setattr__(self, "history_k", int(k))
         object.__setattr__(self, "belief", bool(self.belief))
         object.__setattr__(self, "version", int(self.version))
+        if not isinstance(self.deploy, (bool, np.bool_)):
+            raise TypeError(f"deploy must be a bool, got {type(self.deploy).__name__}")
+        object.__setattr__(self, "deploy", bool(self.deploy))
 
     @property
     def channels(self) -> tuple[str, ...]:
         """The channel names of these observations, in order."""
-        return channel_names(self.history_k, self.belief)
+        return channel_names(self.history_k, self.belief, self.deploy)
 
     def env_kwargs(self) -> dict[str, Any]:
         """The keyword arguments that make `VecEnv` (or `Game.observation`, with
-        `dtype=` for `obs_dtype`) produce these observations."""
-        return {"history_k": self.history_k, "belief": self.belief, "obs_dtype": self.obs_dtype}
+        `dtype=` for `obs_dtype`) produce these observations; with deploy, the rule setting
+        deploy=1, which the deployment planes come with."""
+        kwargs = {"history_k": self.history_k, "belief": self.belief, "obs_dtype": self.obs_dtype}
+        return kwargs | ({"deploy": 1} if self.deploy else {})
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

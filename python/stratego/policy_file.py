@@ -7,7 +7,7 @@ with `torch.load(weights_only=True)`: no pickled Python object, no code runs fro
     format          "stratego-policy"
     format_version  1
     network         {"factory": "module:Class", "kwargs": {...}}   plain values only
-    observation     {"history_k", "belief", "obs_dtype", "version", "channels"}
+    observation     {"history_k", "belief", "obs_dtype", "version", "deploy", "channels"}
     variant         {"name", "description", "piece_counts", "settings", "num_actions"}
     state_dict      {name: tensor}                                 the weights
     metadata        {...}  plain values: stratego and torch versions, whatever the
@@ -228,7 +228,7 @@ def _observation_from(record: dict, path: Path) -> ObservationSettings:
         raise PolicyFileError(f"{path}: 'observation' must be a dict")
     try:
         settings = ObservationSettings(obs.get("history_k"), obs.get("belief"), obs.get("obs_dtype"),
-                                       obs.get("version"))
+                                       obs.get("version"), obs.get("deploy", False))
     except (TypeError, ValueError) as exc:
         raise PolicyFileError(f"{path}: observation settings: {exc}") from None
     if settings.version != OBSERVATION_VERSION:

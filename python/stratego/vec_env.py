@@ -15,9 +15,9 @@ from .arguments import check_one_of
 from . import _core
 from .compact import mask_bytes
 from .observation import OBSERVATION_VERSION
+from .deploy import parse_setup
 from .recording import RecordedGames
 from .seeding import resolve_seed
-from .setups import human_setups
 from .variants import Variant, load_variant
 from .vec_shell import AUTORESET_MODES, VecShell, _autoreset_mode, _check_memory, _resolve_threads
 
@@ -85,6 +85,13 @@ class VecEnv(VecShell):
       sample_actions() reads it as it reads the bool mask.
     - setup="human" draws each side's setup from the human setups of the Gravon
       server (classic and barrage piece sets), per game from its own stream.
+      setup="agent": every game starts with a deployment phase, one placement a step
+      (actions 2200 + type * 50 + h, the action space reaching through that block),
+      info["deploying"] says which games are in it, and the observation has the
+      deployment planes (hand_<type>, deploying); a pair such as ("agent", "human")
+      deploys one side only (docs/deployment.md). Against an opponent bot the pair is
+      (the learner's, the bot's), whatever the colours; a bot that deploys places its
+      pieces at random.
     - opponent="random" or "heuristic" (a bot in C, stratego.BOTS) turns every game into
       a learner against that bot: step() plays the learner's action and the bot's
       replies in C, and obs, mask, reward and to_play (the learner's colour) are the
@@ -149,23 +156,22 @@ class VecEnv(VecShell):
         check_one_of("obs_format", obs_format, OBS_FORMATS)
         check_one_of("mask_format", mask_format, MASK_FORMATS)
         codes = obs_format == "codes"
-        self.variant = load_variant(variant, **settings)
-        if setup not in ("random", "human"):
-            raise ValueError(f"setup must be 'random' or 'human', got {setup!r}")
+        self.variant, setups, deploy = parse_setup(setup, load_variant(variant, **settings))
+        self.deploy = deploy
         if opponent is not None and opponent not in _core.BOT_NAMES:
             raise ValueError(f"opponent must be None (two players) or one of the bots {list(_core.BOT_NAMES)}, "
                              f"got {opponent!r}")
         check_one_of("learner_color", learner_color, LEARNER_COLORS)
         self.opponent, self.learner_color = opponent, learner_color
         self.setup = setup
-        setups = human_setups(self.variant) if setup == "human" else None
         n = self.num_envs = int(num_envs)
         num_actions = self.num_actions = self.variant.num_actions
         self.illegal_action = illegal_action
         self._mode = ILLEGAL_ACTION_MODES[illegal_action]
         # The one check (C) of history_k and of settings that do not go together (codes in
         # float32, belief planes in uint8), even without observations, before allocating.
-        channels = _core.channel_names(history_k, bool(belief), obs_dtype == "float32", codes)
+        deploy_planes = bool(self.variant.settings.get("deploy", 0))
+        channels = _core.channel_names(history_k, bool(belief), obs_dtype == "float32", codes, deploy_planes)
         self.observation_channels = channels if observations else ()
         self.observation_version = OBSERVATION_VERSION
         self.history_k, self.belief, self.views = history_k, bool(belief), views
@@ -175,7 +181,7 @@ class VecEnv(VecShell):
         dtype = OBS_DTYPES[obs_dtype]
         # One view's shape is the C spec's ((C, 10, 10) planes, (L,) codes), after the
         # leading (2,) of views="both".
-        view_shape = _core.observation_shape(history_k, bool(belief), codes)
+        view_shape = _core.observation_shape(history_k, bool(belief), codes, False, deploy_planes)
         obs_shape = lead[1:] + view_shape
         final_shape = final_lead[1:] + view_shape
         # obs and final_obs
@@ -213,9 +219,10 @@ class VecEnv(VecShell):
             final_views=VIEWS[final_views] if observations else 0, autoreset=AUTORESET_MODES[autoreset_mode],
             belief=self.belief_obs, final_belief=self.final_belief_obs, obs_codes=codes,
             mask_bits=mask_format == "bits", full_codes=codes, game_offset=game_offset,
-            record_capacity=self.record_plies,
+            record_capacity=self.record_plies, deploy=deploy,
         )
         self.game_offset = int(game_offset)
+        self._deploying = np.zeros(n, dtype=np.bool_) if deploy_planes else None
         self.autoreset_mode = autoreset_mode
         self.metadata = {**self.metadata, "autoreset_mode": autoreset_mode}
         if not action_mask:
@@ -356,6 +363,10 @@ class VecEnv(VecShell):
         return {"codes": obs, "belief": self.final_belief_obs if final else self.belief_obs}
 
     def _turn_info(self, info: dict) -> None:
+        if self._deploying is not None:
+            # The engine's phase of each game (setup="agent").
+            self._batch.deploying(self._deploying)
+            info["deploying"] = self._deploying
         if self.full_obs is not None:
             info["full_obs"] = self.full_obs
 
