@@ -254,20 +254,12 @@ class Collector:
         # controller[i, c]: who moves colour c in slot i (SELF is the learner).
         self.controller = np.zeros((num_envs, 2), np.int64)
         self.draw_opponents(np.arange(num_envs))
-        self.spent = {"inference": 0.0, "simulator": 0.0}
+        self.clock = Clock()  # where a rollout's time goes: inference, simulator
 
     def draw_opponents(self, rows) -> None:
         self.controller[rows] = SELF
         learner_colour = self.rng.integers(0, 2, len(rows))
         self.controller[rows, 1 - learner_colour] = self.rng.choice(4, size=len(rows), p=self.args.opponent_mix)
-
-    @contextlib.contextmanager
-    def track(self, name: str):
-        start = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.spent[name] += time.perf_counter() - start
 
     def collect(self, snapshot: dict, weights: dict | None = None) -> dict:
         """One rollout: arrays (steps, slots, ...) and the bootstrap values after it."""
@@ -287,7 +279,7 @@ class Collector:
             mover = self.controller[slots, env.to_play]
             mask = info["action_mask"]
             actions = np.zeros(n, np.int64)
-            with self.track("inference"), torch.inference_mode():
+            with self.clock.track("inference"), torch.inference_mode():
                 logits, value = forward(net, obs, mask, args.device)
                 dist = torch.distributions.Categorical(logits=logits)
                 sampled = dist.sample()
@@ -298,7 +290,7 @@ class Collector:
                 if rows.size:
                     snap_logits, _ = forward(self.opponent_net, obs[rows], mask[rows], args.device)
                     actions[rows] = torch.distributions.Categorical(logits=snap_logits).sample().cpu().numpy()
-            with self.track("simulator"):
+            with self.clock.track("simulator"):
                 for kind, name in ((HEURISTIC, "heuristic"), (RANDOM, "random")):
                     rows = np.flatnonzero(mover == kind)
                     if rows.size:
@@ -314,13 +306,13 @@ class Collector:
         # The bootstrap after the last step: V of the player to move's view; per_player_gae
         # takes minus it for the other player (zero-sum), an estimate from the opponent's
         # view that the critic sees only in training, never when the agent plays.
-        with self.track("inference"), torch.inference_mode():
+        with self.clock.track("inference"), torch.inference_mode():
             _, next_value = forward(net, obs, info["action_mask"], args.device)
         out["next_value"], out["to_play"] = next_value.cpu().numpy(), env.to_play.copy()
         return out
 
     def time_spent(self) -> dict:
-        return dict(self.spent)
+        return dict(self.clock.spent)
 
 
 class RayCollectors:
