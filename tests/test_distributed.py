@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -70,19 +71,33 @@ def test_a_pool_keeps_its_actors_across_runs(local_ray):
         pool.bench(5)
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc)."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def test_a_killed_actor_is_restarted_and_its_slice_redone(local_ray):
     killed = []
 
-    def kill_later(pids):
+    def kill_mid_run(pids):
+        # Killed once it has spent half a second of CPU on its slice: mid-run on a quiet
+        # machine and on a loaded one alike (a timer raced the run on a quiet one).
         def kill():
-            killed.append(pids[1])
-            os.kill(pids[1], signal.SIGKILL)
-        threading.Timer(1.0, kill).start()
+            base = _cpu_seconds(pids[1])
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                if _cpu_seconds(pids[1]) - base >= 0.5:
+                    killed.append(pids[1])
+                    os.kill(pids[1], signal.SIGKILL)
+                    return
+                time.sleep(0.01)
+        threading.Thread(target=kill, daemon=True).start()
 
-    # About 4 s of stepping a slice on this machine: the kill lands mid-run.
-    result = distributed.run_bench_ray(2048, 1500, actors=2, seed=5, observations=False, on_started=kill_later)
+    # Several CPU seconds of stepping a slice, observations on.
+    result = distributed.run_bench_ray(2048, 1500, actors=2, seed=5, on_started=kill_mid_run)
     assert killed and result.pids[1] != killed[0]
-    assert result.total.checksum == run_bench(2048, 1500, seed=5, observations=False, progress=False).checksum
+    assert result.total.checksum == run_bench(2048, 1500, seed=5, progress=False).checksum
 
 
 def test_an_actor_that_raises_is_named(local_ray):
