@@ -142,6 +142,18 @@ def test_json_and_cli(tmp_path, capsys):
     assert again.to_dict()["players"] == data["players"]
 
 
+def test_cli_plays_with_agent_deployment(tmp_path, capsys):
+    # --setup agent: the bots deploy their own pieces (at random) before the first move.
+    out = tmp_path / "arena.json"
+    rc = main(["arena", "random", "heuristic", "--games", "4", "--seed", "3", "--max-plies", "200",
+               "--setup", "agent", "--json", str(out), "--no-progress"])
+    assert rc == 0
+    data = json.loads(out.read_text())
+    assert data["setup"] == "agent" and sum(p["games"] for p in data["pairings"]) == 8
+    again = run_arena(["random", "heuristic"], games=4, seed=3, max_plies=200, setup="agent")
+    assert again.to_dict()["players"] == data["players"]
+
+
 @pytest.mark.parametrize("players, kwargs, message", [
     (["random"], {}, "at least 2 players"),
     (["random", "random"], {}, "once"),

@@ -215,7 +215,9 @@ def main(argv: list[str] | None = None) -> int:
                        help="'random', 'heuristic', a policy file (.pt), 'module:function' or 'file.py:function'")
     arena.add_argument("--games", type=int_in(1, MAX_ENVS), default=100, help="games per pairing and colour (100)")
     arena.add_argument("--variant", default="classic", help=f"one of {variants()} or a .toml path")
-    arena.add_argument("--setup", default="random", choices=["random", "human"])
+    arena.add_argument("--setup", default="random", choices=["random", "human", "agent"],
+                       help="random or human setups, or agent: every player deploys its own pieces first "
+                            "(the bots at random; policies must observe the deployment planes)")
     arena.add_argument("--seed", type=int, default=0)
     arena.add_argument("--threads", type=int_in(0, MAX_THREADS), default=0,
                        help="threads of the env, 0 = the default (stratego.default_num_threads()); "
