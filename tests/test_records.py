@@ -15,7 +15,7 @@ from stratego.records import (
     parse_square,
     read_record,
 )
-from stratego import records as records_module
+from stratego import gravon_xml
 
 from conftest import GRAVON_DIR
 from conftest import needs_gravon as needs_data
@@ -248,7 +248,7 @@ def test_entity_declarations_refused(text, tmp_path):
 def test_parser_itself_refuses_declarations(text):
     # Defence in depth: even without the textual pre-check the parser refuses.
     with pytest.raises(RecordError, match="DOCTYPE|ENTITY|external"):
-        records_module._parse_tree(text.encode())
+        gravon_xml._parse_tree(text.encode())
 
 
 def test_undeclared_entity_reference_refused():

@@ -297,7 +297,7 @@ def test_a_move_the_variant_has_no_action_for_is_named_not_numbered():
 def test_the_writers_tables_are_the_readers_read_backwards():
     """Gravon result types and game types are written down once (the reader's tables);
     the writer's are derived from them."""
-    from stratego.records import GRAVON_VARIANTS, _CONCEDED_TYPES, _DECIDED_TYPES, _result_type
+    from stratego.gravon_replay import GRAVON_VARIANTS, _CONCEDED_TYPES, _DECIDED_TYPES, _result_type
     for result, reasons in _DECIDED_TYPES.items():
         for reason in reasons:  # 2 is the drawn one
             assert _result_type(reason, None if result == 2 else 0) == result

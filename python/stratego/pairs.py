@@ -9,8 +9,9 @@ from typing import Iterable
 
 import numpy as np
 
+from .gravon_replay import _gravon_actions, _gravon_variant, _replay
+from .gravon_xml import GameRecord
 from .history import Record, RecordError, action_players
-from .records import GameRecord, _gravon_actions, _gravon_variant, _replay
 
 __all__ = ["training_pairs", "save_pairs"]
 
