@@ -114,7 +114,7 @@ typedef struct {
     uint8_t kind, from, to; /* TAKE: to = seat; RECRUIT: to = rank */
     uint8_t between[2];     /* SHOT: the two cells passed over (cell indices) */
     uint8_t over_lake;      /* SHOT: 1 if a cell passed over is a lake */
-    uint8_t reserved;
+    uint8_t dir;            /* SHOT: the direction, 0..3 = N E S W */
 } CastleAction;
 
 typedef struct {
