@@ -149,3 +149,65 @@ void castle_reset(CastleState *s, const CastleSettings *cfg) {
     for (int p = 0; p < s->seats; p++) castle_setup_random(s, p);
     castle_start(s, cfg);
 }
+
+/* Every field against every other (docs/castle.md): what a state from outside (a pickle,
+ * a save) must pass before a rule reads it. */
+int castle_state_check(const CastleState *s, const CastleSettings *cfg, char *err, size_t err_len) {
+#define BAD(...)                                                                                        \
+    do {                                                                                                \
+        snprintf(err, err_len, "bad castle state: " __VA_ARGS__);                                       \
+        return -1;                                                                                      \
+    } while (0)
+    if (s->mode != cfg->mode) BAD("mode %d, the settings' %d", s->mode, (int)cfg->mode);
+    const CastleGeometry *g = castle_geometry(s->mode);
+    int seats = g->seats, slots = seats * CASTLE_PIECES;
+    if (s->seats != seats) BAD("%d seats in mode %s", s->seats, castle_mode_name(s->mode));
+    if (s->phase >= CASTLE_PHASE_NB || s->to_move >= seats || s->mover >= seats) BAD("phase or seat out of range");
+    if (s->done > 1 || (s->done && (s->end_reason == CASTLE_END_NONE || s->end_reason >= CASTLE_END_NB)) ||
+        (!s->done && s->end_reason != CASTLE_END_NONE) || (s->winner != CASTLE_NONE && s->winner >= seats))
+        BAD("end fields disagree");
+    for (int n = 0; n < CASTLE_NODES_MAX; n++) {
+        int slot = s->board[n];
+        if (slot == CASTLE_NONE) continue;
+        if (n >= g->nodes || slot >= slots || s->node[slot] != n) BAD("node %d and its piece disagree", n);
+    }
+    int missing[CASTLE_SEATS_MAX][CASTLE_RANK_MAX + 1] = {{0}};
+    for (int slot = 0; slot < CASTLE_SLOTS; slot++) {
+        int node = s->node[slot], flag = s->carry[slot];
+        if (slot >= slots) {
+            if (node != CASTLE_NONE || flag != CASTLE_NONE) BAD("slot %d is not in play", slot);
+            continue;
+        }
+        if (!castle_known(s, castle_seat_of(slot), slot) || (s->known[slot] >> seats)) BAD("knowledge of slot %d", slot);
+        if (node == CASTLE_NONE) {
+            missing[castle_seat_of(slot)][castle_rank(slot)]++;
+            if (flag != CASTLE_NONE) BAD("a removed piece carries a flag");
+            continue;
+        }
+        if (node >= g->nodes || s->board[node] != slot) BAD("slot %d and its node disagree", slot);
+        if (flag != CASTLE_NONE && (flag >= seats || s->flag_carrier[flag] != slot)) BAD("slot %d's flag", slot);
+    }
+    for (int q = 0; q < CASTLE_SEATS_MAX; q++) {
+        if (q >= seats) continue;
+        for (int r = 1; r <= CASTLE_RANK_MAX; r++)
+            if (missing[q][r] != s->removed[q][r]) BAD("seat %d's removed pile", q);
+        if (s->slider[q] > 5) BAD("seat %d's slider %d", q, s->slider[q]);
+        if (s->flag_node[q] >= g->nodes || s->flag_abandoned[q] > 1) BAD("seat %d's flag", q);
+        int c = s->flag_carrier[q];
+        if (c != CASTLE_NONE && (c >= slots || s->carry[c] != q || s->node[c] != s->flag_node[q] || s->flag_abandoned[q]))
+            BAD("seat %d's flag and its carrier disagree", q);
+        int r = s->rep_slot[q];
+        if (r != CASTLE_NONE && (castle_seat_of(r) != q || r >= slots || s->node[r] == CASTLE_NONE ||
+                                 s->rep_a[q] >= g->nodes || s->rep_b[q] >= g->nodes))
+            BAD("seat %d's back-and-forth count", q);
+    }
+    if (!s->done && s->phase == CASTLE_PHASE_MOVE && s->to_move != s->mover) BAD("the mover is not to move");
+    if (!s->done && s->phase == CASTLE_PHASE_TAKE &&
+        (s->to_move != s->mover || s->take_node >= g->nodes || s->board[s->take_node] == CASTLE_NONE ||
+         castle_seat_of(s->board[s->take_node]) != s->to_move))
+        BAD("the take decision has no piece");
+    if (s->chance_seat != CASTLE_NONE && s->chance_seat >= seats) BAD("chance seat");
+    if (!s->done && s->phase == CASTLE_PHASE_RECRUIT && s->chance_seat != s->to_move) BAD("the recruit decision's seat");
+    return 0;
+#undef BAD
+}

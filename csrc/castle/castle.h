@@ -190,6 +190,10 @@ void castle_setup_random(CastleState *s, int seat);
  * else the next that can), or the game's end when nobody can. */
 void castle_start(CastleState *s, const CastleSettings *cfg);
 
+/* 0 if every field agrees with every other and with cfg (a state from a pickle or a
+ * save is checked before any rule reads it); -1 with the first problem in err. */
+int castle_state_check(const CastleState *s, const CastleSettings *cfg, char *err, size_t err_len);
+
 static inline int castle_rank(int slot) { return CASTLE_SLOT_RANK[slot % CASTLE_PIECES]; }
 static inline int castle_seat_of(int slot) { return slot / CASTLE_PIECES; }
 /* Partners (teams4): opposite seats. A seat is its own partner in no mode. */

@@ -226,15 +226,15 @@ static int read_piece(Reader *r, const char *tok, int node, const char *where) {
     return 0;
 }
 
-/* Splits `line` at whitespace into at most max tokens (each < 16 chars); -1 if one is longer. */
-static int split(const char *line, char tok[][16], int max) {
+/* Splits `line` at whitespace into at most max tokens (each < 64 chars); -1 if one is longer. */
+static int split(const char *line, char tok[][64], int max) {
     int n = 0;
     while (*line) {
         while (*line == ' ' || *line == '\t' || *line == '\r') line++;
         if (!*line) break;
         size_t k = 0;
         while (line[k] && line[k] != ' ' && line[k] != '\t' && line[k] != '\r') k++;
-        if (k >= 16 || n == max) return -1;
+        if (k >= 64 || n == max) return -1;
         memcpy(tok[n], line, k);
         tok[n][k] = 0;
         n++;
@@ -244,8 +244,8 @@ static int split(const char *line, char tok[][16], int max) {
 }
 
 /* `n=0 e=3`: a value per seat letter. */
-static int read_seat_values(Reader *r, const char *key, const char *value, char vals[][16], int max, int *seen) {
-    char tok[8][16];
+static int read_seat_values(Reader *r, const char *key, const char *value, char vals[][64], int max, int *seen) {
+    char tok[8][64];
     int n = split(value, tok, 8);
     if (n < 0) return fail(r, "%s: too many or too long entries", key);
     for (int k = 0; k < n && k < max; k++) {
@@ -261,7 +261,7 @@ static int read_header(Reader *r, const CastleSettings *cfg, const char *key, co
                        int removed_given[][CASTLE_RANK_MAX + 1], int *removed_seen) {
     CastleState *s = r->s;
     const CastleGeometry *g = r->g;
-    char tok[8][16];
+    char tok[8][64];
     if (strcmp(key, "mode") == 0) {
         if (strcmp(value, castle_mode_name(cfg->mode)) != 0)
             return fail(r, "mode %s, but the settings' mode is %s", value, castle_mode_name(cfg->mode));
@@ -276,7 +276,7 @@ static int read_header(Reader *r, const CastleSettings *cfg, const char *key, co
         if (*value == 0 || *end || v > 1000000) return fail(r, "ply: expected a number 0..1000000, got %s", value);
         s->ply = (uint32_t)v;
     } else if (strcmp(key, "sliders") == 0) {
-        char vals[4][16];
+        char vals[4][64];
         int seen[4] = {0};
         if (read_seat_values(r, key, value, vals, 4, seen) < 0) return -1;
         for (int p = 0; p < s->seats; p++)
@@ -286,7 +286,7 @@ static int read_header(Reader *r, const CastleSettings *cfg, const char *key, co
                 s->slider[p] = (uint8_t)(vals[p][0] - '0');
             }
     } else if (strcmp(key, "removed") == 0) {
-        char vals[4][16];
+        char vals[4][64];
         int seen[4] = {0};
         *removed_seen = 1;
         if (read_seat_values(r, key, value, vals, 4, seen) < 0) return -1;
@@ -351,7 +351,7 @@ int castle_from_text(CastleState *s, const CastleSettings *cfg, const char *text
         memcpy(line, p, n);
         line[n] = 0;
         p += n + (p[n] == '\n');
-        char tok[17][16];
+        char tok[17][64];
         int count = split(line, tok, 17);
         if (count == 0) continue;
         char *colon = strchr(line, ':');
@@ -382,7 +382,7 @@ int castle_from_text(CastleState *s, const CastleSettings *cfg, const char *text
         if (count != 16) return fail(&r, "row %ld has %d cells, expected 15 (A..O; - off the board)", row, count - 1);
         for (int c = 0; c < CASTLE_COLS; c++) {
             int cell = (int)(row - 1) * CASTLE_COLS + c;
-            char kind = g->cell_kind[cell], where[16];
+            char kind = g->cell_kind[cell], where[64];
             const char *t = tok[c + 1];
             snprintf(where, sizeof(where), "%c%ld", 'A' + c, row);
             const char *expect = kind == ' ' ? "-" : kind == '~' ? "~" : kind == 'O' ? "O" : kind == 'T' ? "T" : NULL;
@@ -414,7 +414,9 @@ int castle_from_text(CastleState *s, const CastleSettings *cfg, const char *text
             s->known[slot] = (uint8_t)((1u << s->seats) - 1);
         }
     for (int q = 0; q < s->seats; q++) {
-        if (removed_seen && memcmp(removed_given[q], s->removed[q], sizeof(removed_given[q])) != 0) {
+        int same = 1;
+        for (int r = 1; r <= CASTLE_RANK_MAX; r++) same &= removed_given[q][r] == s->removed[q][r];
+        if (removed_seen && !same) {
             snprintf(err, err_len, "removed: %c's pile does not match the pieces missing from the board",
                      castle_seat_letter(s->mode, q));
             return -1;
