@@ -99,6 +99,19 @@ def test_action_table_names_every_action_once():
     assert rows[-1] == ("no_recruit", None, None) and ("take", None, "w") in rows
 
 
+def test_docs_state_the_layout_and_text_board():
+    """docs/castle.md's action totals and its text board example are the engine's."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "castle.md").read_text(encoding="utf-8")
+    assert "**3443**" in page and "**2616**" in page
+    start = page.index("```\nmode: ffa4") + 4
+    example = page[start:page.index("```", start)]
+    assert Game("ffa4", seed=1).to_text().startswith(example)
+    for kind in ("move", "drop", "shot", "take"):
+        for mode in ("ffa4", "ffa3"):
+            g = geometry(mode)["layout"]
+            assert f"{g[kind]}.." in page
+
+
 # ------------------------------------------------------------------ setup
 
 
