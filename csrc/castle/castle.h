@@ -1,5 +1,6 @@
 /* castle.h: the 3/4-player castle game (Jumbo's Stratego 4, 1995), its public C API.
- * The rules are /work/shared/CASTLE.md (here "CASTLE.md"); docs/castle.md is the spec of
+ * The rules are docs/castle-rules.md (cited as "CASTLE.md" 1.x and A1-A12, its sections and
+ * assumptions); docs/castle.md is the spec of
  * everything this file names: geometry and node numbering, notation, text board, the
  * flat action layout, the settings and what was chosen where the rules are silent.
  *
