@@ -390,7 +390,7 @@ def test_bad_settings(tmp_path):
         Game(abandon="yes")
     with pytest.raises(ValueError, match="first_seat must be below the 3 seats"):
         Game("ffa3", first_seat=3)
-    with pytest.raises(ValueError, match="unknown castle variant"):
+    with pytest.raises(ValueError, match="unknown variant 'nope'"):
         Game(variant="nope")
     with pytest.raises(ValueError, match="seed"):
         Game(seed=-1)
@@ -401,6 +401,8 @@ def test_bad_settings(tmp_path):
     path.write_text("[castle\n")
     with pytest.raises(ValueError, match="not valid TOML"):
         Game(variant=str(path))
+    with pytest.raises(ValueError, match="does not exist"):
+        Game(variant=tmp_path / "missing.toml")
 
 
 def test_bad_text():

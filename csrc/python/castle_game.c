@@ -53,12 +53,11 @@ static int settings_from_tuple(PyObject *obj, CastleSettings *cfg) {
 }
 _Static_assert(sizeof(CastleSettings) == CASTLE_SETTING_NB * sizeof(int32_t), "settings are int32 fields only");
 
-static PyObject *settings_tuple(const CastleSettings *cfg) {
-    int32_t values[CASTLE_SETTING_NB];
-    memcpy(values, cfg, sizeof(values));
-    PyObject *t = PyTuple_New(CASTLE_SETTING_NB);
+/* A tuple of n ints. */
+static PyObject *int_tuple(const long *values, int n) {
+    PyObject *t = PyTuple_New(n);
     if (t == NULL) return NULL;
-    for (int k = 0; k < CASTLE_SETTING_NB; k++) {
+    for (int k = 0; k < n; k++) {
         PyObject *v = PyLong_FromLong(values[k]);
         if (v == NULL) {
             Py_DECREF(t);
@@ -67,6 +66,14 @@ static PyObject *settings_tuple(const CastleSettings *cfg) {
         PyTuple_SET_ITEM(t, k, v);
     }
     return t;
+}
+
+static PyObject *settings_tuple(const CastleSettings *cfg) {
+    int32_t fields[CASTLE_SETTING_NB];
+    long values[CASTLE_SETTING_NB];
+    memcpy(fields, cfg, sizeof(fields));
+    for (int k = 0; k < CASTLE_SETTING_NB; k++) values[k] = fields[k];
+    return int_tuple(values, CASTLE_SETTING_NB);
 }
 
 static int ready(CastleGameObject *self) {
@@ -162,21 +169,14 @@ static PyObject *CastleGame_clone(CastleGameObject *self, PyObject *Py_UNUSED(ig
     return (PyObject *)obj;
 }
 
+/* legal_actions() -> a tuple of the legal actions, ascending. */
 static PyObject *CastleGame_legal_actions(CastleGameObject *self, PyObject *Py_UNUSED(ignored)) {
     if (ready(self) < 0) return NULL;
     int16_t list[CASTLE_ACTIONS_MAX];
+    long values[CASTLE_ACTIONS_MAX];
     int n = castle_legal_list(&self->state, &self->settings, list);
-    PyObject *out = PyList_New(n);
-    if (out == NULL) return NULL;
-    for (int k = 0; k < n; k++) {
-        PyObject *v = PyLong_FromLong(list[k]);
-        if (v == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, k, v);
-    }
-    return out;
+    for (int k = 0; k < n; k++) values[k] = list[k];
+    return int_tuple(values, n);
 }
 
 /* legal_mask() -> bytes of num_actions entries, 1 legal. */
@@ -350,7 +350,7 @@ static PyMethodDef CastleGame_methods[] = {
     {"state", (PyCFunction)CastleGame_state, METH_NOARGS, "state() -> the state's bytes (pickle)."},
     {"settings", (PyCFunction)CastleGame_settings, METH_NOARGS, "settings() -> the settings tuple."},
     {"clone", (PyCFunction)CastleGame_clone, METH_NOARGS, "clone() -> an independent copy."},
-    {"legal_actions", (PyCFunction)CastleGame_legal_actions, METH_NOARGS, "legal_actions() -> ascending ints."},
+    {"legal_actions", (PyCFunction)CastleGame_legal_actions, METH_NOARGS, "legal_actions() -> a tuple of ascending ints."},
     {"legal_mask", (PyCFunction)CastleGame_legal_mask, METH_NOARGS, "legal_mask() -> bytes, 1 per legal action."},
     {"check", (PyCFunction)CastleGame_check, METH_O, "check(action) -> None if legal, else why not."},
     {"apply", (PyCFunction)CastleGame_apply, METH_O, "apply(action): plays it (ValueError if illegal)."},
@@ -457,21 +457,6 @@ static PyMethodDef CASTLE_FUNCTIONS[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* A tuple of the names name_of(0..n-1). */
-static PyObject *names_tuple(const char *(*name_of)(int), int n) {
-    PyObject *t = PyTuple_New(n);
-    if (t == NULL) return NULL;
-    for (int k = 0; k < n; k++) {
-        PyObject *s = PyUnicode_FromString(name_of(k));
-        if (s == NULL) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, k, s);
-    }
-    return t;
-}
-
 static int add_steal(PyObject *m, const char *name, PyObject *value) {
     if (value == NULL) return -1;
     int r = PyModule_AddObjectRef(m, name, value);
@@ -495,9 +480,9 @@ int castle_binding_add(PyObject *m) {
     if (add_steal(m, "CASTLE_SETTINGS", settings) < 0) return -1;
     if (PyType_Ready(&CastleGameType) < 0 || PyModule_AddType(m, &CastleGameType) < 0) return -1;
     if (PyModule_AddFunctions(m, CASTLE_FUNCTIONS) < 0) return -1;
-    if (add_steal(m, "CASTLE_MODES", names_tuple(castle_mode_name, CASTLE_MODE_NB)) < 0 ||
-        add_steal(m, "CASTLE_PHASES", names_tuple(castle_phase_name, CASTLE_PHASE_NB)) < 0 ||
-        add_steal(m, "CASTLE_END_REASONS", names_tuple(castle_end_name, CASTLE_END_NB)) < 0)
+    if (add_names(m, "CASTLE_MODES", castle_mode_name, CASTLE_MODE_NB) < 0 ||
+        add_names(m, "CASTLE_PHASES", castle_phase_name, CASTLE_PHASE_NB) < 0 ||
+        add_names(m, "CASTLE_END_REASONS", castle_end_name, CASTLE_END_NB) < 0)
         return -1;
     if (PyModule_AddIntConstant(m, "CASTLE_STATE_BYTES", (long)sizeof(CastleState)) < 0 ||
         PyModule_AddIntConstant(m, "CASTLE_ACTIONS_MAX", CASTLE_ACTIONS_MAX) < 0)

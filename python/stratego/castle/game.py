@@ -207,7 +207,7 @@ class Game:
         return dict(self._geometry["layout"])
 
     def legal_actions(self) -> list[int]:
-        return self._core.legal_actions()
+        return list(self._core.legal_actions())
 
     def legal_mask(self) -> bytes:
         return self._core.legal_mask()
