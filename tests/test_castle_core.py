@@ -429,6 +429,43 @@ def test_bad_text():
         Game.from_text(b"mode: ffa4")
 
 
+def test_mangled_text_and_states_raise_or_load():
+    """Hostile input: random edits of a text board and random bytes in a state either load
+    as a valid game or raise ValueError, never crash or load something inconsistent."""
+    from stratego import _core
+
+    rng = random.Random(5)
+    game, _ = _random_game("ffa4", 3, 120)
+    while game.phase != "move":
+        game.play(game.legal_actions()[0])
+    text = game.to_text()
+    alphabet = "nesw0123456789?.~-OT:@!,= \nx"
+    loaded = 0
+    for _ in range(300):
+        chars = list(text)
+        for _ in range(rng.randint(1, 4)):
+            chars[rng.randrange(len(chars))] = rng.choice(alphabet)
+        try:
+            copy = Game.from_text("".join(chars))
+        except ValueError:
+            continue
+        loaded += 1
+        copy.legal_moves()
+        pickle.loads(pickle.dumps(copy))
+    assert 0 < loaded < 300
+    settings, state = game.__reduce__()[1]
+    for _ in range(300):
+        bad = bytearray(state)
+        for _ in range(rng.randint(1, 3)):
+            bad[rng.randrange(len(bad))] = rng.randrange(256)
+        try:
+            core = _core.CastleGame.from_state(settings, bytes(bad))
+        except ValueError:
+            continue
+        for action in core.legal_actions()[:20]:
+            core.clone().apply(action)
+
+
 def test_text_round_trip_and_notation_round_trip():
     game, _ = _random_game("ffa4", 9, 200)
     while game.phase != "move":

@@ -1,9 +1,10 @@
 /* castle_main.c: the castle core (csrc/castle/) without Python, for tests/test_castle_core.py
  * (built with ASan and UBSan where the compiler has them). Random games of every mode and
  * of settings that switch each choice; after every decision the state passes
- * castle_state_check, the list, byte mask, packed mask, check and "any move" agree, every seat's flag is
- * somewhere, at most the geometry's pieces stand, sliders stay in 0..5, and a move-phase
- * position's text board reads back to the same text. Prints one line per run and "ok".
+ * castle_state_check, the list, byte mask, packed mask, check and "any move" agree, every
+ * seat's flag is somewhere, 20 pieces a seat are on the board or removed, sliders stay in
+ * 0..5, and a move-phase position's text board reads back to the same text. The same
+ * seed plays the same games. Prints one line per run and "ok".
  */
 #include <stdio.h>
 #include <stdlib.h>
