@@ -135,6 +135,20 @@ def test_random_setup(mode):
     assert all(v == 0 for v in game.sliders.values()) and all(v == [] for v in game.removed.values())
 
 
+def test_explicit_setups():
+    """A seat's setup given as 20 ranks on its zone's spaces in node order; the others random."""
+    ranks = list(reversed(RANKS))
+    game = Game("ffa3", seed=1, setups={"w": ranks})
+    nodes = geometry("ffa3")["setup_nodes"][2]
+    assert [game.piece(n)[1] for n in nodes] == ranks and game.piece("A8") == ("w", ranks[9], "w")
+    assert [game.piece(n) for n in geometry("ffa3")["setup_nodes"][0]] == [
+        Game("ffa3", seed=1).piece(n) for n in geometry("ffa3")["setup_nodes"][0]]
+    for bad, error in [({"w": ranks[:-1]}, "19 ranks"), ({"w": ranks[:-1] + [9]}, "A3 gives"),
+                       ({"s": ranks}, "seat letters"), ({"w": ranks[:-1] + [0]}, "rank 1..9")]:
+        with pytest.raises(ValueError, match=error):
+            Game("ffa3", setups=bad)
+
+
 def test_random_setups_follow_the_seed():
     assert Game(seed=5).to_text() == Game(seed=5).to_text()
     assert Game(seed=5).to_text() != Game(seed=6).to_text()
