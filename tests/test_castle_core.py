@@ -143,7 +143,7 @@ def test_explicit_setups():
     assert [game.piece(n)[1] for n in nodes] == ranks and game.piece("A8") == ("w", ranks[9], "w")
     assert [game.piece(n) for n in geometry("ffa3")["setup_nodes"][0]] == [
         Game("ffa3", seed=1).piece(n) for n in geometry("ffa3")["setup_nodes"][0]]
-    for bad, error in [({"w": ranks[:-1]}, "19 ranks"), ({"w": ranks[:-1] + [9]}, "A3 gives"),
+    for bad, error in [({"w": ranks[:-1]}, "19 ranks"), ({"w": ranks[1:] + [9]}, "A3 gives"),
                        ({"s": ranks}, "seat letters"), ({"w": ranks[:-1] + [0]}, "rank 1..9")]:
         with pytest.raises(ValueError, match=error):
             Game("ffa3", setups=bad)
