@@ -103,6 +103,8 @@ def test_docs_state_the_layout_and_text_board():
     """docs/castle.md's action totals and its text board example are the engine's."""
     page = (Path(__file__).resolve().parents[1] / "docs" / "castle.md").read_text(encoding="utf-8")
     assert "**3443**" in page and "**2616**" in page
+    from stratego import _core
+    assert f"`CastleState` of {_core.CASTLE_STATE_BYTES} bytes" in page
     start = page.index("```\nmode: ffa4") + 4
     example = page[start:page.index("```", start)]
     assert Game("ffa4", seed=1).to_text().startswith(example)
