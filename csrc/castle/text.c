@@ -59,7 +59,7 @@ int castle_action_parse(const CastleState *s, const char *text, char *err, size_
     size_t cut = strcspn(text, "-*x");
     if (cut == 0 || cut >= body - 1) {
         snprintf(err, err_len,
-                 "cannot read %s: expected a move like G10-G12, G10xG11, F8-F9 drop, D8*ring, take e, leave, recruit 7 "
+                 "cannot read %s: expected a move like D4-D8, D4xD5, F8-F9 drop, D8*ring, take e, leave, recruit 7 "
                  "or recruit none",
                  text);
         return -1;
