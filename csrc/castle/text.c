@@ -280,8 +280,11 @@ static int read_header(Reader *r, const CastleSettings *cfg, const char *key, co
         if (strcmp(value, "move") != 0) return fail(r, "phase: a text board starts in the move phase, got %s", value);
     } else if (strcmp(key, "ply") == 0) {
         char *end;
-        unsigned long v = strtoul(value, &end, 10);
-        if (*value == 0 || *end || v > 1000000) return fail(r, "ply: expected a number 0..1000000, got %s", value);
+        unsigned long long v = strtoull(value, &end, 10);
+        if (!isdigit((unsigned char)*value) || *end || v > UINT32_MAX)
+            return fail(r, "ply: expected a number 0..%u, got %s", (unsigned)UINT32_MAX, value);
+        if (cfg->max_plies && v >= (unsigned long long)cfg->max_plies)
+            return fail(r, "ply: %s is at or past the settings' max_plies %d", value, (int)cfg->max_plies);
         s->ply = (uint32_t)v;
     } else if (strcmp(key, "sliders") == 0) {
         char vals[4][64];
@@ -325,8 +328,9 @@ static int read_header(Reader *r, const CastleSettings *cfg, const char *key, co
         for (int k = 0; k < n; k++) {
             char a[8] = {0}, c[8] = {0};
             int count = 0, seat = tok[k][1] == '=' ? castle_seat_from_letter(s->mode, tok[k][0]) : -1;
-            if (seat < 0 || sscanf(tok[k] + 2, "%7[^:]:%7[^:]:%d", a, c, &count) != 3 || count < 1 || count > 50)
-                return fail(r, "repeat: cannot read %s: expected <seat>=<node>:<node>:<count 1..50>", tok[k]);
+            if (seat < 0 || sscanf(tok[k] + 2, "%7[^:]:%7[^:]:%d", a, c, &count) != 3 || count < 1 || count > cfg->back_and_forth)
+                return fail(r, "repeat: cannot read %s: expected <seat>=<node>:<node>:<count 1..%d (back_and_forth)>",
+                            tok[k], (int)cfg->back_and_forth);
             int here = castle_node_parse(g, a, strlen(a)), other = castle_node_parse(g, c, strlen(c));
             if (here < 0 || other < 0 || s->board[here] == CASTLE_NONE || castle_seat_of(s->board[here]) != seat)
                 return fail(r, "repeat: %s: the first node must hold a piece of %c (give ring/turret lines first)", tok[k],
@@ -438,5 +442,7 @@ int castle_from_text(CastleState *s, const CastleSettings *cfg, const char *text
     CastleSettings start = *cfg;
     start.first_seat = to_move;
     castle_start(s, &start);
+    /* What the lines could not check one by one (a repeat that is no move of its piece). */
+    if (castle_state_check(s, cfg, err, err_len) < 0) return -1;
     return 0;
 }

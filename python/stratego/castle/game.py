@@ -20,14 +20,26 @@ class IllegalMove(ValueError):
     """A move that is not legal now, or not a move at all; the message says which and why."""
 
 
+# Each mode's tables, asked of C once: a game reads them on every clone and load.
+_GEOMETRY: dict[int, dict] = {}
+
+
+def _geometry(mode: int) -> dict:
+    if mode not in _GEOMETRY:
+        _GEOMETRY[mode] = _core.castle_geometry(mode)
+    return _GEOMETRY[mode]
+
+
 def geometry(mode) -> dict:
     """A board's tables (node names, neighbours, lines, zones, actions, layout) for a mode
-    name or number; `ffa4` and `teams4` share board A1."""
+    name or number; `ffa4` and `teams4` share board A1. A copy: change it freely."""
     if isinstance(mode, str):
         if mode not in variants.MODES:
             raise ValueError(f"mode must be one of {list(variants.MODES)}, got {mode!r}")
         mode = variants.MODES.index(mode)
-    return _core.castle_geometry(mode)
+    if mode not in range(len(variants.MODES)):
+        raise ValueError(f"mode must be one of {list(variants.MODES)} or 0..{len(variants.MODES) - 1}, got {mode!r}")
+    return {k: dict(v) if isinstance(v, dict) else v for k, v in _geometry(mode).items()}
 
 
 def action_table(mode) -> list[tuple[str, str | None, str | int | None]]:
@@ -68,7 +80,7 @@ class Game:
                                  f"got {setups!r}"[:300])
             setups = tuple(setups.get(letter) for letter in letters)
         self._core = _core.CastleGame(variants.settings_tuple(values), seed, setups)
-        self._geometry = _core.castle_geometry(values["mode"])
+        self._geometry = _geometry(values["mode"])
 
     # -------------------------------------------------------------- making games
     @classmethod
@@ -88,7 +100,7 @@ class Game:
     def _wrap(cls, core) -> "Game":
         game = cls.__new__(cls)
         game._core = core
-        game._geometry = _core.castle_geometry(core.info()["mode"])
+        game._geometry = _geometry(core.info()["mode"])
         return game
 
     def clone(self) -> "Game":
