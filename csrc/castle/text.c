@@ -427,7 +427,7 @@ int castle_from_text(CastleState *s, const CastleSettings *cfg, const char *text
         }
     for (int q = 0; q < s->seats; q++) {
         int same = 1;
-        for (int r = 1; r <= CASTLE_RANK_MAX; r++) same &= removed_given[q][r] == s->removed[q][r];
+        for (int rank = 1; rank <= CASTLE_RANK_MAX; rank++) same &= removed_given[q][rank] == s->removed[q][rank];
         if (removed_seen && !same) {
             snprintf(err, err_len, "removed: %c's pile does not match the pieces missing from the board",
                      castle_seat_letter(s->mode, q));
