@@ -91,6 +91,25 @@ int castle_action_parse(const CastleState *s, const char *text, char *err, size_
 
 /* ------------------------------------------------------------------ writing a board */
 
+/* The cells no piece stands on in the grid, their tokens and what they are. */
+typedef struct {
+    char kind;
+    const char *token, *what;
+} FixedCell;
+
+static const FixedCell FIXED_CELLS[] = {
+    {' ', "-", "off the board"},
+    {'~', "~", "a lake"},
+    {'O', "O", "a ring cell (its piece goes on the ring: line)"},
+    {'T', "T", "the turret (its piece goes on the turret: line)"},
+};
+
+static const FixedCell *fixed_cell(char kind) {
+    for (size_t k = 0; k < sizeof(FIXED_CELLS) / sizeof(FIXED_CELLS[0]); k++)
+        if (FIXED_CELLS[k].kind == kind) return &FIXED_CELLS[k];
+    return NULL;
+}
+
 typedef struct {
     char *out;
     size_t len, cap;
@@ -172,9 +191,9 @@ int castle_to_text(const CastleState *s, int viewer, char *out, size_t out_len) 
         put(&b, "\n%2d ", row + 1);
         for (int c = 0; c < CASTLE_COLS; c++) {
             int cell = row * CASTLE_COLS + c;
-            char kind = g->cell_kind[cell];
-            const char *t = kind == ' ' ? "-" : kind == '~' ? "~" : kind == 'O' ? "O" : kind == 'T' ? "T" : ".";
-            if (kind == '.' && s->board[g->cell_node[cell]] != CASTLE_NONE) {
+            const FixedCell *fixed = fixed_cell(g->cell_kind[cell]);
+            const char *t = fixed ? fixed->token : ".";
+            if (!fixed && s->board[g->cell_node[cell]] != CASTLE_NONE) {
                 piece_token(s, viewer, s->board[g->cell_node[cell]], tok);
                 t = tok;
             }
@@ -394,15 +413,13 @@ int castle_from_text(CastleState *s, const CastleSettings *cfg, const char *text
         if (count != 16) return fail(&r, "row %ld has %d cells, expected 15 (A..O; - off the board)", row, count - 1);
         for (int c = 0; c < CASTLE_COLS; c++) {
             int cell = (int)(row - 1) * CASTLE_COLS + c;
-            char kind = g->cell_kind[cell], where[64];
+            char where[64];
             const char *t = tok[c + 1];
+            const FixedCell *fixed = fixed_cell(g->cell_kind[cell]);
             snprintf(where, sizeof(where), "%c%ld", 'A' + c, row);
-            const char *expect = kind == ' ' ? "-" : kind == '~' ? "~" : kind == 'O' ? "O" : kind == 'T' ? "T" : NULL;
-            if (expect) {
-                if (strcmp(t, expect) != 0)
-                    return fail(&r, "%s is %s, so its cell must read %s, got %s", where,
-                                kind == ' ' ? "off the board" : kind == '~' ? "a lake" : kind == 'O' ? "a ring cell (its piece goes on the ring: line)" : "the turret (its piece goes on the turret: line)",
-                                expect, t);
+            if (fixed) {
+                if (strcmp(t, fixed->token) != 0)
+                    return fail(&r, "%s is %s, so its cell must read %s, got %s", where, fixed->what, fixed->token, t);
                 continue;
             }
             if (strcmp(t, ".") == 0) continue;
