@@ -394,6 +394,12 @@ def test_bad_moves():
         game.play(99999)
     with pytest.raises(TypeError, match="int"):
         game.play(True)
+    with pytest.raises(TypeError, match="float"):
+        game.play(3.0)
+    import numpy as np
+    first = game.legal_actions()[0]
+    assert game.action_to_move(np.int64(first)) == game.action_to_move(first)
+    game.clone().play(np.int16(first))
     with pytest.raises(TypeError, match="str"):
         game.move_to_action(3)
     with pytest.raises(ValueError, match="seat"):

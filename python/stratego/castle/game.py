@@ -5,6 +5,7 @@ converts: seats to letters, the notation to actions, and the core's refusals to 
 """
 from __future__ import annotations
 
+import operator
 import re
 
 from stratego import _core
@@ -239,7 +240,7 @@ class Game:
 
     def action_to_move(self, action: int) -> str:
         """The notation of an action in this position (x marks an attack now)."""
-        return self._core.action_name(action)
+        return self._core.action_name(_action_int(action))
 
     def move_to_action(self, move: str) -> int:
         try:
@@ -251,7 +252,7 @@ class Game:
         """Plays a move (notation or action); IllegalMove says which and why if it is not legal."""
         if self.done:
             raise RuntimeError(f"the game is over ({self.end_reason}); no move can be played")
-        action = self.move_to_action(move) if isinstance(move, str) else move
+        action = self.move_to_action(move) if isinstance(move, str) else _action_int(move)
         reason = self._core.check(action)
         if reason is not None:
             raise IllegalMove(reason)
@@ -272,6 +273,16 @@ class Game:
     def __repr__(self) -> str:
         state = f"{self.end_reason}, winner {self.winner}" if self.done else f"{self.seat_letters[self.to_play]} to {self.phase}"
         return f"<castle.Game {self.mode} ply {self.ply}: {state}>"
+
+
+def _action_int(action) -> int:
+    """An action as an int: Python and NumPy integers, not bools or floats."""
+    if isinstance(action, bool):
+        raise TypeError("an action must be an int or a move in the notation, got a bool")
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise TypeError(f"an action must be an int or a move in the notation, got {type(action).__name__}") from None
 
 
 def _restore(settings, state) -> Game:
