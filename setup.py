@@ -16,6 +16,8 @@ from setuptools import Extension, setup
 HERE = Path(__file__).resolve().parent
 BINDING_SOURCES = sorted(p.name for p in (HERE / "csrc" / "python").glob("*.c"))
 CORE_SOURCES = sorted(p.name for p in (HERE / "csrc").glob("*.c") if p.name != "main.c")
+# The castle game's core (docs/castle.md), a second game beside Stratego's.
+CASTLE_SOURCES = sorted(p.name for p in (HERE / "csrc" / "castle").glob("*.c"))
 
 
 def build_flags():
@@ -42,14 +44,20 @@ FLAVOUR = "asan" if os.environ.get("STRATEGO_SANITIZE") == "1" else "release"
 
 setup(
     options={"build": {"build_base": f"build/{FLAVOUR}"}},
-    package_dir={"": "python", "stratego.configs": "configs"},
-    packages=["stratego", "stratego.configs", "stratego.data"],
-    package_data={"stratego.data": ["*.txt", "*.md", "*.html"], "stratego.configs": ["*.toml"]},
+    package_dir={"": "python", "stratego.configs": "configs", "stratego.configs.castle": "configs/castle"},
+    packages=["stratego", "stratego.configs", "stratego.configs.castle", "stratego.data", "stratego.castle"],
+    package_data={
+        "stratego.data": ["*.txt", "*.md", "*.html"],
+        "stratego.configs": ["*.toml"],
+        "stratego.configs.castle": ["*.toml"],
+    },
     ext_modules=[
         Extension(
             "stratego._core",
-            sources=[f"csrc/python/{name}" for name in BINDING_SOURCES] + [f"csrc/{name}" for name in CORE_SOURCES],
-            include_dirs=["csrc", "csrc/python", numpy.get_include()],
+            sources=[f"csrc/python/{name}" for name in BINDING_SOURCES]
+            + [f"csrc/{name}" for name in CORE_SOURCES]
+            + [f"csrc/castle/{name}" for name in CASTLE_SOURCES],
+            include_dirs=["csrc", "csrc/python", "csrc/castle", numpy.get_include()],
             depends=[str(p) for p in Path("csrc").rglob("*.h")],
             extra_compile_args=compile_args,
             extra_link_args=link_args,

@@ -72,4 +72,7 @@ int parse_square(PyObject *obj, const char *name, int *out);
 int rules_from_dict(PyObject *dict, Rules *r);
 int setup_table_parse(PyObject *obj, const Rules *r, SetupTable *table);
 
+/* castle_game.c: adds the castle game's type, functions and constants to the module. */
+int castle_binding_add(PyObject *m);
+
 #endif

@@ -332,6 +332,8 @@ static int core_exec(PyObject *m) {
     stratego_init();
     if (PyType_Ready(&GameStateType) < 0 || PyType_Ready(&BatchType) < 0) goto done;
     if (PyModule_AddType(m, &GameStateType) < 0 || PyModule_AddType(m, &BatchType) < 0) goto done;
+    /* The castle game (csrc/castle/, castle_game.c): its CastleGame type, tables and names. */
+    if (castle_binding_add(m) < 0) goto done;
     if (add_new(m, "END_REASONS", strings_tuple(END_REASON_NAMES, END_REASON_NB)) < 0 ||
         add_new(m, "LEARNER_COLORS", strings_tuple(LEARNER_MODE_NAMES, LEARNER_MODE_NB)) < 0 ||
         add_new(m, "LAKE_SQUARES", lake_squares_tuple()) < 0 ||

@@ -1,0 +1,5 @@
+"""The 3/4-player castle game (Jumbo's Stratego 4), docs/castle.md: `Game`, its settings and tables."""
+from .game import IllegalMove, Game, action_table, geometry
+from .variants import load_settings, variant_names
+
+__all__ = ["Game", "IllegalMove", "action_table", "geometry", "load_settings", "variant_names"]

@@ -1,0 +1,256 @@
+"""`Game`, one castle game (docs/castle.md): moves in the notation, play, views, clone, pickle.
+
+Every rule, name and check is the C core's (`_core.CastleGame`, csrc/castle/); this class
+converts: seats to letters, the notation to actions, and the core's refusals to exceptions.
+"""
+from __future__ import annotations
+
+import re
+
+from stratego import _core
+
+from . import variants
+
+PHASES = tuple(_core.CASTLE_PHASES)
+END_REASONS = tuple(_core.CASTLE_END_REASONS)
+ACTION_KINDS = ("move", "drop", "shot", "take", "leave", "recruit", "no_recruit")
+
+
+class IllegalMove(ValueError):
+    """A move that is not legal now, or not a move at all; the message says which and why."""
+
+
+def geometry(mode) -> dict:
+    """A board's tables (node names, neighbours, lines, zones, actions, layout) for a mode
+    name or number; `ffa4` and `teams4` share board A1."""
+    if isinstance(mode, str):
+        if mode not in variants.MODES:
+            raise ValueError(f"mode must be one of {list(variants.MODES)}, got {mode!r}")
+        mode = variants.MODES.index(mode)
+    return _core.castle_geometry(mode)
+
+
+def action_table(mode) -> list[tuple[str, str | None, str | int | None]]:
+    """Every action of a mode's flat space as (kind, from node, to node / seat / rank)."""
+    g = geometry(mode)
+    names = g["node_names"]
+    rows = []
+    for kind, frm, to in g["actions"]:
+        k = ACTION_KINDS[kind]
+        if k in ("move", "drop", "shot"):
+            rows.append((k, names[frm], names[to]))
+        elif k == "take":
+            rows.append((k, None, "nesw"[to] if g["seats"] == 4 else "new"[to]))
+        else:
+            rows.append((k, None, to if to >= 0 else None))
+    return rows
+
+
+class Game:
+    """One castle game. `Game("ffa4", seed=1)`, `Game(variant="r4")`, `Game("teams4", back_and_forth=10)`."""
+
+    def __init__(self, mode: str | None = None, *, variant=None, seed: int = 0, first_seat: int | None = None, **settings):
+        if mode is not None:
+            settings["mode"] = mode
+        if first_seat is not None:
+            settings["first_seat"] = first_seat
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+            raise ValueError(f"seed must be an int in [0, 2**64), got {seed!r}")
+        values = variants.load_settings(variant, **settings)
+        self._core = _core.CastleGame(variants.settings_tuple(values), seed)
+        self._geometry = _core.castle_geometry(values["mode"])
+
+    # -------------------------------------------------------------- making games
+    @classmethod
+    def from_text(cls, text: str, *, variant=None, **settings) -> "Game":
+        """A position from a full text board (docs/castle.md "Text board"). The mode comes
+        from the text's `mode:` line unless given; errors name the line and cell."""
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}")
+        if "mode" not in settings:
+            found = re.search(r"^\s*mode:\s*(\S+)\s*$", text, re.MULTILINE)
+            if found and variant is None:
+                settings["mode"] = found.group(1)
+        values = variants.load_settings(variant, **settings)
+        return cls._wrap(_core.CastleGame.from_text(variants.settings_tuple(values), text))
+
+    @classmethod
+    def _wrap(cls, core) -> "Game":
+        game = cls.__new__(cls)
+        game._core = core
+        game._geometry = _core.castle_geometry(core.info()["mode"])
+        return game
+
+    def clone(self) -> "Game":
+        return Game._wrap(self._core.clone())
+
+    def __reduce__(self):
+        return (_restore, (self._core.settings(), self._core.state()))
+
+    # -------------------------------------------------------------- state
+    @property
+    def settings(self) -> dict[str, int]:
+        return dict(zip(variants.SETTINGS, self._core.settings()))
+
+    @property
+    def mode(self) -> str:
+        return variants.MODES[self._core.info()["mode"]]
+
+    @property
+    def seats(self) -> int:
+        return self._geometry["seats"]
+
+    @property
+    def seat_letters(self) -> str:
+        return "new" if self.seats == 3 else "nesw"
+
+    @property
+    def to_play(self) -> int:
+        """The seat that decides now."""
+        return self._core.info()["to_move"]
+
+    @property
+    def phase(self) -> str:
+        """`"move"`, `"take"` or `"recruit"` (docs/castle.md "A turn")."""
+        return PHASES[self._core.info()["phase"]]
+
+    @property
+    def done(self) -> bool:
+        return bool(self._core.info()["done"])
+
+    @property
+    def ply(self) -> int:
+        return self._core.info()["ply"]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats that won (a crowning seat, with its partner in teams4); () otherwise."""
+        info = self._core.info()
+        if not info["done"] or info["winner"] < 0:
+            return ()
+        w = info["winner"]
+        if self.mode == "teams4":
+            return tuple(s for s in range(4) if s % 2 == w % 2)
+        return (w,)
+
+    @property
+    def winner(self) -> int | None:
+        """None while the game runs; then the crowning seat (ffa) or team (teams4: 0 N+S,
+        1 E+W), or -1 for a draw."""
+        info = self._core.info()
+        if not info["done"]:
+            return None
+        w = info["winner"]
+        if w < 0:
+            return -1
+        return w % 2 if self.mode == "teams4" else w
+
+    @property
+    def end_reason(self) -> str | None:
+        info = self._core.info()
+        return END_REASONS[info["end_reason"]] if info["done"] else None
+
+    @property
+    def sliders(self) -> dict[str, int]:
+        return dict(zip(self.seat_letters, self._core.info()["sliders"]))
+
+    @property
+    def removed(self) -> dict[str, list[int]]:
+        """Each seat's removed pile (public), ranks high to low."""
+        return dict(zip(self.seat_letters, self._core.info()["removed"]))
+
+    def flags(self) -> dict[str, tuple[str, str | None, bool]]:
+        """Each seat's flag: (node, carrier's seat letter or None, abandoned on purpose)."""
+        out = {}
+        for letter, (node, carrier, abandoned) in zip(self.seat_letters, self._core.info()["flags"]):
+            who = None if carrier is None else self.seat_letters[carrier // 20]
+            out[letter] = (self.node_name(node), who, bool(abandoned))
+        return out
+
+    def lone_flags(self) -> dict[str, tuple[str, bool]]:
+        """The flags lying alone: seat letter -> (node, abandoned on purpose)."""
+        return {k: (node, ab) for k, (node, who, ab) in self.flags().items() if who is None}
+
+    # -------------------------------------------------------------- nodes and pieces
+    def node(self, name: str) -> int:
+        try:
+            return self._geometry["node_names"].index(name)
+        except ValueError:
+            raise ValueError(f"{name!r} is not a node of the {self.mode} board (A1..O15 spaces, ring, turret)") from None
+
+    def node_name(self, node: int) -> str:
+        return self._geometry["node_names"][node]
+
+    def _node_arg(self, node) -> int:
+        return self.node(node) if isinstance(node, str) else node
+
+    def piece(self, node) -> tuple[str, int, str | None] | None:
+        """The piece on a node (name or number): (seat letter, rank, carried flag's seat letter or None)."""
+        found = self._core.piece(self._node_arg(node))
+        if found is None:
+            return None
+        seat, rank, flag, _ = found
+        return (self.seat_letters[seat], rank, None if flag is None else self.seat_letters[flag])
+
+    def known(self, seat: int, node) -> bool:
+        """Whether `seat` knows the rank of the piece on `node` (A12)."""
+        return self._core.known(seat, self._node_arg(node))
+
+    # -------------------------------------------------------------- actions
+    @property
+    def num_actions(self) -> int:
+        return self._geometry["layout"]["actions"]
+
+    @property
+    def action_layout(self) -> dict[str, int]:
+        """The offsets of the blocks of the flat action space (docs/castle.md "Actions")."""
+        return dict(self._geometry["layout"])
+
+    def legal_actions(self) -> list[int]:
+        return self._core.legal_actions()
+
+    def legal_mask(self) -> bytes:
+        return self._core.legal_mask()
+
+    def legal_moves(self) -> list[str]:
+        return [self._core.action_name(a) for a in self._core.legal_actions()]
+
+    def action_to_move(self, action: int) -> str:
+        """The notation of an action in this position (x marks an attack now)."""
+        return self._core.action_name(action)
+
+    def move_to_action(self, move: str) -> int:
+        try:
+            return self._core.parse(move)
+        except ValueError as exc:
+            raise IllegalMove(str(exc)) from None
+
+    def play(self, move) -> "Game":
+        """Plays a move (notation or action); IllegalMove says which and why if it is not legal."""
+        if self.done:
+            raise RuntimeError(f"the game is over ({self.end_reason}); no move can be played")
+        action = self.move_to_action(move) if isinstance(move, str) else move
+        reason = self._core.check(action)
+        if reason is not None:
+            raise IllegalMove(reason)
+        self._core.apply(action)
+        return self
+
+    # -------------------------------------------------------------- text
+    def to_text(self, seat: int | None = None) -> str:
+        """The text board: the full board, or what `seat` may know (others' unknown ranks as ?)."""
+        return self._core.to_text(-1 if seat is None else seat)
+
+    def render(self, seat: int | None = None) -> str:
+        return self.to_text(seat)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        state = f"{self.end_reason}, winner {self.winner}" if self.done else f"{self.seat_letters[self.to_play]} to {self.phase}"
+        return f"<castle.Game {self.mode} ply {self.ply}: {state}>"
+
+
+def _restore(settings, state) -> Game:
+    return Game._wrap(_core.CastleGame.from_state(settings, state))

@@ -1,0 +1,88 @@
+"""The castle game's settings and variant files (docs/castle.md "Settings and variant files").
+
+The list of settings is C's (`_core.CASTLE_SETTINGS`: name, low, high, default, meaning);
+this module only reads TOML files of `configs/castle/` (or a path) and keyword overrides
+into the tuple the core takes, with errors that name the setting.
+"""
+from __future__ import annotations
+
+import os
+import tomllib
+from importlib import resources
+
+from stratego import _core
+
+SETTINGS = tuple(row[0] for row in _core.CASTLE_SETTINGS)
+MODES = tuple(_core.CASTLE_MODES)
+_INFO = {row[0]: row for row in _core.CASTLE_SETTINGS}
+
+
+def variant_names() -> list[str]:
+    """The variant files shipped with the package (configs/castle/*.toml)."""
+    root = resources.files("stratego.configs.castle")
+    return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".toml"))
+
+
+def _read_variant(variant) -> tuple[str, str]:
+    if isinstance(variant, os.PathLike) or (isinstance(variant, str) and variant.endswith(".toml")):
+        with open(variant, encoding="utf-8") as f:
+            return f.read(), str(variant)
+    if not isinstance(variant, str):
+        raise TypeError(f"variant must be a name or a path to a .toml file, got {type(variant).__name__}")
+    known = variant_names()
+    if variant not in known:
+        raise ValueError(f"unknown castle variant {variant!r}; expected one of {known} or a path to a .toml file")
+    return resources.files("stratego.configs.castle").joinpath(f"{variant}.toml").read_text("utf-8"), variant
+
+
+def _value(name: str, value) -> int:
+    """A setting's value as the core's int: mode by name, switches by bool, ranges checked."""
+    if name not in _INFO:
+        raise ValueError(f"unknown castle setting {name!r}; expected one of {list(SETTINGS)}")
+    _, lo, hi, _, doc = _INFO[name]
+    if name == "mode" and isinstance(value, str):
+        if value not in MODES:
+            raise ValueError(f"mode must be one of {list(MODES)}, got {value!r}")
+        return MODES.index(value)
+    if isinstance(value, bool):
+        if (lo, hi) != (0, 1):
+            raise TypeError(f"{name} must be an int in [{lo}, {hi}], got a bool")
+        return int(value)
+    if not isinstance(value, int):
+        raise TypeError(f"{name} must be an int in [{lo}, {hi}] ({doc}), got {type(value).__name__}")
+    if not lo <= value <= hi:
+        raise ValueError(f"{name} must be in [{lo}, {hi}] ({doc}), got {value}")
+    return value
+
+
+def load_settings(variant=None, **overrides) -> dict[str, int]:
+    """The settings of a variant (a name, a path, or None for the defaults), then overrides."""
+    settings = {row[0]: row[3] for row in _core.CASTLE_SETTINGS}
+    if variant is not None:
+        text, where = _read_variant(variant)
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ValueError(f"{where}: not valid TOML: {exc}") from None
+        table = data.get("castle")
+        if not isinstance(table, dict):
+            raise ValueError(f"{where}: expected a [castle] table of settings")
+        extra = set(data) - {"name", "description", "castle"}
+        if extra:
+            raise ValueError(f"{where}: unknown keys {sorted(extra)}; expected name, description and [castle]")
+        for name, value in table.items():
+            try:
+                settings[name] = _value(name, value)
+            except (TypeError, ValueError) as exc:
+                raise type(exc)(f"{where}: {exc}") from None
+    for name, value in overrides.items():
+        settings[name] = _value(name, value)
+    seats = 3 if settings["mode"] == MODES.index("ffa3") else 4
+    if settings["first_seat"] >= seats:
+        raise ValueError(f"first_seat must be below the {seats} seats of {MODES[settings['mode']]}, got {settings['first_seat']}")
+    return settings
+
+
+def settings_tuple(settings: dict[str, int]) -> tuple[int, ...]:
+    """The core's order of a settings dict."""
+    return tuple(settings[name] for name in SETTINGS)
