@@ -7,6 +7,7 @@ Column letters, for reading the drawings:  A B C D E F G H I J K L M N O.
 """
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -82,6 +83,31 @@ def test_q1_neighbours_of_spaces_beside_lakes_and_castle(impl):
 """, lone=lone("n", "e", "s", "w"))
     assert moves_from(g, "F8") == {"F8-F7", "F8-F9", "F8-ring"}
     assert moves_from(g, "E1") == {"E1-F1", "E1-E2"}
+
+
+def drawing_in(path: Path) -> str:
+    """The first drawing of the A1 board (the block under the column letters) in a file."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.split() == list(ref.COLUMNS))
+    return "\n".join(lines[start:start + 16]) + "\n"
+
+
+# The rules' file lives in the project's shared notes, beside the data folder of
+# conftest.py (STRATEGO_DATA_DIR's parent), outside the repository.
+SHARED = Path(os.environ["STRATEGO_DATA_DIR"]).parent if "STRATEGO_DATA_DIR" in os.environ else None
+RULES_FILES = [SHARED / "CASTLE.md"] if SHARED else []
+RULES_FILES += [Path(__file__).resolve().parents[k] / "shared" / "CASTLE.md" for k in (2, 3)]
+
+
+@pytest.mark.parametrize("path", ["CASTLE.md", Path(__file__).resolve().parents[1] / "docs" / "castle.md"],
+                         ids=["CASTLE.md", "docs-castle.md"])
+def test_q1_reference_board_is_the_drawing_of_a1(path):
+    # The reference's board is A1's drawing, copied.
+    if path == "CASTLE.md":
+        path = next((p for p in RULES_FILES if p.exists()), None)
+        if path is None:
+            pytest.skip(f"CASTLE.md is not in any of {RULES_FILES}")
+    assert drawing_in(path) == ref.DRAWING_4P
 
 
 # -- 2. Setup: 20 pieces, recruitment space empty, flag on the flag start space ----------
@@ -341,6 +367,17 @@ def test_q9_flag_owner_recruits_with_the_setting(impl):
     assert at(g, "N8") == "e4" and g.to_play == E  # clockwise from the mover n: e moves
 
 
+def test_q9_one_chance_a_turn_flag_case_first(impl):
+    # [A9]: with the flag's owner recruiting, n's winning attack on e's carrier earns e a
+    # chance (flag case) and n one (slider at 6): only the flag case is used; n's
+    # slider still returns to 0.
+    g = carrier_game(impl, "ffa4", "e", settings={"flag_recruit_owner": 1}, sliders="n=5")
+    g.play("F6xF5")
+    assert g.phase == "recruit" and g.to_play == E and g.sliders["n"] == 0
+    g.play("recruit none")
+    assert g.phase == "move" and g.to_play == S
+
+
 @pytest.mark.parametrize("choice,recruits", [("take e", True), ("leave", False)])
 def test_q9_picking_up_an_abandoned_rival_flag_recruits(impl, choice, recruits):
     # [A8] a carrier may leave its flag behind, marked abandoned; [A9] whoever picks up
@@ -441,6 +478,17 @@ def test_q11_taking_own_flag_on_the_turret_does_not_win(impl):
     assert not g.done and at(g, "turret") == "n5n" and g.to_play == E
 
 
+def test_q11_winning_own_flag_in_a_fight_on_the_turret_does_not_win(impl):
+    # [SEED] 13: the piece must carry its own flag onto the turret; one that beats the
+    # turret's carrier of its flag takes the flag there ([A8]) but carried none coming in,
+    # as with a take decision on the turret (docs/castle.md "Where CASTLE.md is silent").
+    g = game(impl, "ffa4", """
+ 5  .   .   .   .   .   .   ~   ~   ~   .   .   .   .   .   e3
+""", ring="n5", turret="e4n", lone=lone("e", "s", "w"))
+    g.play("ringxturret")
+    assert not g.done and at(g, "turret") == "n5n" and g.phase == "move" and g.to_play == E
+
+
 # -- 12. The 6th back-and-forth move is illegal; another piece's move resets the count ---
 
 LOOPS = {E: ("O5", "O6", "N6", "N5"), S: ("E13", "F13", "F14", "E14"), W: ("A5", "A6", "B6", "B5")}
@@ -509,6 +557,17 @@ def test_q13_nobody_can_move_is_a_draw(impl):
 """, lone=lone("n", "e", "s", "w"))
     g.play("F6xF5")
     assert g.done and tuple(g.winners) == () and g.end_reason == "stuck" and g.legal_moves() == []
+
+
+def test_q13_ply_cap_is_a_draw(impl):
+    # [A11] and docs/castle.md: after `max_plies` decisions the game is a draw.
+    g = game(impl, "ffa3", """
+ 6  .   .   .   .   .   n5  .   .   .   .   .   .   .   .   .
+""", settings={"max_plies": 12}, ply=10, lone=lone("n", "e", "w"))
+    g.play("F6-F5")
+    assert not g.done
+    g.play("F5-F6")
+    assert g.done and tuple(g.winners) == () and g.end_reason == "cap"
 
 
 # -- 14. Views: partner ranks hidden; flags, sliders, removed piles visible -------------
