@@ -378,6 +378,18 @@ def test_q9_one_chance_a_turn_flag_case_first(impl):
     assert g.phase == "move" and g.to_play == S
 
 
+def test_q9_a_lost_flag_chance_still_loses_the_slider_chance(impl):
+    # [A9] and docs/castle.md: the flag case comes first; when it cannot be used (e's
+    # recruitment space N8 is held) the turn's slider chance is lost all the same.
+    drawing = CARRIER.replace("{flag}", "e") + """
+ 8  .   .   .   .   ~   .   O   T   O   .   ~   .   .   e3  .
+"""
+    g = game(impl, "ffa4", drawing, settings={"flag_recruit_owner": 1}, sliders="n=5",
+             lone=lone("n", "s", "w"))
+    g.play("F6xF5")
+    assert g.phase == "move" and g.to_play == E and g.sliders["n"] == 0
+
+
 @pytest.mark.parametrize("choice,recruits", [("take e", True), ("leave", False)])
 def test_q9_picking_up_an_abandoned_rival_flag_recruits(impl, choice, recruits):
     # [A8] a carrier may leave its flag behind, marked abandoned; [A9] whoever picks up
