@@ -146,7 +146,7 @@ static void play_move(CastleState *s, const CastleSettings *cfg, const CastleGeo
         s->flag_abandoned[flag] = 1;
     }
     int defender = s->board[t];
-    int alive = 1;
+    int alive = 1, carried_in = s->carry[slot];
     if (defender == CASTLE_NONE) {
         move_piece(s, slot, t);
     } else {
@@ -177,8 +177,9 @@ static void play_move(CastleState *s, const CastleSettings *cfg, const CastleGeo
         }
     }
     if (!alive) return;
-    /* 1.13, A4: carrying its own flag onto the turret wins at once. */
-    if (t == g->turret && s->carry[slot] == seat) {
+    /* 1.13, A4: carrying its own flag onto the turret wins at once; a flag won in the
+     * fight on the turret was not carried onto it (docs/castle.md). */
+    if (t == g->turret && carried_in == seat) {
         end_game(s, seat, CASTLE_END_TURRET);
         return;
     }

@@ -1,5 +1,6 @@
 /* castle.h: the 3/4-player castle game (Jumbo's Stratego 4, 1995), its public C API.
- * The rules are /work/shared/CASTLE.md (here "CASTLE.md"); docs/castle.md is the spec of
+ * The rules are docs/castle-rules.md (cited as "CASTLE.md" 1.x and A1-A12, its sections and
+ * assumptions); docs/castle.md is the spec of
  * everything this file names: geometry and node numbering, notation, text board, the
  * flat action layout, the settings and what was chosen where the rules are silent.
  *
@@ -36,7 +37,7 @@ enum {
     CASTLE_NODES_MAX = 146,                          /* 144 spaces + ring + turret (A1) */
     CASTLE_NEIGHBOURS_MAX = 13,                      /* the ring: 12 spaces + the turret */
     CASTLE_LINE_MAX = 14,
-    CASTLE_ACTIONS_MAX = 3456, /* >= every mode's action count (4p: 3443) */
+    CASTLE_ACTIONS_MAX = 3456, /* >= every mode's action count (4p: 3443); a multiple of 64 */
     CASTLE_NONE = 0xFF,        /* no piece, no seat, no node */
     CASTLE_TEXT_MAX = 4096,    /* castle_to_text's longest output, NUL included */
 };
@@ -212,6 +213,9 @@ static inline int castle_known(const CastleState *s, int seat, int slot) { retur
 int castle_legal_list(const CastleState *s, const CastleSettings *cfg, int16_t *out);
 /* The same as a byte mask of geometry->actions entries (1 legal, 0 not). */
 void castle_legal_mask(const CastleState *s, const CastleSettings *cfg, uint8_t *mask);
+/* The same packed 8 actions a byte, action a in bit a % 8 of byte a / 8 (mask_bits.h's
+ * order), (geometry->actions + 7) / 8 bytes, the bits past the last action zero. */
+void castle_legal_bits(const CastleState *s, const CastleSettings *cfg, uint8_t *bits);
 /* Whether `seat` has a legal MOVE-phase action (a move or a shot) now. */
 int castle_has_move(const CastleState *s, const CastleSettings *cfg, int seat);
 /* 0 if `action` is legal now; else why not, in err ("F8-F9: the Captain on F8 carries a
@@ -234,7 +238,7 @@ char castle_seat_letter(int mode, int seat);
 int castle_seat_from_letter(int mode, char letter); /* or -1 */
 void castle_node_name(const CastleGeometry *g, int node, char out[8]);
 int castle_node_parse(const CastleGeometry *g, const char *text, size_t len); /* or -1 */
-/* An action in the notation (docs/castle.md): "G10-G12", "G10xG11", "F8-ring", "F8-F9 drop",
+/* An action in the notation (docs/castle.md): "D4-D8", "D4xD5", "F8-ring", "F8-F9 drop",
  * "D8*ring", "take e", "leave", "recruit 7", "recruit none". The attack mark x depends on
  * the position: it is written when the destination holds a piece now. */
 void castle_action_name(const CastleState *s, int action, char out[24]);

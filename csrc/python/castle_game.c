@@ -53,12 +53,11 @@ static int settings_from_tuple(PyObject *obj, CastleSettings *cfg) {
 }
 _Static_assert(sizeof(CastleSettings) == CASTLE_SETTING_NB * sizeof(int32_t), "settings are int32 fields only");
 
-static PyObject *settings_tuple(const CastleSettings *cfg) {
-    int32_t values[CASTLE_SETTING_NB];
-    memcpy(values, cfg, sizeof(values));
-    PyObject *t = PyTuple_New(CASTLE_SETTING_NB);
+/* A tuple of n ints. */
+static PyObject *int_tuple(const long *values, int n) {
+    PyObject *t = PyTuple_New(n);
     if (t == NULL) return NULL;
-    for (int k = 0; k < CASTLE_SETTING_NB; k++) {
+    for (int k = 0; k < n; k++) {
         PyObject *v = PyLong_FromLong(values[k]);
         if (v == NULL) {
             Py_DECREF(t);
@@ -69,6 +68,14 @@ static PyObject *settings_tuple(const CastleSettings *cfg) {
     return t;
 }
 
+static PyObject *settings_tuple(const CastleSettings *cfg) {
+    int32_t fields[CASTLE_SETTING_NB];
+    long values[CASTLE_SETTING_NB];
+    memcpy(fields, cfg, sizeof(fields));
+    for (int k = 0; k < CASTLE_SETTING_NB; k++) values[k] = fields[k];
+    return int_tuple(values, CASTLE_SETTING_NB);
+}
+
 static int ready(CastleGameObject *self) {
     if (!self->ready) {
         PyErr_SetString(PyExc_RuntimeError, "this CastleGame was never initialised (make games with stratego.castle.Game)");
@@ -77,20 +84,79 @@ static int ready(CastleGameObject *self) {
     return 0;
 }
 
-/* __init__(settings, seed): a new game with random setups from the seed's stream. */
+/* Reads setups (None, or a tuple with an entry a seat: None for a random setup, or a
+ * sequence of 20 ranks for the zone's spaces in node order) into ranks/given. */
+static int setups_arg(PyObject *obj, int seats, uint8_t ranks[][CASTLE_PIECES], int *given) {
+    if (obj == Py_None) return 0;
+    if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != seats) {
+        PyErr_Format(PyExc_TypeError, "setups must be None or a tuple of %d entries (None or 20 ranks)", seats);
+        return -1;
+    }
+    for (int p = 0; p < seats; p++) {
+        PyObject *entry = PyTuple_GET_ITEM(obj, p);
+        if (entry == Py_None) continue;
+        PyObject *seq = PySequence_Fast(entry, "a setup must be a sequence of 20 ranks");
+        if (seq == NULL) return -1;
+        int bad = PySequence_Fast_GET_SIZE(seq) != CASTLE_PIECES;
+        if (bad) PyErr_Format(PyExc_ValueError, "seat %d's setup has %zd ranks, expected 20", p, PySequence_Fast_GET_SIZE(seq));
+        for (int k = 0; !bad && k < CASTLE_PIECES; k++) {
+            PyObject *item = PySequence_Fast_GET_ITEM(seq, k);
+            long r = PyLong_Check(item) && !PyBool_Check(item) ? PyLong_AsLong(item) : -1;
+            if (r < 1 || r > CASTLE_RANK_MAX) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_ValueError, "seat %d's setup: entry %d must be a rank 1..9", p, k);
+                bad = 1;
+            } else {
+                ranks[p][k] = (uint8_t)r;
+            }
+        }
+        Py_DECREF(seq);
+        if (bad) return -1;
+        given[p] = 1;
+    }
+    return 0;
+}
+
+/* __init__(settings, seed, setups=None): a new game; the seats without a given setup draw
+ * a random one from the seed's stream. */
 static int CastleGame_init(CastleGameObject *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"settings", "seed", NULL};
-    PyObject *settings_obj;
+    static char *kwlist[] = {"settings", "seed", "setups", NULL};
+    PyObject *settings_obj, *setups_obj = Py_None;
     unsigned long long seed = 0;
     CastleSettings cfg;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|K", kwlist, &settings_obj, &seed)) return -1;
+    CastleState state;
+    uint8_t ranks[CASTLE_SEATS_MAX][CASTLE_PIECES];
+    int given[CASTLE_SEATS_MAX] = {0};
+    char err[160];
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|KO", kwlist, &settings_obj, &seed, &setups_obj)) return -1;
     if (settings_from_tuple(settings_obj, &cfg) < 0) return -1;
+    int seats = cfg.mode == CASTLE_FFA3 ? 3 : 4;
+    if (setups_arg(setups_obj, seats, ranks, given) < 0) return -1;
+    memset(&state, 0, sizeof(state));
+    state.rng = rng_seed_stream((uint64_t)seed, 0, 0);
+    castle_clear(&state, &cfg);
+    for (int p = 0; p < seats; p++) {
+        if (!given[p]) castle_setup_random(&state, p);
+        else if (castle_setup_seat(&state, p, ranks[p], err, sizeof(err)) < 0) {
+            PyErr_Format(PyExc_ValueError, "seat %d's setup: %s", p, err);
+            return -1;
+        }
+    }
+    castle_start(&state, &cfg);
     self->settings = cfg;
-    memset(&self->state, 0, sizeof(self->state));
-    self->state.rng = rng_seed_stream((uint64_t)seed, 0, 0);
-    castle_reset(&self->state, &self->settings);
+    self->state = state;
     self->ready = 1;
     return 0;
+}
+
+/* A new game object holding a copy of state and cfg (checked by the caller). */
+static PyObject *game_new(PyTypeObject *type, const CastleState *state, const CastleSettings *cfg) {
+    CastleGameObject *obj = (CastleGameObject *)PyType_GenericNew(type, NULL, NULL);
+    if (obj == NULL) return NULL;
+    obj->state = *state;
+    obj->settings = *cfg;
+    obj->ready = 1;
+    return (PyObject *)obj;
 }
 
 static PyObject *CastleGame_from_text(PyObject *cls, PyObject *args) {
@@ -106,12 +172,7 @@ static PyObject *CastleGame_from_text(PyObject *cls, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, err);
         return NULL;
     }
-    CastleGameObject *obj = (CastleGameObject *)PyType_GenericNew((PyTypeObject *)cls, NULL, NULL);
-    if (obj == NULL) return NULL;
-    obj->state = state;
-    obj->settings = cfg;
-    obj->ready = 1;
-    return (PyObject *)obj;
+    return game_new((PyTypeObject *)cls, &state, &cfg);
 }
 
 /* from_state(settings, state_bytes): a game from state() (pickle), checked field by field. */
@@ -134,12 +195,7 @@ static PyObject *CastleGame_from_state(PyObject *cls, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, err);
         return NULL;
     }
-    CastleGameObject *obj = (CastleGameObject *)PyType_GenericNew((PyTypeObject *)cls, NULL, NULL);
-    if (obj == NULL) return NULL;
-    obj->state = state;
-    obj->settings = cfg;
-    obj->ready = 1;
-    return (PyObject *)obj;
+    return game_new((PyTypeObject *)cls, &state, &cfg);
 }
 
 static PyObject *CastleGame_state(CastleGameObject *self, PyObject *Py_UNUSED(ignored)) {
@@ -154,29 +210,17 @@ static PyObject *CastleGame_settings(CastleGameObject *self, PyObject *Py_UNUSED
 
 static PyObject *CastleGame_clone(CastleGameObject *self, PyObject *Py_UNUSED(ignored)) {
     if (ready(self) < 0) return NULL;
-    CastleGameObject *obj = (CastleGameObject *)PyType_GenericNew(Py_TYPE(self), NULL, NULL);
-    if (obj == NULL) return NULL;
-    obj->state = self->state;
-    obj->settings = self->settings;
-    obj->ready = 1;
-    return (PyObject *)obj;
+    return game_new(Py_TYPE(self), &self->state, &self->settings);
 }
 
+/* legal_actions() -> a tuple of the legal actions, ascending. */
 static PyObject *CastleGame_legal_actions(CastleGameObject *self, PyObject *Py_UNUSED(ignored)) {
     if (ready(self) < 0) return NULL;
     int16_t list[CASTLE_ACTIONS_MAX];
+    long values[CASTLE_ACTIONS_MAX];
     int n = castle_legal_list(&self->state, &self->settings, list);
-    PyObject *out = PyList_New(n);
-    if (out == NULL) return NULL;
-    for (int k = 0; k < n; k++) {
-        PyObject *v = PyLong_FromLong(list[k]);
-        if (v == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, k, v);
-    }
-    return out;
+    for (int k = 0; k < n; k++) values[k] = list[k];
+    return int_tuple(values, n);
 }
 
 /* legal_mask() -> bytes of num_actions entries, 1 legal. */
@@ -350,7 +394,7 @@ static PyMethodDef CastleGame_methods[] = {
     {"state", (PyCFunction)CastleGame_state, METH_NOARGS, "state() -> the state's bytes (pickle)."},
     {"settings", (PyCFunction)CastleGame_settings, METH_NOARGS, "settings() -> the settings tuple."},
     {"clone", (PyCFunction)CastleGame_clone, METH_NOARGS, "clone() -> an independent copy."},
-    {"legal_actions", (PyCFunction)CastleGame_legal_actions, METH_NOARGS, "legal_actions() -> ascending ints."},
+    {"legal_actions", (PyCFunction)CastleGame_legal_actions, METH_NOARGS, "legal_actions() -> a tuple of ascending ints."},
     {"legal_mask", (PyCFunction)CastleGame_legal_mask, METH_NOARGS, "legal_mask() -> bytes, 1 per legal action."},
     {"check", (PyCFunction)CastleGame_check, METH_O, "check(action) -> None if legal, else why not."},
     {"apply", (PyCFunction)CastleGame_apply, METH_O, "apply(action): plays it (ValueError if illegal)."},
@@ -383,6 +427,7 @@ static PyObject *core_castle_geometry(PyObject *Py_UNUSED(module), PyObject *arg
     }
     const CastleGeometry *g = castle_geometry((int)mode);
     PyObject *names = NULL, *neighbours = NULL, *zones = NULL, *actions = NULL, *cells = NULL, *lines = NULL;
+    PyObject *setup_nodes = NULL;
     PyObject *out = NULL;
     names = PyTuple_New(g->nodes);
     neighbours = PyTuple_New(g->nodes);
@@ -390,7 +435,15 @@ static PyObject *core_castle_geometry(PyObject *Py_UNUSED(module), PyObject *arg
     lines = PyTuple_New(g->nodes);
     actions = PyTuple_New(g->actions);
     cells = PyTuple_New(g->rows);
-    if (!names || !neighbours || !zones || !actions || !cells || !lines) goto done;
+    setup_nodes = PyTuple_New(g->seats);
+    if (!names || !neighbours || !zones || !actions || !cells || !lines || !setup_nodes) goto done;
+    for (int p = 0; p < g->seats; p++) {
+        long nodes[CASTLE_PIECES];
+        for (int k = 0; k < CASTLE_PIECES; k++) nodes[k] = g->zone_nodes[p][k];
+        PyObject *v = int_tuple(nodes, CASTLE_PIECES);
+        if (v == NULL) goto done;
+        PyTuple_SET_ITEM(setup_nodes, p, v);
+    }
     for (int n = 0; n < g->nodes; n++) {
         char name[8];
         castle_node_name(g, n, name);
@@ -434,9 +487,9 @@ static PyObject *core_castle_geometry(PyObject *Py_UNUSED(module), PyObject *arg
         PyTuple_SET_ITEM(cells, r, v);
     }
     out = Py_BuildValue(
-        "{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:O,s:O,s:O,s:O,s:O,s:O,s:(iiii),s:(iiii),s:{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i}}",
+        "{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:(iiii),s:(iiii),s:{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i}}",
         "mode", g->mode, "seats", g->seats, "rows", g->rows, "spaces", g->spaces, "ring", g->ring, "turret", g->turret,
-        "nodes", g->nodes, "node_names", names, "neighbours", neighbours, "zones", zones, "lines", lines, "actions",
+        "nodes", g->nodes, "setup_nodes", setup_nodes, "node_names", names, "neighbours", neighbours, "zones", zones, "lines", lines, "actions",
         actions, "cells", cells, "recruit_nodes", g->recruit_node[0], g->recruit_node[1], g->recruit_node[2],
         g->seats > 3 ? g->recruit_node[3] : -1, "flag_nodes", g->flag_node[0], g->flag_node[1], g->flag_node[2],
         g->seats > 3 ? g->flag_node[3] : -1, "layout", "move", g->move_base, "drop", g->drop_base, "shot", g->shot_base,
@@ -449,6 +502,7 @@ done:
     Py_XDECREF(lines);
     Py_XDECREF(actions);
     Py_XDECREF(cells);
+    Py_XDECREF(setup_nodes);
     return out;
 }
 
@@ -456,21 +510,6 @@ static PyMethodDef CASTLE_FUNCTIONS[] = {
     {"castle_geometry", core_castle_geometry, METH_O, "castle_geometry(mode) -> the board's tables as a dict."},
     {NULL, NULL, 0, NULL},
 };
-
-/* A tuple of the names name_of(0..n-1). */
-static PyObject *names_tuple(const char *(*name_of)(int), int n) {
-    PyObject *t = PyTuple_New(n);
-    if (t == NULL) return NULL;
-    for (int k = 0; k < n; k++) {
-        PyObject *s = PyUnicode_FromString(name_of(k));
-        if (s == NULL) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, k, s);
-    }
-    return t;
-}
 
 static int add_steal(PyObject *m, const char *name, PyObject *value) {
     if (value == NULL) return -1;
@@ -495,9 +534,9 @@ int castle_binding_add(PyObject *m) {
     if (add_steal(m, "CASTLE_SETTINGS", settings) < 0) return -1;
     if (PyType_Ready(&CastleGameType) < 0 || PyModule_AddType(m, &CastleGameType) < 0) return -1;
     if (PyModule_AddFunctions(m, CASTLE_FUNCTIONS) < 0) return -1;
-    if (add_steal(m, "CASTLE_MODES", names_tuple(castle_mode_name, CASTLE_MODE_NB)) < 0 ||
-        add_steal(m, "CASTLE_PHASES", names_tuple(castle_phase_name, CASTLE_PHASE_NB)) < 0 ||
-        add_steal(m, "CASTLE_END_REASONS", names_tuple(castle_end_name, CASTLE_END_NB)) < 0)
+    if (add_names(m, "CASTLE_MODES", castle_mode_name, CASTLE_MODE_NB) < 0 ||
+        add_names(m, "CASTLE_PHASES", castle_phase_name, CASTLE_PHASE_NB) < 0 ||
+        add_names(m, "CASTLE_END_REASONS", castle_end_name, CASTLE_END_NB) < 0)
         return -1;
     if (PyModule_AddIntConstant(m, "CASTLE_STATE_BYTES", (long)sizeof(CastleState)) < 0 ||
         PyModule_AddIntConstant(m, "CASTLE_ACTIONS_MAX", CASTLE_ACTIONS_MAX) < 0)

@@ -308,8 +308,8 @@ static PyMethodDef core_methods[] = {
 };
 
 /* Adds the module attribute `attr`: the tuple of name_of(0), ..., name_of(n - 1), a C
- * table's names. 0, or -1 with an exception. */
-static int add_names(PyObject *m, const char *attr, const char *(*name_of)(int), int n) {
+ * table's names. 0, or -1 with an exception. (Also castle_game.c's, binding.h.) */
+int add_names(PyObject *m, const char *attr, const char *(*name_of)(int), int n) {
     PyObject *names = NULL;
     int result = -1;
     names = PyTuple_New(n);

@@ -54,13 +54,13 @@ class Variant:
         return _core.num_actions(self.rules)
 
 
-def variants() -> list[str]:
-    """Names of the variants shipped with the package."""
-    root = resources.files("stratego.configs")
+def variants(package: str = "stratego.configs") -> list[str]:
+    """Names of the variants shipped with the package (the castle game's: stratego.configs.castle)."""
+    root = resources.files(package)
     return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".toml"))
 
 
-def _read_variant_text(variant: str | os.PathLike) -> tuple[str, str]:
+def _read_variant_text(variant: str | os.PathLike, package: str = "stratego.configs") -> tuple[str, str]:
     if isinstance(variant, os.PathLike) or (isinstance(variant, str) and variant.endswith(".toml")):
         path = Path(variant)
         if not path.is_file():
@@ -74,10 +74,10 @@ def _read_variant_text(variant: str | os.PathLike) -> tuple[str, str]:
             raise ValueError(f"variant file {str(path)!r} cannot be read: {exc.strerror or exc}") from None
     if not isinstance(variant, str):
         raise TypeError(f"variant must be a name or a path to a .toml file, got {type(variant).__name__}")
-    known = variants()
+    known = variants(package)
     if variant not in known:
         raise ValueError(f"unknown variant {variant!r}; expected one of {known} or a path to a .toml file")
-    return resources.files("stratego.configs").joinpath(f"{variant}.toml").read_text("utf-8"), variant
+    return resources.files(package).joinpath(f"{variant}.toml").read_text("utf-8"), variant
 
 
 def _check_int(where: str, key: str, value: Any, lo: int, hi: int) -> int:

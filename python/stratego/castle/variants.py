@@ -6,33 +6,21 @@ into the tuple the core takes, with errors that name the setting.
 """
 from __future__ import annotations
 
-import os
 import tomllib
-from importlib import resources
 
 from stratego import _core
+from stratego.variants import _read_variant_text
+from stratego.variants import variants as _variants
 
 SETTINGS = tuple(row[0] for row in _core.CASTLE_SETTINGS)
 MODES = tuple(_core.CASTLE_MODES)
 _INFO = {row[0]: row for row in _core.CASTLE_SETTINGS}
+PACKAGE = "stratego.configs.castle"
 
 
 def variant_names() -> list[str]:
     """The variant files shipped with the package (configs/castle/*.toml)."""
-    root = resources.files("stratego.configs.castle")
-    return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".toml"))
-
-
-def _read_variant(variant) -> tuple[str, str]:
-    if isinstance(variant, os.PathLike) or (isinstance(variant, str) and variant.endswith(".toml")):
-        with open(variant, encoding="utf-8") as f:
-            return f.read(), str(variant)
-    if not isinstance(variant, str):
-        raise TypeError(f"variant must be a name or a path to a .toml file, got {type(variant).__name__}")
-    known = variant_names()
-    if variant not in known:
-        raise ValueError(f"unknown castle variant {variant!r}; expected one of {known} or a path to a .toml file")
-    return resources.files("stratego.configs.castle").joinpath(f"{variant}.toml").read_text("utf-8"), variant
+    return _variants(PACKAGE)
 
 
 def _value(name: str, value) -> int:
@@ -59,7 +47,7 @@ def load_settings(variant=None, **overrides) -> dict[str, int]:
     """The settings of a variant (a name, a path, or None for the defaults), then overrides."""
     settings = {row[0]: row[3] for row in _core.CASTLE_SETTINGS}
     if variant is not None:
-        text, where = _read_variant(variant)
+        text, where = _read_variant_text(variant, PACKAGE)
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
