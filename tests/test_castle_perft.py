@@ -5,12 +5,14 @@ and of the settings that change the moves (tests/data/castle_perft.json, written
 tests/make_castle_perft.py).
 
 Besides the counts: every ply of every prefix reaches the same position with the same
-legal decisions in both, and so does every first decision from the final position.
+legal decisions in both, and so does every first decision from the final position; and
+seeded random games agree ply by ply (more of them in CI, tests/depth.py).
 """
 from __future__ import annotations
 
 import functools
 import json
+import random
 import sys
 from pathlib import Path
 
@@ -19,6 +21,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import castle_reference as ref  # noqa: E402
 from castle_boards import engine_game_type, parse  # noqa: E402
+from depth import depth  # noqa: E402
+from make_castle_perft import choose, setup_text  # noqa: E402
 
 POSITIONS = json.loads((Path(__file__).parent / "data" / "castle_perft.json").read_text())
 IDS = [pos["name"] for pos in POSITIONS]
@@ -142,3 +146,39 @@ def test_engine_children_match_the_reference(pos):
         assert sorted(child.legal_moves()) == sorted(ref.legal(child_state)), text
         for seat in range(len(state.seats)):
             assert position(child.to_text(seat)) == position(ref.to_text(child_state, seat)), (text, seat)
+
+
+# Setting mixes for the random games: the defaults of each mode, then every A-choice
+# flipped somewhere.
+RANDOM_SETTINGS = [
+    ("ffa4", {}), ("teams4", {}), ("ffa3", {}),
+    ("ffa4", {"cannon_over_lakes": 0, "scout_line_attack": 0}),
+    ("teams4", {"flag_recruit_owner": 1, "recruit_public": 0}),
+    ("ffa4", {"back_and_forth": 2, "abandon": 0}),
+    ("ffa3", {"flag_recruit_owner": 1, "max_plies": 400}),
+]
+RANDOM_GAMES = depth(3, 21)
+RANDOM_PLIES = depth(150, 1500)
+
+
+@pytest.mark.parametrize("index", range(RANDOM_GAMES))
+def test_engine_follows_the_reference_in_random_games(index):
+    """Seeded random games (decisions leaning towards the castle, fights and back-and-forth
+    runs): every ply the same position, legal decisions and view of every seat."""
+    mode, extra = RANDOM_SETTINGS[index % len(RANDOM_SETTINGS)]
+    settings = ref.Settings(mode=mode, **extra)
+    start = setup_text(settings, 9000 + index)
+    state = ref.from_text(start, settings)
+    game = engine_type().from_text(start, variant=mode, **extra)
+    rng = random.Random(index)
+    for ply in range(RANDOM_PLIES):
+        where = f"{mode} {extra} setup seed {9000 + index}, game seed {index}, ply {ply}"
+        assert sorted(game.legal_moves()) == sorted(ref.legal(state)), where
+        for seat in [None, *range(len(state.seats))]:
+            assert position(game.to_text(seat)) == position(ref.to_text(state, seat)), (where, seat)
+        assert game.done == state.done, where
+        if state.done:
+            break
+        move = choose(state, rng, shuffle=(0.0, 0.5, 0.9)[index % 3])
+        state = ref.play(state, move)
+        game.play(move)
