@@ -217,6 +217,19 @@ def test_q5_scout_line_attack_is_a_fight(impl):
     assert at(g, "D8") == "." and at(g, "D4") == "e5" and g.sliders["e"] == 1
 
 
+@pytest.mark.parametrize("move,takes", [("D8-D5", False), ("D8-D6", True), ("F8-F6", False), ("F8-F7", True)])
+def test_q5_lines_and_two_steps_pass_over_lone_flags(impl, move, takes):
+    # A lone flag is a marker, no piece ([A3], [A8]): a Scout's line and a Captain's first
+    # step pass over it (its space is empty), and only a piece ending there may take it.
+    g = game(impl, "ffa4", """
+ 5  .   .   .   .   .   .   ~   ~   ~   .   .   .   .   .   e3
+ 8  .   .   .   n3  ~   n6  O   T   O   .   ~   .   .   .   .
+""", lone="n@F7 e@D6 s@H15 w@A8")
+    assert move in g.legal_moves()
+    g.play(move)
+    assert (g.phase == "take") == takes and g.to_play == (N if takes else E)
+
+
 # -- 6. Cannon ---------------------------------------------------------------------------
 
 CANNONS = """
@@ -451,6 +464,36 @@ def test_q10_one_flag_per_piece(impl):
     g.play("F6xF5")
     assert at(g, "F5") == "n7n" and "e@F5" in lone_flags(g)
     assert g.phase == "move" and g.to_play == S
+
+
+def test_q10_carrier_losing_an_attack_leaves_its_flag_where_it_stood(impl):
+    # [A8]: a carrier removed as attacker leaves its flag alone on the space it attacked
+    # from; in a tie of two carriers each flag stays where its carrier stood.
+    g = game(impl, "ffa4", """
+ 5  .   .   .   .   .   e7  ~   ~   ~   .   .   .   .   .   .
+ 6  .   .   .   .   .   n4n .   .   .   .   .   .   .   .   .
+ 8  .   .   .   .   ~   .   O   T   O   .   ~   .   e5e n5s .
+""", lone=lone("w"))
+    g.play("F6xF5")
+    assert at(g, "F6") == "." and at(g, "F5") == "e7" and "n@F6" in lone_flags(g)
+    g.play("M8xN8")
+    assert at(g, "M8") == "." and at(g, "N8") == "." and {"e@M8", "s@N8"} <= lone_flags(g)
+
+
+def test_q10_shooting_carrier_and_pick_up_under_a_beaten_piece(impl):
+    # [A7], [A8] and docs/castle.md: a cannon carrying a flag may fire; both flags lie
+    # alone where their carriers stood. A piece that beats a non-carrier standing on a
+    # lone flag may then take that flag (it entered a space with a lone flag).
+    g = game(impl, "ffa4", """
+ 4  -   -   -   n1n .   .   e4e .   .   .   .   .   -   -   -
+ 5  .   .   .   .   .   .   ~   ~   ~   .   .   .   .   .   e4
+10  .   .   .   .   .   n7  e3  .   .   .   .   .   .   .   .
+""", lone="s@G10 w@A8")
+    g.play("D4*G4")
+    assert at(g, "D4") == "." and at(g, "G4") == "." and {"n@D4", "e@G4"} <= lone_flags(g)
+    g.play("O5-O6")
+    g.play("F10xG10")
+    assert at(g, "G10") == "n7" and g.phase == "take" and sorted(g.legal_moves()) == ["leave", "take s"]
 
 
 # -- 11. Win: own flag moved onto the turret; a partner's crowning wins for you too -----
