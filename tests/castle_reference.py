@@ -10,10 +10,15 @@ CASTLE.md when that file is at hand). A node is named as in the notation: ``"G10
 (column A..O, row 1..15, row 1 at the top), ``"ring"`` or ``"turret"``.
 
 Decisions are strings in the canonical notation (docs/castle.md "Notation"):
-``G10-G12`` a move, ``G10xG11`` a move ending in an attack, ``F8-ring-H10`` and
-``G10-G11xH11`` a Captain's two steps, ``F8-F9 drop`` a carrier leaving its flag behind,
-``D8*ring`` a cannon shot, ``take e`` / ``leave`` after ending on a lone flag,
-``recruit 7`` / ``recruit none``.
+``G10-G12`` a move to an empty node (a step, a Scout's line, a Captain's two steps:
+``F8-H10`` through the ring), ``G10xH10`` a move ending in an attack, ``F8-F9 drop`` a
+carrier leaving its flag behind, ``D8*ring`` a cannon shot, ``take e`` / ``leave`` after
+ending on a lone flag, ``recruit 7`` / ``recruit none``. A move is named by its two end
+nodes only: paths to the same node are one decision.
+
+A turn is up to three decisions (docs/castle.md "A turn"): the move, then a take
+decision by the mover if its piece ends, carrying no flag, where lone flags lie, then
+one recruitment by the seat that earned it; ``State.phase`` says which is pending.
 """
 
 from __future__ import annotations
@@ -185,10 +190,6 @@ class Settings:
     @property
     def geometry(self) -> Geometry:
         return GEOMETRY[self.players]
-
-    def as_keywords(self) -> dict:
-        """The settings as keyword arguments of stratego.castle.Game (booleans as 0/1)."""
-        return {k: (int(v) if isinstance(v, bool) else v) for k, v in self.__dict__.items() if k != "mode"}
 
     def friends(self, a: int, b: int) -> bool:
         """Own or partner: [SEED] 15, [A6] teammates are never targets."""

@@ -174,6 +174,8 @@ def test_engine_follows_the_reference_in_random_games(index):
     for ply in range(RANDOM_PLIES):
         where = f"{mode} {extra} setup seed {9000 + index}, game seed {index}, ply {ply}"
         assert sorted(game.legal_moves()) == sorted(ref.legal(state)), where
+        # The flat action numbers name the same decisions (docs/castle.md "Actions").
+        assert sorted(map(game.action_to_move, game.legal_actions())) == sorted(ref.legal(state)), where
         for seat in [None, *range(len(state.seats))]:
             assert position(game.to_text(seat)) == position(ref.to_text(state, seat)), (where, seat)
         assert game.done == state.done, where
