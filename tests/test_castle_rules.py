@@ -135,6 +135,19 @@ def test_q2_setup(impl, mode, seed):
     assert lone_flags(g) == set() and g.to_play == 0 and g.phase == "move"
 
 
+@pytest.mark.parametrize("mode,first", [("ffa4", 3), ("ffa3", 2), ("teams4", 1)])
+def test_q2_first_seat_then_clockwise(impl, mode, first):
+    # [SEED] 2 (section 2 "The youngest player starts; play goes clockwise"): the first
+    # seat is a setting; then each seat in clockwise order.
+    g = impl(mode, seed=5, first_seat=first)
+    seats = 3 if mode == "ffa3" else 4
+    order = []
+    for _ in range(seats + 1):
+        order.append(g.to_play)
+        g.play(sorted(g.legal_moves())[0])
+    assert order == [(first + k) % seats for k in range(seats + 1)]
+
+
 # -- 3. The ring holds one piece; turret only via the ring; leaving it needs an empty ring
 
 
