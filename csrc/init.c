@@ -1,6 +1,7 @@
 #include "init.h"
 
 #include "board.h"
+#include "mask_bits.h"
 #include "moves.h"
 #include "observe.h"
 #include "observe_codes.h"
@@ -9,6 +10,7 @@
 void stratego_init(void) {
     board_init();
     moves_init();
+    mask_bits_init();
     observe_init();
     observe_codes_init();
     observe_full_init();
