@@ -68,4 +68,11 @@ void view_build(const struct GameState *s, int player, PlayerView *v);
  * to build. */
 void view_build_recent(const struct GameState *s, int player, int plies, PlayerView *v);
 
+/* view_build_recent without what only the belief planes, the bots and the sampler read:
+ * the counts of the opponent's unidentified pieces (opp_unknown, opp_unknown_moved and
+ * _unmoved, opp_captured_unknown_moved and _unmoved, opp_scout_or_captain) are zero.
+ * Every other field is view_build_recent's. The observation encoders but the belief
+ * planes read none of them (observe_player). */
+void view_build_lean(const struct GameState *s, int player, int plies, PlayerView *v);
+
 #endif
