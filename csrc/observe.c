@@ -194,11 +194,18 @@ static void observe_fixed_planes(const PlayerView *v, uint8_t *p, int counts) {
 /* What writes those planes: observe_fixed_planes, or its AVX2 twin (observe_init). */
 static void (*write_fixed_planes)(const PlayerView *, uint8_t *, int) = observe_fixed_planes;
 
-static void pick_fixed_planes_writer(void) {
+int observe_avx2(void) {
 #ifdef OBSERVE_AVX2
     const char *off = getenv("STRATEGO_NO_AVX2");
-    if (__builtin_cpu_supports("avx2") && !(off != NULL && off[0] != '\0' && off[0] != '0'))
-        write_fixed_planes = observe_fixed_planes_avx2;
+    return __builtin_cpu_supports("avx2") && !(off != NULL && off[0] != '\0' && off[0] != '0');
+#else
+    return 0;
+#endif
+}
+
+static void pick_fixed_planes_writer(void) {
+#ifdef OBSERVE_AVX2
+    if (observe_avx2()) write_fixed_planes = observe_fixed_planes_avx2;
 #endif
 }
 
