@@ -126,14 +126,14 @@ void observe_codes(const PlayerView *v, const ObsSpec *spec, uint8_t *out) {
     put_progress(out + CODES_PROGRESS, v->ply, spec->max_plies);
     put_progress(out + CODES_PROGRESS + 4, v->plies_since_attack, spec->max_plies_without_attack);
     /* observe.c stops at the first ply the game does not have; so do the codes. */
-    int valid = 1;
+    uint8_t valid = 0xFF; /* all ones while every ply so far is there; no branches */
     for (int k = 0; k < spec->history_k; k++) {
         const ViewMove *m = &v->last[k];
         uint8_t *h = out + CODES_HISTORY + 3 * k;
-        valid = valid && m->valid;
-        h[0] = valid ? m->from : CODES_NO_MOVE;
-        h[1] = valid ? m->to : 0;
-        h[2] = (uint8_t)(valid && m->attack);
+        valid &= (uint8_t)-(m->valid != 0);
+        h[0] = (uint8_t)((m->from & valid) | (CODES_NO_MOVE & ~valid));
+        h[1] = (uint8_t)(m->to & valid);
+        h[2] = (uint8_t)((m->attack != 0) & valid);
     }
     if (spec->deploy) {
         uint8_t *d = out + CODES_BYTES(spec->history_k);
