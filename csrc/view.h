@@ -1,6 +1,7 @@
 /* view.h: what one player may know of a game, and nothing more.
  *
- * view_build() (and view_build_recent(), which keeps fewer plies) is the only code that
+ * view_build() (and view_build_recent(), which keeps fewer plies, and view_build_lean(),
+ * which leaves out the unidentified pieces' counts) is the only code that
  * turns a GameState into what the observation encoder reads: it copies the opponent's
  * piece types only where a fight revealed them (or a move showed a type: a long move a
  * Scout, a variant Captain's diagonal a Captain), in the
