@@ -362,9 +362,11 @@ void batch_write_outputs(Batch *b, int num_threads) {
 
 int64_t batch_find_out_of_range(const Batch *b, const int64_t *actions) {
     int64_t num_actions = rules_num_actions(&b->rules);
+    /* The actions first: a game's state (a cache miss in a large batch) is read only for
+     * an action out of range, never on the common path. */
     for (int64_t i = 0; i < b->num_envs; i++) {
-        if (b->states[i].done) continue;
-        if (actions[i] < 0 || actions[i] >= num_actions) return i;
+        if (actions[i] >= 0 && actions[i] < num_actions) continue;
+        if (!b->states[i].done) return i;
     }
     return -1;
 }
