@@ -6,11 +6,13 @@
 #include "observe.h"
 #include "observe_codes.h"
 #include "observe_full.h"
+#include "view.h"
 
 void stratego_init(void) {
     board_init();
     moves_init();
     mask_bits_init();
+    view_init();
     observe_init();
     observe_codes_init();
     observe_full_init();

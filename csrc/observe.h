@@ -68,11 +68,6 @@ typedef struct {
 /* Builds the encoder's tables. Idempotent; call once before any thread observes. */
 void observe_init(void);
 
-/* 1 where the AVX2 encoders run (the planes' fixed planes, the codes' squares): the
- * CPU has AVX2 and STRATEGO_NO_AVX2 is unset or 0; always 0 in a STRATEGO_NO_SIMD build.
- * The init functions read it once. */
-int observe_avx2(void);
-
 /* Number of channels under spec. */
 int observe_channels(const ObsSpec *spec);
 

@@ -2,9 +2,11 @@
 
 #include <string.h>
 
+#include "cpu.h"
+
 /* x86-64 with gcc or clang: the square codes also 32 at a time with AVX2, picked at run
- * time as observe.c picks its AVX2 encoder (observe_avx2). */
-#if defined(__SSE2__) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(STRATEGO_NO_SIMD)
+ * time (cpu.h). */
+#ifdef CPU_AVX2_BUILD
 #define CODES_AVX2 1
 #endif
 
@@ -61,7 +63,7 @@ static void codes_squares(const PlayerView *v, uint8_t *out) {
 typedef uint8_t CodesV32 __attribute__((vector_size(32)));
 CODES_BLOCK(codes_block32, CodesV32, 32)
 
-/* The same, 32 at a time, for CPUs with AVX2 (observe_avx2): four blocks in place of seven. */
+/* The same, 32 at a time, for CPUs with AVX2 (cpu.h): four blocks in place of seven. */
 __attribute__((target("avx2"))) static void codes_squares_avx2(const PlayerView *v, uint8_t *out) {
     static const uint8_t BLOCK_AT[] = {0, 32, 64, SQ_NB - 32};
     for (int b = 0; b < (int)sizeof(BLOCK_AT); b++) codes_block32(v, BLOCK_AT[b], out);
@@ -103,7 +105,7 @@ void observe_codes_init(void) {
         cell_flag_bits[VIEW_OWN | t] = 3;
     }
 #ifdef CODES_AVX2
-    if (observe_avx2()) write_squares = codes_squares_avx2;
+    if (cpu_avx2()) write_squares = codes_squares_avx2;
 #endif
     ready = 1;
 }

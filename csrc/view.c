@@ -7,6 +7,7 @@
 #endif
 
 #include "board.h"
+#include "cpu.h"
 
 /* The view codes of a board without pieces: the lakes at the lake squares (types.h),
  * where board_validate holds every state to them, and empty elsewhere. The lakes are
@@ -282,4 +283,26 @@ static inline __attribute__((always_inline)) void view_fill(const GameState *s, 
 
 void view_build_recent(const GameState *s, int player, int plies, PlayerView *v) { view_fill(s, player, plies, v, 0); }
 
-void view_build_lean(const GameState *s, int player, int plies, PlayerView *v) { view_fill(s, player, plies, v, 1); }
+/* The lean view, the one the encoders build at every step, also compiled for AVX2 (cpu.h):
+ * the same SSE2 code with VEX's three operands, without its register copies (about a
+ * tenth of the view's instructions, callgrind). */
+static void view_build_lean_sse2(const GameState *s, int player, int plies, PlayerView *v) {
+    view_fill(s, player, plies, v, 1);
+}
+
+#ifdef CPU_AVX2_BUILD
+__attribute__((target("avx2"))) static void view_build_lean_avx2(const GameState *s, int player, int plies,
+                                                                 PlayerView *v) {
+    view_fill(s, player, plies, v, 1);
+}
+#endif
+
+static void (*build_lean)(const GameState *, int, int, PlayerView *) = view_build_lean_sse2;
+
+void view_init(void) {
+#ifdef CPU_AVX2_BUILD
+    if (cpu_avx2()) build_lean = view_build_lean_avx2;
+#endif
+}
+
+void view_build_lean(const GameState *s, int player, int plies, PlayerView *v) { build_lean(s, player, plies, v); }

@@ -61,6 +61,10 @@ typedef struct {
 _Static_assert(sizeof(PlayerView) == 2 * SQ_NB + 3 * PIECE_TYPE_NB + 4 + 4 * HISTORY_NB + 16,
                "PlayerView has no padding");
 
+/* Chooses the AVX2 build of view_build_lean where the CPU has it (cpu.h). Idempotent;
+ * stratego_init calls it. */
+void view_init(void);
+
 /* Fills v with what `player` knows of the game s. */
 void view_build(const struct GameState *s, int player, PlayerView *v);
 
