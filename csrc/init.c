@@ -1,14 +1,18 @@
 #include "init.h"
 
 #include "board.h"
+#include "mask_bits.h"
 #include "moves.h"
 #include "observe.h"
 #include "observe_codes.h"
 #include "observe_full.h"
+#include "view.h"
 
 void stratego_init(void) {
     board_init();
     moves_init();
+    mask_bits_init();
+    view_init();
     observe_init();
     observe_codes_init();
     observe_full_init();

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "moves.h"
+#include "rng.h"
 #include "squareset.h"
 
 #ifdef __SSE2__
@@ -51,45 +52,93 @@ int mask_bits_legal(const GameState *s, const Rules *r, uint8_t *bits) {
     return count;
 }
 
-/* Bits of the partial last byte past n are not actions: a caller that narrows the mask
- * may have set them. */
-static unsigned tail_byte(const uint8_t *bits, int n) { return bits[n / 8] & ((1u << (n % 8)) - 1u); }
+/* Set bits of each byte of x, as bytes (the SWAR count, 16 bytes at once). */
+#ifdef __SSE2__
+static inline __m128i byte_ones(__m128i x) {
+    const __m128i m1 = _mm_set1_epi8(0x55), m2 = _mm_set1_epi8(0x33), m4 = _mm_set1_epi8(0x0F);
+    x = _mm_sub_epi8(x, _mm_and_si128(_mm_srli_epi16(x, 1), m1));
+    x = _mm_add_epi8(_mm_and_si128(x, m2), _mm_and_si128(_mm_srli_epi16(x, 2), m2));
+    return _mm_and_si128(_mm_add_epi8(x, _mm_srli_epi16(x, 4)), m4);
+}
+#endif
 
-int mask_bits_count(const uint8_t *bits, int n) {
-    int full = n / 8, total = 0, at = 0;
-    for (; at + 8 <= full; at += 8) {
-        uint64_t word;
-        memcpy(&word, bits + at, 8);
-        total += word_count(word);
-    }
-    for (; at < full; at++) total += word_count(bits[at]);
-    if (n % 8) total += word_count(tail_byte(bits, n));
-    return total;
+/* CPUs with the popcnt instruction (every x86-64 CPU since about 2008, though not the
+ * x86-64 baseline the engine is compiled for) count a word in one instruction: chosen
+ * at run time (mask_bits_init), as observe.c chooses its AVX2 encoder. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(STRATEGO_NO_SIMD)
+#define MASK_BITS_POPCNT 1
+#endif
+static int use_popcnt;
+
+void mask_bits_init(void) {
+#ifdef MASK_BITS_POPCNT
+    use_popcnt = __builtin_cpu_supports("popcnt");
+#endif
 }
 
-int mask_bits_select(const uint8_t *bits, int n, int k) {
-    int full = n / 8, at = 0;
-    for (; at + 8 <= full; at += 8) {
+/* mask_bits_sample's body; `popcnt` (a constant at each use) counts words with the
+ * instruction, in a function compiled for it. */
+static inline __attribute__((always_inline)) int sample_bits(const uint8_t *bits, int n, uint64_t *rng, int popcnt) {
+    /* One pass counts the set bits of each 64-bit word (action 64 w + j is bit j of word
+     * w), so that finding the k-th bit afterwards reads counts, not the mask: a count and
+     * a select over the mask were 18% of a compact step (callgrind). */
+    enum { WORDS_MAX = (ACTION_MAX + 63) / 64 };
+    uint64_t ones[WORDS_MAX];
+    int full = n / 64, w = 0;
+    uint64_t total = 0;
+    if (popcnt) {
+#pragma GCC unroll 4
+        for (; w < full; w++) {
+            uint64_t word;
+            memcpy(&word, bits + 8 * w, 8);
+            total += ones[w] = (uint64_t)__builtin_popcountll(word);
+        }
+    }
+#ifdef __SSE2__
+    /* Two words a block: the byte counts' sums of absolute differences from zero are the
+     * two words' counts. */
+    __m128i sum = _mm_setzero_si128();
+    for (; w + 2 <= full; w += 2) {
+        __m128i counts = _mm_sad_epu8(byte_ones(_mm_loadu_si128((const __m128i *)(bits + 8 * w))), _mm_setzero_si128());
+        _mm_storeu_si128((__m128i *)(ones + w), counts);
+        sum = _mm_add_epi64(sum, counts);
+    }
+    uint64_t halves[2];
+    _mm_storeu_si128((__m128i *)halves, sum);
+    total += halves[0] + halves[1];
+#endif
+    for (; w < full; w++) {
         uint64_t word;
-        memcpy(&word, bits + at, 8);
-        int ones = word_count(word);
-        if (k >= ones) {
-            k -= ones;
-            continue;
-        }
-        /* Bit j of the word is action 8 * at + j: clear the k lowest set bits. */
-        for (; k > 0; k--) word &= word - 1;
-        return 8 * at + __builtin_ctzll(word);
+        memcpy(&word, bits + 8 * w, 8);
+        total += ones[w] = (uint64_t)word_count(word);
     }
-    for (; at <= full; at++) {
-        unsigned byte = at < full ? bits[at] : n % 8 ? tail_byte(bits, n) : 0u;
-        int ones = word_count(byte);
-        if (k >= ones) {
-            k -= ones;
-            continue;
-        }
-        for (; k > 0; k--) byte &= byte - 1;
-        return 8 * at + __builtin_ctz(byte);
+    /* The partial last word: its bytes, and of them only the bits below n (a caller
+     * that narrows the mask may have set the others). */
+    uint64_t last = 0;
+    if (n % 64) {
+        for (int byte = 0; 8 * byte < n % 64; byte++) last |= (uint64_t)bits[8 * full + byte] << (8 * byte);
+        last &= (1ull << (n % 64)) - 1;
+        total += ones[full] = (uint64_t)(popcnt ? __builtin_popcountll(last) : word_count(last));
     }
-    return -1;
+    if (total == 0) return -1;
+    uint64_t k = rng_below(rng, (uint32_t)total);
+    for (w = 0; k >= ones[w]; w++) k -= ones[w];
+    uint64_t word = last;
+    if (w < full) memcpy(&word, bits + 8 * w, 8);
+    /* Clear the k lowest set bits; the lowest left is the action. */
+    for (; k > 0; k--) word &= word - 1;
+    return 64 * w + __builtin_ctzll(word);
+}
+
+#ifdef MASK_BITS_POPCNT
+__attribute__((target("popcnt"))) static int sample_bits_popcnt(const uint8_t *bits, int n, uint64_t *rng) {
+    return sample_bits(bits, n, rng, 1);
+}
+#endif
+
+int mask_bits_sample(const uint8_t *bits, int n, uint64_t *rng) {
+#ifdef MASK_BITS_POPCNT
+    if (use_popcnt) return sample_bits_popcnt(bits, n, rng);
+#endif
+    return sample_bits(bits, n, rng, 0);
 }

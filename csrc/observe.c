@@ -3,10 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* x86-64 with gcc or clang: an AVX2 encoder besides the SSE2 one, picked at run time.
- * STRATEGO_NO_SIMD (with -U__SSE2__: csrc/Makefile PORTABLE=1) builds the portable
- * code paths only, so the tests can hold them to the same bytes. */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(STRATEGO_NO_SIMD)
+#include "cpu.h"
+
+/* x86-64 with gcc or clang: an AVX2 encoder besides the SSE2 one, picked at run time
+ * (cpu.h). STRATEGO_NO_SIMD (with -U__SSE2__: csrc/Makefile PORTABLE=1) builds the
+ * portable code paths only, so the tests can hold them to the same bytes. */
+#ifdef CPU_AVX2_BUILD
 #include <immintrin.h>
 #define OBSERVE_AVX2 1
 #endif
@@ -196,9 +198,7 @@ static void (*write_fixed_planes)(const PlayerView *, uint8_t *, int) = observe_
 
 static void pick_fixed_planes_writer(void) {
 #ifdef OBSERVE_AVX2
-    const char *off = getenv("STRATEGO_NO_AVX2");
-    if (__builtin_cpu_supports("avx2") && !(off != NULL && off[0] != '\0' && off[0] != '0'))
-        write_fixed_planes = observe_fixed_planes_avx2;
+    if (cpu_avx2()) write_fixed_planes = observe_fixed_planes_avx2;
 #endif
 }
 

@@ -36,8 +36,13 @@ int observe_full_shape(int codes, int64_t dims[OBS_DIMS_MAX]) {
 
 void observe_player(const GameState *s, int player, const ObsSpec *spec, uint8_t *out, float *belief) {
     PlayerView view;
-    /* Only the plies the encoder shows: cheaper to build. */
-    view_build_recent(s, player, spec->history_k, &view);
+    /* Only the plies the encoder shows, and the unidentified pieces' counts only for the
+     * belief planes: cheaper to build. */
+    if (spec->probabilities) {
+        view_build_recent(s, player, spec->history_k, &view);
+    } else {
+        view_build_lean(s, player, spec->history_k, &view);
+    }
     if (!spec->codes) {
         observe_partial(&view, spec, out);
         return;

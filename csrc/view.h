@@ -1,6 +1,7 @@
 /* view.h: what one player may know of a game, and nothing more.
  *
- * view_build() (and view_build_recent(), which keeps fewer plies) is the only code that
+ * view_build() (and view_build_recent(), which keeps fewer plies, and view_build_lean(),
+ * which leaves out the unidentified pieces' counts) is the only code that
  * turns a GameState into what the observation encoder reads: it copies the opponent's
  * piece types only where a fight revealed them (or a move showed a type: a long move a
  * Scout, a variant Captain's diagonal a Captain), in the
@@ -60,6 +61,10 @@ typedef struct {
 _Static_assert(sizeof(PlayerView) == 2 * SQ_NB + 3 * PIECE_TYPE_NB + 4 + 4 * HISTORY_NB + 16,
                "PlayerView has no padding");
 
+/* Chooses the AVX2 build of view_build_lean where the CPU has it (cpu.h). Idempotent;
+ * stratego_init calls it. */
+void view_init(void);
+
 /* Fills v with what `player` knows of the game s. */
 void view_build(const struct GameState *s, int player, PlayerView *v);
 
@@ -67,5 +72,12 @@ void view_build(const struct GameState *s, int player, PlayerView *v);
  * zero (valid 0): enough for an encoder whose history_k is at most `plies`, and cheaper
  * to build. */
 void view_build_recent(const struct GameState *s, int player, int plies, PlayerView *v);
+
+/* view_build_recent without what only the belief planes, the bots and the sampler read:
+ * the counts of the opponent's unidentified pieces (opp_unknown, opp_unknown_moved and
+ * _unmoved, opp_captured_unknown_moved and _unmoved, opp_scout_or_captain) are zero.
+ * Every other field is view_build_recent's. The observation encoders but the belief
+ * planes read none of them (observe_player). */
+void view_build_lean(const struct GameState *s, int player, int plies, PlayerView *v);
 
 #endif

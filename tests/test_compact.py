@@ -11,6 +11,7 @@ import stratego
 from stratego import _core
 from stratego.bench import step_bytes
 from stratego.compact import CODES_TABLE, codes_bytes, mask_bytes
+from stratego.variants import PIECE_NAMES
 
 from depth import DEEP
 
@@ -90,6 +91,31 @@ def test_game_codes_and_bits_at_every_ply(variant):
         if game.done:
             break
         game.play(int(rng.choice(game.legal_actions())))
+
+
+def test_lean_view_counts_equal_the_full_view_under_silent_defense():
+    """Observations without the belief planes come from the lean view (csrc/view.h),
+    whose opponent counts are the board's own counts unless a captured piece stayed
+    unidentified, and from the pieces' weights then; under silent defense both happen.
+    Its planes are the full view's (float32 with beliefs) at every ply, and the games
+    reach positions where the counts exceed the opponent's pieces on the board."""
+    names = stratego.channel_names()
+    counts = [names.index(f"opp_count_{t}") for t in PIECE_NAMES]
+    board = [names.index(n) for n in names if n.startswith("opp_") and not n.startswith("opp_count_")]
+    common = dict(seed=3, num_threads=1, silent_defense=1)
+    lean = stratego.VecEnv(32, **common)
+    full = stratego.VecEnv(32, obs_dtype="float32", belief=True, **common)
+    exceeded = False
+    for ply in range(400):
+        assert np.array_equal(lean.obs[:, :len(names) - 2], full.obs[:, :len(names) - 2]), ply
+        on_board = lean.obs[:, board].reshape(32, -1).sum(axis=1)
+        exceeded |= bool((lean.obs[:, counts, 0, 0].sum(axis=1) > on_board).any())
+        actions = lean.sample_actions()
+        lean.step(actions)
+        full.step(actions)
+    assert exceeded
+    lean.close()
+    full.close()
 
 
 def test_expanders_take_any_leading_shape():

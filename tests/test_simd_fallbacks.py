@@ -36,6 +36,7 @@ def test_portable_paths_write_the_same_bytes_as_simd():
     assert _digest(portable) == reference
     compact = _digest(simd, COMPACT)
     assert compact[1] == reference[1]  # the same games
+    assert _digest(simd, COMPACT, STRATEGO_NO_AVX2="1") == compact  # the codes' AVX2 squares
     assert _digest(portable, COMPACT) == compact
 
 
