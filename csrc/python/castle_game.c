@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "bot.h"
 #include "castle.h"
 #include "rng.h"
 
@@ -302,6 +303,24 @@ static PyObject *CastleGame_known(CastleGameObject *self, PyObject *args) {
     return PyBool_FromLong(slot != CASTLE_NONE && castle_known(&self->state, seat, slot));
 }
 
+/* bot_action(name, rng) -> (action, rng): the action bot `name` (csrc/castle/bot.h)
+ * plays for the seat to decide, from that seat's view, and the stream's next state;
+ * action -1 once the game is over. */
+static PyObject *CastleGame_bot_action(CastleGameObject *self, PyObject *args) {
+    const char *name;
+    unsigned long long stream;
+    if (!PyArg_ParseTuple(args, "sK", &name, &stream)) return NULL;
+    if (ready(self) < 0) return NULL;
+    int kind = castle_bot_kind_from_name(name);
+    if (kind < 0) {
+        PyErr_Format(PyExc_ValueError, "unknown castle bot %R; expected 'random' or 'heuristic'", PyTuple_GET_ITEM(args, 0));
+        return NULL;
+    }
+    uint64_t rng = (uint64_t)stream;
+    int action = castle_bot_action(&self->state, &self->settings, kind, &rng);
+    return Py_BuildValue("(iK)", action, (unsigned long long)rng);
+}
+
 /* info() -> a dict of the public fields. */
 static PyObject *CastleGame_info(CastleGameObject *self, PyObject *Py_UNUSED(ignored)) {
     if (ready(self) < 0) return NULL;
@@ -360,6 +379,7 @@ static PyMethodDef CastleGame_methods[] = {
     {"piece", (PyCFunction)CastleGame_piece, METH_VARARGS, "piece(node) -> (seat, rank, flag or None, slot) or None."},
     {"known", (PyCFunction)CastleGame_known, METH_VARARGS, "known(seat, node) -> whether seat knows that rank."},
     {"info", (PyCFunction)CastleGame_info, METH_NOARGS, "info() -> the public fields as a dict."},
+    {"bot_action", (PyCFunction)CastleGame_bot_action, METH_VARARGS, "bot_action(name, rng) -> (action, rng)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -59,6 +59,10 @@ class Game:
         values = variants.load_settings(variant, **settings)
         self._core = _core.CastleGame(variants.settings_tuple(values), seed)
         self._geometry = _core.castle_geometry(values["mode"])
+        # The game's history for its record (records.py): how it started and the moves.
+        self._start = {"seed": seed}
+        self._moves = []
+        self._bot_rng = seed  # the bots' stream (bot_move), apart from the setups'
 
     # -------------------------------------------------------------- making games
     @classmethod
@@ -72,20 +76,40 @@ class Game:
             if found and variant is None:
                 settings["mode"] = found.group(1)
         values = variants.load_settings(variant, **settings)
-        return cls._wrap(_core.CastleGame.from_text(variants.settings_tuple(values), text))
+        game = cls._wrap(_core.CastleGame.from_text(variants.settings_tuple(values), text))
+        game._start = {"position": text}
+        return game
 
     @classmethod
     def _wrap(cls, core) -> "Game":
         game = cls.__new__(cls)
         game._core = core
         game._geometry = _core.castle_geometry(core.info()["mode"])
+        game._start, game._moves, game._bot_rng = None, [], 0
         return game
 
     def clone(self) -> "Game":
-        return Game._wrap(self._core.clone())
+        game = Game._wrap(self._core.clone())
+        game._start, game._moves, game._bot_rng = self._start, list(self._moves), self._bot_rng
+        return game
 
     def __reduce__(self):
-        return (_restore, (self._core.settings(), self._core.state()))
+        return (_restore, (self._core.settings(), self._core.state(), self._start, tuple(self._moves),
+                          self._bot_rng))
+
+    # -------------------------------------------------------------- history
+    @property
+    def history(self) -> list[str]:
+        """The moves played on this object (and its clones' ancestors), in the notation."""
+        return list(self._moves)
+
+    def record(self, **players) -> dict:
+        """The game as a record (docs/castle.md "Records"): settings, start, moves, result.
+        `players` name who sat where (`n="heuristic"`). A game restored from bare state
+        bytes has no start to record: ValueError."""
+        from .records import game_record
+
+        return game_record(self, players)
 
     # -------------------------------------------------------------- state
     @property
@@ -233,8 +257,20 @@ class Game:
         reason = self._core.check(action)
         if reason is not None:
             raise IllegalMove(reason)
+        self._moves.append(self._core.action_name(action))
         self._core.apply(action)
         return self
+
+    def bot_move(self, name: str = "heuristic") -> int:
+        """The action bot `name` ("random" or "heuristic", csrc/castle/bot.h) plays for the
+        seat to decide; the move is not played (`play` it). -1 once the game is over.
+        The bot sees only what that seat may know (A12). Its random choices come from the
+        game's bot stream, which starts at the game's seed (0 for from_text) and advances
+        with each call; clone() and pickling keep it."""
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a str ('random' or 'heuristic'), got {type(name).__name__}")
+        action, self._bot_rng = self._core.bot_action(name, self._bot_rng)
+        return action
 
     # -------------------------------------------------------------- text
     def to_text(self, seat: int | None = None) -> str:
@@ -252,5 +288,7 @@ class Game:
         return f"<castle.Game {self.mode} ply {self.ply}: {state}>"
 
 
-def _restore(settings, state) -> Game:
-    return Game._wrap(_core.CastleGame.from_state(settings, state))
+def _restore(settings, state, start=None, moves=(), bot_rng=0) -> Game:
+    game = Game._wrap(_core.CastleGame.from_state(settings, state))
+    game._start, game._moves, game._bot_rng = start, list(moves), bot_rng
+    return game
