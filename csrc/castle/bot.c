@@ -1,4 +1,4 @@
-/* bot.c: the castle bots' choices (bot.h), from a seat's view and legal list only.
+/* bot.c: the castle bots' choices (castle_bot.h), from a seat's view and legal list only.
  *
  * The heuristic scores every legal action and plays the best, a small random jitter
  * breaking ties between quiet moves:
@@ -20,10 +20,10 @@
  */
 #include <string.h>
 
-#include "bot.h"
+#include "castle_bot.h"
 #include "rng.h"
 
-/* The wall (bot.h): from here on this file cannot name the game's state nor derive a
+/* The wall (castle_bot.h): from here on this file cannot name the game's state nor derive a
  * rank from a piece's slot; everything it knows comes through the CastleView. */
 #pragma GCC poison CastleState CASTLE_SLOT_RANK castle_rank castle_known castle_view_build
 

@@ -1,9 +1,9 @@
-/* bot_view.c: a seat's view of a castle game for the bots (bot.h), and the bridge from a
+/* bot_view.c: a seat's view of a castle game for the bots (castle_bot.h), and the bridge from a
  * game to a bot's choice. The only bot code that reads a CastleState: it copies what the
  * seat may know (A12) and nothing else. */
 #include <string.h>
 
-#include "bot.h"
+#include "castle_bot.h"
 
 void castle_view_build(const CastleState *s, int seat, CastleView *v) {
     memset(v, 0, sizeof(*v));

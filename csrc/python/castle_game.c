@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "bot.h"
+#include "castle_bot.h"
 #include "castle.h"
 #include "rng.h"
 
@@ -303,7 +303,7 @@ static PyObject *CastleGame_known(CastleGameObject *self, PyObject *args) {
     return PyBool_FromLong(slot != CASTLE_NONE && castle_known(&self->state, seat, slot));
 }
 
-/* bot_action(name, rng) -> (action, rng): the action bot `name` (csrc/castle/bot.h)
+/* bot_action(name, rng) -> (action, rng): the action bot `name` (csrc/castle/castle_bot.h)
  * plays for the seat to decide, from that seat's view, and the stream's next state;
  * action -1 once the game is over. */
 static PyObject *CastleGame_bot_action(CastleGameObject *self, PyObject *args) {

@@ -262,7 +262,7 @@ class Game:
         return self
 
     def bot_move(self, name: str = "heuristic") -> int:
-        """The action bot `name` ("random" or "heuristic", csrc/castle/bot.h) plays for the
+        """The action bot `name` ("random" or "heuristic", csrc/castle/castle_bot.h) plays for the
         seat to decide; the move is not played (`play` it). -1 once the game is over.
         The bot sees only what that seat may know (A12). Its random choices come from the
         game's bot stream, which starts at the game's seed (0 for from_text) and advances

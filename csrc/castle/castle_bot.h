@@ -1,4 +1,4 @@
-/* bot.h: castle bots, each choosing one action from what its seat may know.
+/* castle_bot.h: castle bots, each choosing one action from what its seat may know.
  *
  * A bot reads a CastleView (what one seat may know, A12: positions, flags and carriers,
  * sliders and removed piles, its own ranks and the ranks fights, shots and public
