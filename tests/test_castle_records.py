@@ -57,6 +57,18 @@ def test_a_game_from_a_position_and_players(tmp_path):
         game.record(x="me")
 
 
+def test_a_game_from_explicit_setups():
+    ranks = [9, 8, 7, 7, 6, 6, 6, 5, 5, 5, 4, 4, 4, 3, 3, 3, 3, 2, 1, 1]
+    random.Random(1).shuffle(ranks)
+    game = _play(Game("ffa3", seed=2, setups={"w": ranks}), 2, plies=50)
+    line = json.loads(R.record_to_json(game))
+    assert line["setups"] == {"w": ranks} and line["seed"] == 2
+    assert R.replay(R.record_from_json(json.dumps(line))).to_text() == game.to_text()
+    _refused(dict(line, setups={"w": ranks[:19]}), "must map seat letters of 'new' to lists of 20 ranks")
+    _refused(dict(line, setups={"s": ranks}), "must map seat letters of 'new'")
+    _refused(dict(line, setups={"w": [9] * 20}), "the start does not load")
+
+
 def test_history_survives_clone_and_pickle():
     game = _play(Game("ffa3", seed=4), 4, plies=25)
     for copy in (game.clone(), pickle.loads(pickle.dumps(game))):

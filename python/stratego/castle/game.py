@@ -71,6 +71,8 @@ class Game:
         self._geometry = _core.castle_geometry(values["mode"])
         # The game's history for its record (records.py): how it started and the moves.
         self._start = {"seed": seed}
+        if setups is not None:
+            self._start["setups"] = {k: [int(r) for r in v] for k, v in zip(letters, setups) if v is not None}
         self._moves = []
         self._bot_rng = seed  # the bots' stream (bot_move), apart from the setups'
 

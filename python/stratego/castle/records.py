@@ -2,13 +2,14 @@
 
     {"format": "stratego-castle", "version": 1, "mode": "ffa4",
      "settings": {"first_seat": 0, "back_and_forth": 5, ...}, "seed": 7,
-     "moves": ["E3-E4", "M6-L6", ...], "winners": ["n"], "reason": "turret",
+     "setups": {"n": [9, 8, 7, 7, 6, ...]}, "moves": ["E3-E4", "M6-L6", ...], "winners": ["n"], "reason": "turret",
      "players": {"n": "heuristic", "e": "random"}}
 
 `settings` holds every setting but the mode (so a record replays the same if the
 defaults change); the start is either `seed` (the random setups Game(mode, seed=...)
-draws) or `position` (a full text board, docs/castle.md "Text board", for games begun
-with Game.from_text). `moves` are the decisions in the notation, one a ply; `winners`
+draws), with `setups` for the seats whose 20 ranks were given (Game(setups=...), in the
+order of geometry(mode)["setup_nodes"]), or `position` (a full text board, docs/castle.md
+"Text board", for games begun with Game.from_text). `moves` are the decisions in the notation, one a ply; `winners`
 the winning seats' letters (empty for a draw or an unfinished game), `reason` the end
 reason or null while unfinished; `players` is optional (seat letter -> a name).
 
@@ -42,7 +43,7 @@ MAX_CASTLE_MOVES = 200_000
 MAX_POSITION_CHARS = 8192
 MAX_PLAYER_CHARS = 200
 _REQUIRED = ("format", "version", "mode", "settings", "moves")
-_OPTIONAL = ("seed", "position", "winners", "reason", "players")
+_OPTIONAL = ("seed", "setups", "position", "winners", "reason", "players")
 _REASONS = ("turret", "stuck", "cap")
 _MODE_FREE = tuple(name for name in variants.SETTINGS if name != "mode")
 
@@ -55,6 +56,7 @@ class CastleRecord:
     settings: dict[str, int]
     moves: list[str]
     seed: int | None = None
+    setups: dict[str, list[int]] | None = None
     position: str | None = None
     winners: list[str] = field(default_factory=list)
     reason: str | None = None
@@ -66,6 +68,8 @@ class CastleRecord:
                 "settings": dict(self.settings)}
         if self.seed is not None:
             line["seed"] = self.seed
+            if self.setups:
+                line["setups"] = {k: list(v) for k, v in self.setups.items()}
         else:
             line["position"] = self.position
         line["moves"] = list(self.moves)
@@ -88,7 +92,7 @@ def game_record(game: Game, players: dict | None = None) -> CastleRecord:
         if key not in letters or not isinstance(name, str):
             raise ValueError(f"players maps seat letters of {letters!r} to names, got {key!r}: {name!r}")
     return CastleRecord(mode=game.mode, settings={k: settings[k] for k in _MODE_FREE}, moves=game.history,
-                        seed=start.get("seed"), position=start.get("position"),
+                        seed=start.get("seed"), setups=start.get("setups"), position=start.get("position"),
                         winners=[letters[s] for s in game.winners], reason=game.end_reason,
                         players=dict(players or {}))
 
@@ -141,6 +145,7 @@ def record_from_json(text: str | bytes, where: str = "record", *, max_moves: int
         values = variants.load_settings(None, mode=mode, **settings)
     except (TypeError, ValueError) as exc:
         raise _field_error(where, f"settings: {exc}") from None
+    letters = "new" if mode == "ffa3" else "nesw"
     if ("seed" in line) == ("position" in line):
         raise _field_error(where, "a record starts from a seed or from a position; expected exactly one of them")
     seed = line.get("seed")
@@ -150,6 +155,12 @@ def record_from_json(text: str | bytes, where: str = "record", *, max_moves: int
     if "position" in line and (not isinstance(position, str) or len(position) > MAX_POSITION_CHARS):
         raise _field_error(where, f"position must be a text board of at most {MAX_POSITION_CHARS} characters, "
                                   f"got {position!r:.40}")
+    setups = line.get("setups")
+    if "setups" in line and (seed is None or not isinstance(setups, dict) or any(
+            k not in letters or not isinstance(v, list) or len(v) != 20 or
+            any(type(r) is not int for r in v) for k, v in setups.items())):
+        raise _field_error(where, f"setups (with a seed) must map seat letters of {letters!r} to lists of 20 ranks, "
+                                  f"got {setups!r:.60}")
     moves = line["moves"]
     if not isinstance(moves, list):
         raise _field_error(where, f"moves must be a list of moves in the notation, got {type(moves).__name__}")
@@ -158,7 +169,6 @@ def record_from_json(text: str | bytes, where: str = "record", *, max_moves: int
     for i, move in enumerate(moves):
         if not isinstance(move, str) or not 0 < len(move) <= 24:
             raise _field_error(where, f"move {i + 1} is {move!r:.40}; expected a move in the notation ('E3-E4')")
-    letters = "new" if mode == "ffa3" else "nesw"
     winners = line.get("winners", [])
     if not isinstance(winners, list) or any(w not in letters for w in winners) or len(set(winners)) != len(winners):
         raise _field_error(where, f"winners must be a list of distinct seat letters of {letters!r}, got {winners!r:.60}")
@@ -173,7 +183,7 @@ def record_from_json(text: str | bytes, where: str = "record", *, max_moves: int
         raise _field_error(where, f"players must map seat letters of {letters!r} to names of at most "
                                   f"{MAX_PLAYER_CHARS} characters, got {players!r:.60}")
     return CastleRecord(mode=mode, settings={k: values[k] for k in _MODE_FREE}, moves=moves, seed=seed,
-                        position=position, winners=winners, reason=reason, players=players, source=where)
+                        setups=setups, position=position, winners=winners, reason=reason, players=players, source=where)
 
 
 def write_records(items: Iterable, dest: str | os.PathLike | IO[str], *, append: bool = False) -> int:
@@ -213,7 +223,7 @@ def replay(record: CastleRecord) -> Game:
         if record.position is not None:
             game = Game.from_text(record.position, **settings)
         else:
-            game = Game(seed=record.seed, **settings)
+            game = Game(seed=record.seed, setups=record.setups, **settings)
     except (TypeError, ValueError) as exc:
         raise _field_error(where, f"the start does not load: {exc}") from None
     for i, move in enumerate(record.moves):
