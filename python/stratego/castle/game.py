@@ -237,6 +237,22 @@ class Game:
         return self
 
     # -------------------------------------------------------------- text
+    def observation(self, seat: int | None = None, *, obs_format: str = "planes"):
+        """A seat's view (default: the seat to decide) as the batch writes it
+        (docs/castle.md "Observation"): planes (115, 15, 15) uint8, or obs_format="codes"
+        (280,) uint8."""
+        import numpy as np
+
+        from .observation import SHAPES
+        if obs_format not in SHAPES:
+            raise ValueError(f"obs_format must be 'planes' or 'codes', got {obs_format!r}")
+        if seat is None:
+            seat = self.to_play
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise TypeError(f"seat must be an int or None, got {type(seat).__name__}")
+        data = self._core.observation(seat, obs_format == "planes")
+        return np.frombuffer(data, np.uint8).reshape(SHAPES[obs_format]).copy()
+
     def to_text(self, seat: int | None = None) -> str:
         """The text board: the full board, or what `seat` may know (others' unknown ranks as ?)."""
         return self._core.to_text(-1 if seat is None else seat)
