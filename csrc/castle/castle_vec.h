@@ -27,6 +27,7 @@ typedef struct {
     CastleState *states;  /* owned */
     uint64_t *sample_rng; /* owned: the random agent's stream of each game */
     uint8_t *legal;       /* owned: each game's legal actions as bits (bits_bytes a game) */
+    uint16_t *legal_count; /* owned: how many */
     size_t bits_bytes;
     VecOutputs out; /* the caller's */
     int obs_format, mask_bits, autoreset;
