@@ -103,6 +103,8 @@ def test_docs_state_the_layout_and_text_board():
     """docs/castle.md's action totals and its text board example are the engine's."""
     page = (Path(__file__).resolve().parents[1] / "docs" / "castle.md").read_text(encoding="utf-8")
     assert "**3443**" in page and "**2616**" in page
+    from stratego import _core
+    assert f"`CastleState` of {_core.CASTLE_STATE_BYTES} bytes" in page
     start = page.index("```\nmode: ffa4") + 4
     example = page[start:page.index("```", start)]
     assert Game("ffa4", seed=1).to_text().startswith(example)
@@ -133,6 +135,20 @@ def test_random_setup(mode):
                 assert [game.known(viewer, n) for viewer in range(game.seats)] == [v == seat for v in range(game.seats)]
     assert game.to_play == 0 and game.phase == "move" and not game.done
     assert all(v == 0 for v in game.sliders.values()) and all(v == [] for v in game.removed.values())
+
+
+def test_explicit_setups():
+    """A seat's setup given as 20 ranks on its zone's spaces in node order; the others random."""
+    ranks = list(reversed(RANKS))
+    game = Game("ffa3", seed=1, setups={"w": ranks})
+    nodes = geometry("ffa3")["setup_nodes"][2]
+    assert [game.piece(n)[1] for n in nodes] == ranks and game.piece("A8") == ("w", ranks[9], "w")
+    assert [game.piece(n) for n in geometry("ffa3")["setup_nodes"][0]] == [
+        Game("ffa3", seed=1).piece(n) for n in geometry("ffa3")["setup_nodes"][0]]
+    for bad, error in [({"w": ranks[:-1]}, "19 ranks"), ({"w": ranks[1:] + [9]}, "A3 gives"),
+                       ({"s": ranks}, "seat letters"), ({"w": ranks[:-1] + [0]}, "rank 1..9")]:
+        with pytest.raises(ValueError, match=error):
+            Game("ffa3", setups=bad)
 
 
 def test_random_setups_follow_the_seed():
@@ -427,6 +443,43 @@ def test_bad_text():
             Game.from_text(text, mode="ffa4")
     with pytest.raises(TypeError):
         Game.from_text(b"mode: ffa4")
+
+
+def test_mangled_text_and_states_raise_or_load():
+    """Hostile input: random edits of a text board and random bytes in a state either load
+    as a valid game or raise ValueError, never crash or load something inconsistent."""
+    from stratego import _core
+
+    rng = random.Random(5)
+    game, _ = _random_game("ffa4", 3, 120)
+    while game.phase != "move":
+        game.play(game.legal_actions()[0])
+    text = game.to_text()
+    alphabet = "nesw0123456789?.~-OT:@!,= \nx"
+    loaded = 0
+    for _ in range(300):
+        chars = list(text)
+        for _ in range(rng.randint(1, 4)):
+            chars[rng.randrange(len(chars))] = rng.choice(alphabet)
+        try:
+            copy = Game.from_text("".join(chars))
+        except ValueError:
+            continue
+        loaded += 1
+        copy.legal_moves()
+        pickle.loads(pickle.dumps(copy))
+    assert 0 < loaded < 300
+    settings, state = game.__reduce__()[1]
+    for _ in range(300):
+        bad = bytearray(state)
+        for _ in range(rng.randint(1, 3)):
+            bad[rng.randrange(len(bad))] = rng.randrange(256)
+        try:
+            core = _core.CastleGame.from_state(settings, bytes(bad))
+        except ValueError:
+            continue
+        for action in core.legal_actions()[:20]:
+            core.clone().apply(action)
 
 
 def test_text_round_trip_and_notation_round_trip():

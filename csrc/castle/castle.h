@@ -37,7 +37,7 @@ enum {
     CASTLE_NODES_MAX = 146,                          /* 144 spaces + ring + turret (A1) */
     CASTLE_NEIGHBOURS_MAX = 13,                      /* the ring: 12 spaces + the turret */
     CASTLE_LINE_MAX = 14,
-    CASTLE_ACTIONS_MAX = 3456, /* >= every mode's action count (4p: 3443) */
+    CASTLE_ACTIONS_MAX = 3456, /* >= every mode's action count (4p: 3443); a multiple of 64 */
     CASTLE_NONE = 0xFF,        /* no piece, no seat, no node */
     CASTLE_TEXT_MAX = 4096,    /* castle_to_text's longest output, NUL included */
 };
@@ -213,6 +213,9 @@ static inline int castle_known(const CastleState *s, int seat, int slot) { retur
 int castle_legal_list(const CastleState *s, const CastleSettings *cfg, int16_t *out);
 /* The same as a byte mask of geometry->actions entries (1 legal, 0 not). */
 void castle_legal_mask(const CastleState *s, const CastleSettings *cfg, uint8_t *mask);
+/* The same packed 8 actions a byte, action a in bit a % 8 of byte a / 8 (mask_bits.h's
+ * order), (geometry->actions + 7) / 8 bytes, the bits past the last action zero. */
+void castle_legal_bits(const CastleState *s, const CastleSettings *cfg, uint8_t *bits);
 /* Whether `seat` has a legal MOVE-phase action (a move or a shot) now. */
 int castle_has_move(const CastleState *s, const CastleSettings *cfg, int seat);
 /* 0 if `action` is legal now; else why not, in err ("F8-F9: the Captain on F8 carries a

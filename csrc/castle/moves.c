@@ -32,16 +32,23 @@ static inline int shot_open(const CastleState *s, const CastleSettings *cfg, con
     return 1;
 }
 
-/* Marks every legal MOVE-phase action of `seat` in mask (when not NULL); with first_only
- * it stops at the first one. Returns 1 if any is legal. */
-static int legal_walk(const CastleState *s, const CastleSettings *cfg, int seat, uint8_t *mask, int first_only) {
+/* Marks an action in a byte mask, or a packed one (bit a % 8 of byte a / 8). */
+static inline void mark(uint8_t *out, int packed, int a) {
+    if (packed) out[a >> 3] |= (uint8_t)(1u << (a & 7));
+    else out[a] = 1;
+}
+
+/* Marks every legal MOVE-phase action of `seat` in out (bytes, or bits when packed);
+ * with first_only it stops at the first one (out unused). Returns 1 if any is legal. */
+static int legal_walk(const CastleState *s, const CastleSettings *cfg, int seat, uint8_t *out, int packed,
+                      int first_only) {
     const CastleGeometry *g = castle_geometry(s->mode);
     int any = 0;
 #define EMIT(a)                                                                                        \
     do {                                                                                               \
         any = 1;                                                                                       \
         if (first_only) return 1;                                                                      \
-        mask[a] = 1;                                                                                   \
+        mark(out, packed, a);                                                                          \
     } while (0)
     for (int k = 0; k < CASTLE_PIECES; k++) {
         int slot = seat * CASTLE_PIECES + k, f = s->node[slot];
@@ -100,37 +107,47 @@ static int legal_walk(const CastleState *s, const CastleSettings *cfg, int seat,
 }
 
 int castle_has_move(const CastleState *s, const CastleSettings *cfg, int seat) {
-    return legal_walk(s, cfg, seat, NULL, 1);
+    return legal_walk(s, cfg, seat, NULL, 0, 1);
 }
 
-void castle_legal_mask(const CastleState *s, const CastleSettings *cfg, uint8_t *mask) {
+/* The legal actions of the seat to decide into out (cleared first): bytes or bits. */
+static void legal_write(const CastleState *s, const CastleSettings *cfg, uint8_t *out, int packed) {
     const CastleGeometry *g = castle_geometry(s->mode);
-    memset(mask, 0, (size_t)g->actions);
+    memset(out, 0, packed ? (size_t)(g->actions + 7) / 8 : (size_t)g->actions);
     if (s->done) return;
     switch (s->phase) {
-    case CASTLE_PHASE_MOVE: legal_walk(s, cfg, s->to_move, mask, 0); break;
+    case CASTLE_PHASE_MOVE: legal_walk(s, cfg, s->to_move, out, packed, 0); break;
     case CASTLE_PHASE_TAKE:
         /* A8: any lone flag where the moved piece stands, or none. */
         for (int q = 0; q < s->seats; q++)
-            if (s->flag_carrier[q] == CASTLE_NONE && s->flag_node[q] == s->take_node) mask[g->take_base + q] = 1;
-        mask[g->leave_action] = 1;
+            if (s->flag_carrier[q] == CASTLE_NONE && s->flag_node[q] == s->take_node) mark(out, packed, g->take_base + q);
+        mark(out, packed, g->leave_action);
         break;
     case CASTLE_PHASE_RECRUIT:
         /* A9: any rank of the seat's removed pile, or none. */
         for (int r = 1; r <= CASTLE_RANK_MAX; r++)
-            if (s->removed[s->to_move][r]) mask[g->recruit_base + r - 1] = 1;
-        mask[g->no_recruit_action] = 1;
+            if (s->removed[s->to_move][r]) mark(out, packed, g->recruit_base + r - 1);
+        mark(out, packed, g->no_recruit_action);
         break;
     }
 }
 
+void castle_legal_mask(const CastleState *s, const CastleSettings *cfg, uint8_t *mask) { legal_write(s, cfg, mask, 0); }
+
+void castle_legal_bits(const CastleState *s, const CastleSettings *cfg, uint8_t *bits) { legal_write(s, cfg, bits, 1); }
+
 int castle_legal_list(const CastleState *s, const CastleSettings *cfg, int16_t *out) {
     const CastleGeometry *g = castle_geometry(s->mode);
-    uint8_t mask[CASTLE_ACTIONS_MAX];
-    int n = 0;
-    castle_legal_mask(s, cfg, mask);
-    for (int a = 0; a < g->actions; a++)
-        if (mask[a]) out[n++] = (int16_t)a;
+    uint8_t bits[CASTLE_ACTIONS_MAX / 8];
+    int n = 0, words = (g->actions + 63) / 64;
+    /* Whole 64-bit words: the bytes past the mask's own are zero. */
+    memset(bits + (g->actions + 7) / 8, 0, (size_t)words * 8 - (size_t)(g->actions + 7) / 8);
+    legal_write(s, cfg, bits, 1);
+    for (int w = 0; w < words; w++) {
+        uint64_t word;
+        memcpy(&word, bits + 8 * w, 8);
+        for (; word; word &= word - 1) out[n++] = (int16_t)(64 * w + __builtin_ctzll(word));
+    }
     return n;
 }
 

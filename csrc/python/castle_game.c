@@ -90,18 +90,67 @@ static int ready(CastleGameObject *self) {
     return 0;
 }
 
-/* __init__(settings, seed): a new game with random setups from the seed's stream. */
+/* Reads setups (None, or a tuple with an entry a seat: None for a random setup, or a
+ * sequence of 20 ranks for the zone's spaces in node order) into ranks/given. */
+static int setups_arg(PyObject *obj, int seats, uint8_t ranks[][CASTLE_PIECES], int *given) {
+    if (obj == Py_None) return 0;
+    if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != seats) {
+        PyErr_Format(PyExc_TypeError, "setups must be None or a tuple of %d entries (None or 20 ranks)", seats);
+        return -1;
+    }
+    for (int p = 0; p < seats; p++) {
+        PyObject *entry = PyTuple_GET_ITEM(obj, p);
+        if (entry == Py_None) continue;
+        PyObject *seq = PySequence_Fast(entry, "a setup must be a sequence of 20 ranks");
+        if (seq == NULL) return -1;
+        int bad = PySequence_Fast_GET_SIZE(seq) != CASTLE_PIECES;
+        if (bad) PyErr_Format(PyExc_ValueError, "seat %d's setup has %zd ranks, expected 20", p, PySequence_Fast_GET_SIZE(seq));
+        for (int k = 0; !bad && k < CASTLE_PIECES; k++) {
+            PyObject *item = PySequence_Fast_GET_ITEM(seq, k);
+            long r = PyLong_Check(item) && !PyBool_Check(item) ? PyLong_AsLong(item) : -1;
+            if (r < 1 || r > CASTLE_RANK_MAX) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_ValueError, "seat %d's setup: entry %d must be a rank 1..9", p, k);
+                bad = 1;
+            } else {
+                ranks[p][k] = (uint8_t)r;
+            }
+        }
+        Py_DECREF(seq);
+        if (bad) return -1;
+        given[p] = 1;
+    }
+    return 0;
+}
+
+/* __init__(settings, seed, setups=None): a new game; the seats without a given setup draw
+ * a random one from the seed's stream. */
 static int CastleGame_init(CastleGameObject *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"settings", "seed", NULL};
-    PyObject *settings_obj;
+    static char *kwlist[] = {"settings", "seed", "setups", NULL};
+    PyObject *settings_obj, *setups_obj = Py_None;
     unsigned long long seed = 0;
     CastleSettings cfg;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|K", kwlist, &settings_obj, &seed)) return -1;
+    CastleState state;
+    uint8_t ranks[CASTLE_SEATS_MAX][CASTLE_PIECES];
+    int given[CASTLE_SEATS_MAX] = {0};
+    char err[160];
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|KO", kwlist, &settings_obj, &seed, &setups_obj)) return -1;
     if (settings_from_tuple(settings_obj, &cfg) < 0) return -1;
+    int seats = cfg.mode == CASTLE_FFA3 ? 3 : 4;
+    if (setups_arg(setups_obj, seats, ranks, given) < 0) return -1;
+    memset(&state, 0, sizeof(state));
+    state.rng = rng_seed_stream((uint64_t)seed, 0, 0);
+    castle_clear(&state, &cfg);
+    for (int p = 0; p < seats; p++) {
+        if (!given[p]) castle_setup_random(&state, p);
+        else if (castle_setup_seat(&state, p, ranks[p], err, sizeof(err)) < 0) {
+            PyErr_Format(PyExc_ValueError, "seat %d's setup: %s", p, err);
+            return -1;
+        }
+    }
+    castle_start(&state, &cfg);
     self->settings = cfg;
-    memset(&self->state, 0, sizeof(self->state));
-    self->state.rng = rng_seed_stream((uint64_t)seed, 0, 0);
-    castle_reset(&self->state, &self->settings);
+    self->state = state;
     self->ready = 1;
     return 0;
 }
@@ -408,6 +457,7 @@ static PyObject *core_castle_geometry(PyObject *Py_UNUSED(module), PyObject *arg
     }
     const CastleGeometry *g = castle_geometry((int)mode);
     PyObject *names = NULL, *neighbours = NULL, *zones = NULL, *actions = NULL, *cells = NULL, *lines = NULL;
+    PyObject *setup_nodes = NULL;
     PyObject *out = NULL;
     names = PyTuple_New(g->nodes);
     neighbours = PyTuple_New(g->nodes);
@@ -415,7 +465,15 @@ static PyObject *core_castle_geometry(PyObject *Py_UNUSED(module), PyObject *arg
     lines = PyTuple_New(g->nodes);
     actions = PyTuple_New(g->actions);
     cells = PyTuple_New(g->rows);
-    if (!names || !neighbours || !zones || !actions || !cells || !lines) goto done;
+    setup_nodes = PyTuple_New(g->seats);
+    if (!names || !neighbours || !zones || !actions || !cells || !lines || !setup_nodes) goto done;
+    for (int p = 0; p < g->seats; p++) {
+        long nodes[CASTLE_PIECES];
+        for (int k = 0; k < CASTLE_PIECES; k++) nodes[k] = g->zone_nodes[p][k];
+        PyObject *v = int_tuple(nodes, CASTLE_PIECES);
+        if (v == NULL) goto done;
+        PyTuple_SET_ITEM(setup_nodes, p, v);
+    }
     for (int n = 0; n < g->nodes; n++) {
         char name[8];
         castle_node_name(g, n, name);
@@ -459,9 +517,9 @@ static PyObject *core_castle_geometry(PyObject *Py_UNUSED(module), PyObject *arg
         PyTuple_SET_ITEM(cells, r, v);
     }
     out = Py_BuildValue(
-        "{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:O,s:O,s:O,s:O,s:O,s:O,s:(iiii),s:(iiii),s:{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i}}",
+        "{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:(iiii),s:(iiii),s:{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i}}",
         "mode", g->mode, "seats", g->seats, "rows", g->rows, "spaces", g->spaces, "ring", g->ring, "turret", g->turret,
-        "nodes", g->nodes, "node_names", names, "neighbours", neighbours, "zones", zones, "lines", lines, "actions",
+        "nodes", g->nodes, "setup_nodes", setup_nodes, "node_names", names, "neighbours", neighbours, "zones", zones, "lines", lines, "actions",
         actions, "cells", cells, "recruit_nodes", g->recruit_node[0], g->recruit_node[1], g->recruit_node[2],
         g->seats > 3 ? g->recruit_node[3] : -1, "flag_nodes", g->flag_node[0], g->flag_node[1], g->flag_node[2],
         g->seats > 3 ? g->flag_node[3] : -1, "layout", "move", g->move_base, "drop", g->drop_base, "shot", g->shot_base,
@@ -474,6 +532,7 @@ done:
     Py_XDECREF(lines);
     Py_XDECREF(actions);
     Py_XDECREF(cells);
+    Py_XDECREF(setup_nodes);
     return out;
 }
 

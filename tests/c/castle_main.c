@@ -1,9 +1,10 @@
 /* castle_main.c: the castle core (csrc/castle/) without Python, for tests/test_castle_core.py
  * (built with ASan and UBSan where the compiler has them). Random games of every mode and
  * of settings that switch each choice; after every decision the state passes
- * castle_state_check, the list, mask, check and "any move" agree, every seat's flag is
- * somewhere, at most the geometry's pieces stand, sliders stay in 0..5, and a move-phase
- * position's text board reads back to the same text. Prints one line per run and "ok".
+ * castle_state_check, the list, byte mask, packed mask, check and "any move" agree, every
+ * seat's flag is somewhere, 20 pieces a seat are on the board or removed, sliders stay in
+ * 0..5, and a move-phase position's text board reads back to the same text. The same
+ * seed plays the same games. Prints one line per run and "ok".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,12 @@ static void check_position(const CastleState *s, const CastleSettings *cfg) {
     int n = castle_legal_list(s, cfg, list), count = 0;
     for (int a = 0; a < g->actions; a++) count += mask[a];
     CHECK(n == count, "list %d, mask %d", n, count);
+    uint8_t bits[CASTLE_ACTIONS_MAX / 8];
+    memset(bits, 0xAA, sizeof(bits));
+    castle_legal_bits(s, cfg, bits);
+    for (int a = 0; a < g->actions; a++) CHECK(((bits[a >> 3] >> (a & 7)) & 1) == mask[a], "bit %d differs", a);
+    for (int a = g->actions; a < 8 * ((g->actions + 7) / 8); a++) CHECK(!((bits[a >> 3] >> (a & 7)) & 1), "bit %d past", a);
+    for (int k = 1; k < n; k++) CHECK(list[k - 1] < list[k], "list not ascending");
     CHECK(s->done || n > 0, "a running game without a legal action");
     for (int k = 0; k < n; k++) CHECK(castle_check(s, cfg, list[k], err, sizeof(err)) == 0, "listed but refused: %s", err);
     if (!s->done && s->phase == CASTLE_PHASE_MOVE) {

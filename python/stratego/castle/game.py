@@ -47,9 +47,13 @@ def action_table(mode) -> list[tuple[str, str | None, str | int | None]]:
 
 
 class Game:
-    """One castle game. `Game("ffa4", seed=1)`, `Game(variant="r4")`, `Game("teams4", back_and_forth=10)`."""
+    """One castle game. `Game("ffa4", seed=1)`, `Game(variant="r4")`, `Game("teams4", back_and_forth=10)`.
 
-    def __init__(self, mode: str | None = None, *, variant=None, seed: int = 0, first_seat: int | None = None, **settings):
+    `setups` ({seat letter: 20 ranks}) places a seat's pieces on its zone's spaces in node
+    order (`geometry(mode)["setup_nodes"]`); the other seats draw random setups."""
+
+    def __init__(self, mode: str | None = None, *, variant=None, seed: int = 0, first_seat: int | None = None,
+                 setups: dict | None = None, **settings):
         if mode is not None:
             settings["mode"] = mode
         if first_seat is not None:
@@ -57,7 +61,13 @@ class Game:
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
             raise ValueError(f"seed must be an int in [0, 2**64), got {seed!r}")
         values = variants.load_settings(variant, **settings)
-        self._core = _core.CastleGame(variants.settings_tuple(values), seed)
+        letters = "new" if variants.MODES[values["mode"]] == "ffa3" else "nesw"
+        if setups is not None:
+            if not isinstance(setups, dict) or not set(setups) <= set(letters):
+                raise ValueError(f"setups must be a dict from seat letters ({', '.join(letters)}) to 20 ranks each, "
+                                 f"got {setups!r}"[:300])
+            setups = tuple(setups.get(letter) for letter in letters)
+        self._core = _core.CastleGame(variants.settings_tuple(values), seed, setups)
         self._geometry = _core.castle_geometry(values["mode"])
 
     # -------------------------------------------------------------- making games
