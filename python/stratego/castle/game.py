@@ -106,8 +106,10 @@ class Game:
         return game
 
     def __reduce__(self):
-        return (_restore, (self._core.settings(), self._core.state(), self._start, tuple(self._moves),
-                          self._bot_rng))
+        # The history and the bots' stream as the pickle's state (set on the restored
+        # object's __dict__), so the arguments stay (settings, state bytes).
+        return (_restore, (self._core.settings(), self._core.state()),
+                {"_start": self._start, "_moves": list(self._moves), "_bot_rng": self._bot_rng})
 
     # -------------------------------------------------------------- history
     @property
@@ -285,6 +287,22 @@ class Game:
         return action
 
     # -------------------------------------------------------------- text
+    def observation(self, seat: int | None = None, *, obs_format: str = "planes"):
+        """A seat's view (default: the seat to decide) as the batch writes it
+        (docs/castle.md "Observation"): planes (115, 15, 15) uint8, or obs_format="codes"
+        (280,) uint8."""
+        import numpy as np
+
+        from .observation import SHAPES
+        if obs_format not in SHAPES:
+            raise ValueError(f"obs_format must be 'planes' or 'codes', got {obs_format!r}")
+        if seat is None:
+            seat = self.to_play
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise TypeError(f"seat must be an int or None, got {type(seat).__name__}")
+        data = self._core.observation(seat, obs_format == "planes")
+        return np.frombuffer(data, np.uint8).reshape(SHAPES[obs_format]).copy()
+
     def to_text(self, seat: int | None = None) -> str:
         """The text board: the full board, or what `seat` may know (others' unknown ranks as ?)."""
         return self._core.to_text(-1 if seat is None else seat)
@@ -300,7 +318,5 @@ class Game:
         return f"<castle.Game {self.mode} ply {self.ply}: {state}>"
 
 
-def _restore(settings, state, start=None, moves=(), bot_rng=0) -> Game:
-    game = Game._wrap(_core.CastleGame.from_state(settings, state))
-    game._start, game._moves, game._bot_rng = start, list(moves), bot_rng
-    return game
+def _restore(settings, state) -> Game:
+    return Game._wrap(_core.CastleGame.from_state(settings, state))
