@@ -208,3 +208,32 @@ def test_heuristic_beats_random_seats(mode, games):
             game.play(game.bot_move() if game.to_play == bot else rng.choice(game.legal_actions()))
         wins += bot in game.winners
     assert wins >= games * 0.75
+
+
+# ------------------------------------------------------------------ the batch
+
+
+def test_vec_env_bot_actions():
+    """VecEnv.bot_actions: legal in every game, "random" is sample_actions() on the same
+    stream, the same for 1 and 2 threads, and heuristic self-play ends at the turret."""
+    from stratego.castle import VecEnv
+
+    a, b = VecEnv(6, "ffa3", seed=4, obs_format=None), VecEnv(6, "ffa3", seed=4, obs_format=None)
+    assert (a.bot_actions("random") == b.sample_actions()).all()
+    envs = [VecEnv(6, "teams4", seed=2, obs_format=None, num_threads=t) for t in (1, 2)]
+    for _ in range(400):
+        actions = [env.bot_actions("heuristic").copy() for env in envs]
+        assert (actions[0] == actions[1]).all()
+        mask = envs[0].legal_mask()
+        assert all(mask[i, actions[0][i]] for i in range(6))
+        for env, act in zip(envs, actions):
+            env.step(act)
+    stats = envs[0]._batch.stats()
+    assert stats == envs[1]._batch.stats() and stats["games_finished"] >= 6 and stats["cap_draws"] == 0
+    with pytest.raises(ValueError, match="unknown castle bot 'pimc'"):
+        a.bot_actions("pimc")
+    with pytest.raises(TypeError, match="name must be a str"):
+        a.bot_actions(None)
+    a.close()
+    with pytest.raises((RuntimeError, ValueError), match="closed"):
+        a.bot_actions("random")

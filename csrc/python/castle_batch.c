@@ -9,6 +9,8 @@
 
 #include "castle_observe.h"
 #include "castle_vec.h"
+#include "castle_bot.h"
+#include "castle_vec_bot.h"
 #include "castle_view.h"
 
 typedef struct {
@@ -206,6 +208,28 @@ static PyObject *CastleBatch_sample_actions(CastleBatchObject *self, PyObject *o
     Py_RETURN_NONE;
 }
 
+/* bot_actions(name, out): each game's action by the castle bot `name` (castle_bot.h),
+ * from its seat's view, on the game's sampler stream; -1 for a game over. */
+static PyObject *CastleBatch_bot_actions(CastleBatchObject *self, PyObject *args) {
+    const char *name;
+    PyObject *out;
+    if (!PyArg_ParseTuple(args, "sO", &name, &out)) return NULL;
+    int kind = castle_bot_kind_from_name(name);
+    if (kind < 0) {
+        PyErr_Format(PyExc_ValueError, "unknown castle bot %R; expected 'random' or 'heuristic'", PyTuple_GET_ITEM(args, 0));
+        return NULL;
+    }
+    if (vec_guard_idle(&self->guard, batch_ready(self)) < 0) return NULL;
+    if (check_out_array(out, "out", NPY_INT64, self->batch.num_envs, 0) < 0) return NULL;
+    if (vec_guard_enter(&self->guard, 1) < 0) return NULL;
+    int64_t *a = PyArray_DATA((PyArrayObject *)out);
+    Py_BEGIN_ALLOW_THREADS
+    castle_batch_bot_actions(&self->batch, kind, a, self->num_threads);
+    Py_END_ALLOW_THREADS
+    vec_guard_leave(&self->guard);
+    Py_RETURN_NONE;
+}
+
 static PyObject *CastleBatch_games_over(CastleBatchObject *self, PyObject *out) {
     if (vec_guard_idle(&self->guard, batch_ready(self)) < 0) return NULL;
     if (check_out_array(out, "the array of finished games", NPY_BOOL, self->batch.num_envs, 0) < 0) return NULL;
@@ -320,6 +344,7 @@ static PyMethodDef CastleBatch_methods[] = {
     {"reset_some", (PyCFunction)CastleBatch_reset_some, METH_VARARGS, "reset_some(mask, seed or None)."},
     {"step", (PyCFunction)CastleBatch_step, METH_VARARGS, "step(actions): one legal action a running game."},
     {"sample_actions", (PyCFunction)CastleBatch_sample_actions, METH_O, "sample_actions(out): the random agent."},
+    {"bot_actions", (PyCFunction)CastleBatch_bot_actions, METH_VARARGS, "bot_actions(name, out): the castle bots."},
     {"games_over", (PyCFunction)CastleBatch_games_over, METH_O, "games_over(out): games ended, not restarted."},
     {"game_state", (PyCFunction)CastleBatch_game_state, METH_O, "game_state(i) -> (settings, state bytes)."},
     {"stats", (PyCFunction)CastleBatch_stats, METH_NOARGS, "stats() -> counters since the last reset."},
