@@ -74,8 +74,14 @@ def _arena(args: argparse.Namespace) -> int:
 
 
 def _view(args: argparse.Namespace) -> int:
-    from .viewer import load_game, viewer_html
-    page = viewer_html(load_game(args.game, args.index, max_moves=args.max_moves), perspective=args.perspective, title=args.title)
+    from .castle import viewer as castle_viewer
+    if castle_viewer.is_castle_file(args.game):
+        limits = {} if args.max_moves is None else {"max_moves": args.max_moves}
+        page = castle_viewer.viewer_html(castle_viewer.load_game(args.game, args.index, **limits),
+                                         perspective=args.perspective, title=args.title)
+    else:
+        from .viewer import load_game, viewer_html
+        page = viewer_html(load_game(args.game, args.index, max_moves=args.max_moves), perspective=args.perspective, title=args.title)
     # Written only once the whole page is made: a bad record leaves no file behind.
     with open(args.output, "w", encoding="utf-8") as out:
         out.write(page)
@@ -135,10 +141,12 @@ def _add_viewing(sub) -> None:
                           description="Writes a self-contained HTML page of a game: board, moves, captured "
                           "pieces, steps by move (buttons, slider, keys). --perspective red or blue writes only "
                           "what that player knew.")
-    view.add_argument("game", metavar="GAME", help="a Gravon .xml record, a folder of them, or a JSON lines file of games (--index)")
+    view.add_argument("game", metavar="GAME", help="a Gravon .xml record, a folder of them, or a JSON lines file of games "
+                      "(--index), the castle game's too")
     view.add_argument("-o", "--output", required=True, help="the HTML file to write")
-    view.add_argument("--perspective", default="full", choices=VIEWS,
-                      help="full: every piece, with buttons for each player's view (default); red/blue: that player's view only")
+    view.add_argument("--perspective", default="full", choices=VIEWS + tuple("nesw"),
+                      help="full: every piece, with buttons for each player's view (default); red/blue: that player's "
+                           "view only; n/e/s/w: a castle game's seat's view only (docs/castle.md)")
     view.add_argument("--index", type=int_in(0, MAX_STEPS), default=0, help="the game's number in the file or folder (from 0)")
     view.add_argument("--title", default=None, help="the page's title")
     _add_max_moves(view)

@@ -33,7 +33,8 @@ from . import variants
 from .game import Game, IllegalMove
 
 __all__ = ["CASTLE_FORMAT", "CASTLE_VERSION", "MAX_CASTLE_MOVES", "CastleRecord", "RecordError", "game_record",
-           "record_to_json", "record_from_json", "write_records", "iter_records", "read_records", "replay"]
+           "record_to_json", "record_from_json", "write_records", "iter_records", "read_records", "start_game",
+           "replay"]
 
 CASTLE_FORMAT = "stratego-castle"
 CASTLE_VERSION = 1
@@ -213,19 +214,24 @@ def read_records(source, **limits) -> list[CastleRecord]:
     return list(iter_records(source, **limits))
 
 
+def start_game(record: CastleRecord) -> Game:
+    """A new Game at the record's start (its seed and setups, or its position);
+    RecordError naming the record if it does not load."""
+    settings = dict(record.settings, mode=record.mode)
+    try:
+        if record.position is not None:
+            return Game.from_text(record.position, **settings)
+        return Game(seed=record.seed, setups=record.setups, **settings)
+    except (TypeError, ValueError) as exc:
+        raise _field_error(record.source, f"the start does not load: {exc}") from None
+
+
 def replay(record: CastleRecord) -> Game:
     """The game a record describes, every move played through Game; RecordError naming
     the record, the move (its number and text) and why it is not legal, or the result
     that differs from the record's. Returns the final game (its history is the record's)."""
     where = record.source
-    settings = dict(record.settings, mode=record.mode)
-    try:
-        if record.position is not None:
-            game = Game.from_text(record.position, **settings)
-        else:
-            game = Game(seed=record.seed, setups=record.setups, **settings)
-    except (TypeError, ValueError) as exc:
-        raise _field_error(where, f"the start does not load: {exc}") from None
+    game = start_game(record)
     for i, move in enumerate(record.moves):
         if game.done:
             raise _field_error(where, f"move {i + 1} {move!r:.40}: the game ended after move {i} "
