@@ -32,6 +32,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env import ActionType
 
+from stratego.pettingzoo import raw_env as _ClassicEnv
+
 from . import variants
 from .game import Game
 from .observation import SHAPES
@@ -145,16 +147,7 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """The full board (every seat's pieces: a spectator's view); "ansi" returns it,
-        "human" prints it."""
-        if self.render_mode is None:
-            raise ValueError(f"render() needs a render_mode, one of {self.metadata['render_modes']}")
-        text = self._game.render()
-        if self.render_mode == "human":
-            print(text, end="\n\n")
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
+    # The full board as text ("ansi" returns it, "human" prints it) and close: the
+    # classic env's, which read only render_mode, metadata and _game.render().
+    render = _ClassicEnv.render
+    close = _ClassicEnv.close

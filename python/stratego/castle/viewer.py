@@ -15,7 +15,8 @@ import json
 import os
 import re
 from html import escape
-from importlib import resources
+
+from stratego.viewer import page_template
 
 from . import records
 from .game import Game
@@ -133,8 +134,7 @@ def viewer_html(game: Game, *, perspective: str = FULL, title: str | None = None
             "rows": geometry["rows"], "frames": game_frames(game, views)}
     # "<" as \u003c: no text of the game can close the <script> element it sits in.
     payload = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
-    page = resources.files("stratego.data").joinpath("castle_viewer.html").read_text(encoding="utf-8")
-    head, tail = page.split("__DATA__")  # the data goes in last: no text of it is replaced
+    head, tail = page_template("castle_viewer.html").split("__DATA__")  # the data goes in last: no text of it is replaced
     head = head.replace("__TITLE__", escape(title))
     for key, value in COLORS.items():
         head = head.replace(f"__{key.upper()}__", value)
