@@ -411,3 +411,38 @@ def test_bad_actions_raise_and_play_nothing():
     env.close()
     with pytest.raises(RuntimeError, match="closed"):
         env.step(legal)
+
+
+# ------------------------------------------------------------------ the bench
+
+def test_bench_checksum_is_the_same_for_every_configuration_and_thread_count():
+    """`stratego bench --game castle`: observations and threads change no game."""
+    from stratego.castle.bench import CONFIGS, run_castle_bench
+    runs = [run_castle_bench(label, num_envs=24, batch_steps=260, num_threads=threads, seed=5, mode=mode,
+                             max_plies=200, **CONFIGS[label])
+            for label in CONFIGS for threads in (1, 2) for mode in ("ffa3",)]
+    assert len({r.checksum for r in runs}) == 1 and runs[0].games_finished >= 24
+    assert runs[0].plies == sum(r.plies for r in runs) / len(runs)
+
+
+def test_bench_command_line(capsys):
+    from stratego import cli
+    assert cli.main(["bench", "--game", "castle", "--mode", "teams4", "--num-envs", "8", "--steps", "20",
+                     "--threads", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "codes+bits: teams4, 8 games x 20 steps" in out and "planes+bool" in out and "checksum" in out
+
+
+def test_the_portable_count_draws_the_same_actions(tmp_path):
+    """STRATEGO_NO_AVX2 selects the portable mask count: the random agent's draws (which
+    use the count) are the same."""
+    import os
+    import subprocess
+    import sys
+    script = ("import numpy as np, hashlib\nfrom stratego.castle import VecEnv\n"
+              "e = VecEnv(16, 'ffa4', seed=3, obs_format=None, max_plies=100)\nh = hashlib.sha256()\n"
+              "for _ in range(150):\n    a = e.sample_actions(); h.update(a.tobytes()); e.step(a)\n"
+              "print(h.hexdigest())\n")
+    digests = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                              env={**os.environ, "STRATEGO_NO_AVX2": flag}).stdout for flag in ("1", "0")}
+    assert len(digests) == 1
