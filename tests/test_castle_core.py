@@ -384,6 +384,12 @@ def test_bad_moves():
         game.play("D4-D5")
     with pytest.raises(IllegalMove, match="must now decide a move"):
         game.play("leave")
+    with pytest.raises(IllegalMove, match="a seat letter"):
+        game.play("take x")
+    with pytest.raises(IllegalMove, match="a rank 1..9"):
+        game.play("recruit 10")
+    with pytest.raises(IllegalMove, match="no such move on this board"):
+        game.play("A5-O5")
     with pytest.raises(ValueError, match=r"action must be in \[0, 3443\)"):
         game.play(99999)
     with pytest.raises(TypeError, match="int"):

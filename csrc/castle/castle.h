@@ -238,7 +238,7 @@ char castle_seat_letter(int mode, int seat);
 int castle_seat_from_letter(int mode, char letter); /* or -1 */
 void castle_node_name(const CastleGeometry *g, int node, char out[8]);
 int castle_node_parse(const CastleGeometry *g, const char *text, size_t len); /* or -1 */
-/* An action in the notation (docs/castle.md): "G10-G12", "G10xG11", "F8-ring", "F8-F9 drop",
+/* An action in the notation (docs/castle.md): "D4-D8", "D4xD5", "F8-ring", "F8-F9 drop",
  * "D8*ring", "take e", "leave", "recruit 7", "recruit none". The attack mark x depends on
  * the position: it is written when the destination holds a piece now. */
 void castle_action_name(const CastleState *s, int action, char out[24]);

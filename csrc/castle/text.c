@@ -44,6 +44,14 @@ int castle_action_parse(const CastleState *s, const char *text, char *err, size_
     }
     if (len == 9 && strncmp(text, "recruit ", 8) == 0 && text[8] >= '1' && text[8] <= '9')
         return g->recruit_base + text[8] - '1';
+    if (strncmp(text, "take ", 5) == 0) {
+        snprintf(err, err_len, "%s: expected take and a seat letter (%s)", text, s->mode == CASTLE_FFA3 ? "n e w" : "n e s w");
+        return -1;
+    }
+    if (strncmp(text, "recruit ", 8) == 0) {
+        snprintf(err, err_len, "%s: expected recruit and a rank 1..9, or recruit none", text);
+        return -1;
+    }
     /* FROM-TO, FROMxTO, FROM-TO drop, FROM*TO. */
     int drop = len > 5 && strcmp(text + len - 5, " drop") == 0;
     size_t body = drop ? len - 5 : len;
@@ -51,7 +59,7 @@ int castle_action_parse(const CastleState *s, const char *text, char *err, size_
     size_t cut = strcspn(text, "-*x");
     if (cut == 0 || cut >= body - 1) {
         snprintf(err, err_len,
-                 "cannot read %s: expected a move like G10-G12, G10xG11, F8-F9 drop, D8*ring, take e, leave, recruit 7 "
+                 "cannot read %s: expected a move like D4-D8, D4xD5, F8-F9 drop, D8*ring, take e, leave, recruit 7 "
                  "or recruit none",
                  text);
         return -1;

@@ -155,6 +155,16 @@ static int CastleGame_init(CastleGameObject *self, PyObject *args, PyObject *kwd
     return 0;
 }
 
+/* A new game object holding a copy of state and cfg (checked by the caller). */
+static PyObject *game_new(PyTypeObject *type, const CastleState *state, const CastleSettings *cfg) {
+    CastleGameObject *obj = (CastleGameObject *)PyType_GenericNew(type, NULL, NULL);
+    if (obj == NULL) return NULL;
+    obj->state = *state;
+    obj->settings = *cfg;
+    obj->ready = 1;
+    return (PyObject *)obj;
+}
+
 static PyObject *CastleGame_from_text(PyObject *cls, PyObject *args) {
     PyObject *settings_obj;
     const char *text;
@@ -168,12 +178,7 @@ static PyObject *CastleGame_from_text(PyObject *cls, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, err);
         return NULL;
     }
-    CastleGameObject *obj = (CastleGameObject *)PyType_GenericNew((PyTypeObject *)cls, NULL, NULL);
-    if (obj == NULL) return NULL;
-    obj->state = state;
-    obj->settings = cfg;
-    obj->ready = 1;
-    return (PyObject *)obj;
+    return game_new((PyTypeObject *)cls, &state, &cfg);
 }
 
 /* from_state(settings, state_bytes): a game from state() (pickle), checked field by field. */
@@ -196,12 +201,7 @@ static PyObject *CastleGame_from_state(PyObject *cls, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, err);
         return NULL;
     }
-    CastleGameObject *obj = (CastleGameObject *)PyType_GenericNew((PyTypeObject *)cls, NULL, NULL);
-    if (obj == NULL) return NULL;
-    obj->state = state;
-    obj->settings = cfg;
-    obj->ready = 1;
-    return (PyObject *)obj;
+    return game_new((PyTypeObject *)cls, &state, &cfg);
 }
 
 static PyObject *CastleGame_state(CastleGameObject *self, PyObject *Py_UNUSED(ignored)) {
@@ -216,12 +216,7 @@ static PyObject *CastleGame_settings(CastleGameObject *self, PyObject *Py_UNUSED
 
 static PyObject *CastleGame_clone(CastleGameObject *self, PyObject *Py_UNUSED(ignored)) {
     if (ready(self) < 0) return NULL;
-    CastleGameObject *obj = (CastleGameObject *)PyType_GenericNew(Py_TYPE(self), NULL, NULL);
-    if (obj == NULL) return NULL;
-    obj->state = self->state;
-    obj->settings = self->settings;
-    obj->ready = 1;
-    return (PyObject *)obj;
+    return game_new(Py_TYPE(self), &self->state, &self->settings);
 }
 
 /* legal_actions() -> a tuple of the legal actions, ascending. */
