@@ -81,6 +81,17 @@ def test_codes_expand_to_the_planes_at_every_ply(mode):
     assert (expand_observation(np.stack(codes)) == np.stack(planes)).all()
 
 
+@pytest.mark.heavy
+def test_torch_expander_matches_numpy():
+    """The expander on PyTorch tensors (the learner's device) gives the same planes."""
+    torch = pytest.importorskip("torch")
+    env = VecEnv(16, "ffa3", seed=2, obs_format="codes", mask_format="bits", max_plies=80)
+    for _ in range(100):
+        out = expand_observation(torch.from_numpy(env.obs))
+        assert out.dtype == torch.uint8 and np.array_equal(out.numpy(), expand_observation(env.obs))
+        env.step(env.sample_actions())
+
+
 def test_expander_refuses_wrong_input():
     with pytest.raises(ValueError, match="280 bytes"):
         expand_observation(np.zeros(100, np.uint8))
@@ -360,6 +371,31 @@ def test_saves_of_other_games_versions_or_settings_are_refused():
     with pytest.raises(TypeError, match="bytes"):
         env.load_state("not bytes")
     env.load_state(saved)  # still usable after the refusals
+
+
+def test_damaged_saves_are_refused_or_play_on():
+    """Random bytes changed in a save's states: refused with ValueError, or (a state the
+    rules accept) played on without harm."""
+    env = VecEnv(2, "teams4", seed=6, obs_format="planes", max_plies=300)
+    for _ in range(150):
+        env.step(env.sample_actions())
+    saved = env.save_state()
+    header = len(saved) - 2 * 8 - 2 * 488
+    rng = np.random.default_rng(0)
+    accepted = 0
+    for _ in range(300):
+        data = bytearray(saved)
+        for at in rng.integers(header, len(saved) - 16, size=int(rng.integers(1, 4))):
+            data[at] = int(rng.integers(0, 256))
+        try:
+            env.load_state(bytes(data))
+        except ValueError as exc:
+            assert "cannot load this saved state" in str(exc)
+            continue
+        accepted += 1
+        for _ in range(3):
+            env.step(env.sample_actions())
+    assert accepted > 0
 
 
 # ------------------------------------------------------------------ bad input

@@ -115,7 +115,9 @@ void castle_view_codes(const CastleState *s, const CastleSettings *cfg, int seat
     codes[CASTLE_CODE_PHASE] = s->phase;
     codes[CASTLE_CODE_TO_MOVE] = (uint8_t)place_of[s->to_move];
     codes[CASTLE_CODE_MOVER] = (uint8_t)place_of[s->mover];
-    codes[CASTLE_CODE_TAKE] = s->phase == CASTLE_PHASE_TAKE ? f->node_pos[s->take_node] : CASTLE_POS_NONE;
+    /* castle_state_check holds take_node to a node only while the game runs. */
+    codes[CASTLE_CODE_TAKE] = s->phase == CASTLE_PHASE_TAKE && s->take_node < CASTLE_NODES_MAX ? f->node_pos[s->take_node]
+                                                                                          : CASTLE_POS_NONE;
     codes[CASTLE_CODE_PROGRESS] =
         cfg->max_plies ? (uint8_t)((uint64_t)(s->ply < (uint32_t)cfg->max_plies ? s->ply : (uint32_t)cfg->max_plies) *
                                    255u / (uint32_t)cfg->max_plies)
