@@ -81,6 +81,17 @@ def test_codes_expand_to_the_planes_at_every_ply(mode):
     assert (expand_observation(np.stack(codes)) == np.stack(planes)).all()
 
 
+@pytest.mark.heavy
+def test_torch_expander_matches_numpy():
+    """The expander on PyTorch tensors (the learner's device) gives the same planes."""
+    torch = pytest.importorskip("torch")
+    env = VecEnv(16, "ffa3", seed=2, obs_format="codes", mask_format="bits", max_plies=80)
+    for _ in range(100):
+        out = expand_observation(torch.from_numpy(env.obs))
+        assert out.dtype == torch.uint8 and np.array_equal(out.numpy(), expand_observation(env.obs))
+        env.step(env.sample_actions())
+
+
 def test_expander_refuses_wrong_input():
     with pytest.raises(ValueError, match="280 bytes"):
         expand_observation(np.zeros(100, np.uint8))
@@ -362,6 +373,31 @@ def test_saves_of_other_games_versions_or_settings_are_refused():
     env.load_state(saved)  # still usable after the refusals
 
 
+def test_damaged_saves_are_refused_or_play_on():
+    """Random bytes changed in a save's states: refused with ValueError, or (a state the
+    rules accept) played on without harm."""
+    env = VecEnv(2, "teams4", seed=6, obs_format="planes", max_plies=300)
+    for _ in range(150):
+        env.step(env.sample_actions())
+    saved = env.save_state()
+    header = len(saved) - 2 * 8 - 2 * 488
+    rng = np.random.default_rng(0)
+    accepted = 0
+    for _ in range(300):
+        data = bytearray(saved)
+        for at in rng.integers(header, len(saved) - 16, size=int(rng.integers(1, 4))):
+            data[at] = int(rng.integers(0, 256))
+        try:
+            env.load_state(bytes(data))
+        except ValueError as exc:
+            assert "cannot load this saved state" in str(exc)
+            continue
+        accepted += 1
+        for _ in range(3):
+            env.step(env.sample_actions())
+    assert accepted > 0
+
+
 # ------------------------------------------------------------------ bad input
 
 def test_bad_arguments_raise_clear_exceptions():
@@ -411,3 +447,38 @@ def test_bad_actions_raise_and_play_nothing():
     env.close()
     with pytest.raises(RuntimeError, match="closed"):
         env.step(legal)
+
+
+# ------------------------------------------------------------------ the bench
+
+def test_bench_checksum_is_the_same_for_every_configuration_and_thread_count():
+    """`stratego bench --game castle`: observations and threads change no game."""
+    from stratego.castle.bench import CONFIGS, run_castle_bench
+    runs = [run_castle_bench(label, num_envs=24, batch_steps=260, num_threads=threads, seed=5, mode=mode,
+                             max_plies=200, **CONFIGS[label])
+            for label in CONFIGS for threads in (1, 2) for mode in ("ffa3",)]
+    assert len({r.checksum for r in runs}) == 1 and runs[0].games_finished >= 24
+    assert runs[0].plies == sum(r.plies for r in runs) / len(runs)
+
+
+def test_bench_command_line(capsys):
+    from stratego import cli
+    assert cli.main(["bench", "--game", "castle", "--mode", "teams4", "--num-envs", "8", "--steps", "20",
+                     "--threads", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "codes+bits: teams4, 8 games x 20 steps" in out and "planes+bool" in out and "checksum" in out
+
+
+def test_the_portable_count_draws_the_same_actions(tmp_path):
+    """STRATEGO_NO_AVX2 selects the portable mask count: the random agent's draws (which
+    use the count) are the same."""
+    import os
+    import subprocess
+    import sys
+    script = ("import numpy as np, hashlib\nfrom stratego.castle import VecEnv\n"
+              "e = VecEnv(16, 'ffa4', seed=3, obs_format=None, max_plies=100)\nh = hashlib.sha256()\n"
+              "for _ in range(150):\n    a = e.sample_actions(); h.update(a.tobytes()); e.step(a)\n"
+              "print(h.hexdigest())\n")
+    digests = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                              env={**os.environ, "STRATEGO_NO_AVX2": flag}).stdout for flag in ("1", "0")}
+    assert len(digests) == 1

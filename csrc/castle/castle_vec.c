@@ -12,55 +12,47 @@
 #include "rng.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define CASTLE_PACK_AVX2 1
+#define CASTLE_POPCNT 1
 #endif
 
 /* ------------------------------------------------------------------ the mask as bits */
 
-/* Packs the 0/1 bytes mask[0..n) into bits (mask_bits.h's order) and counts them: the
- * random agent draws from the count without a second pass. */
-static int pack_portable(const uint8_t *mask, int n, uint8_t *bits) {
-    mask_bits_pack(mask, n, bits);
-    return mask_bits_count(bits, n);
-}
+/* Set bits of a mask (castle_legal_bits: the bits past the last action are zero), with
+ * the popcnt instruction where the CPU has it (chosen in castle_batch_init, before any
+ * thread runs; STRATEGO_NO_AVX2 set to anything but empty or 0 forces the portable
+ * count, as for the classic encoder). The random agent draws from this count. */
+static int count_portable(const uint8_t *bits, int n) { return mask_bits_count(bits, n); }
 
-#ifdef CASTLE_PACK_AVX2
-/* 32 actions a movemask: the bytes are 0 or 1, so a shift by 7 puts each in its sign
- * bit (one 16-bit lane's low byte never carries into its high byte). A third of
- * mask_bits_pack's instructions on the 3,443 bytes of a 4-player mask (callgrind). */
-__attribute__((target("avx2,popcnt"))) static int pack_avx2(const uint8_t *mask, int n, uint8_t *bits) {
-    size_t full = (size_t)n / 32, rest = (size_t)n % 32;
+#ifdef CASTLE_POPCNT
+__attribute__((target("popcnt"))) static int count_popcnt(const uint8_t *bits, int n) {
+    size_t bytes = (size_t)(n + 7) / 8, k = 0;
     int count = 0;
-    for (size_t k = 0; k < full; k++, mask += 32, bits += 4) {
-        __m256i v = _mm256_slli_epi16(_mm256_loadu_si256((const __m256i *)mask), 7);
-        uint32_t word = (uint32_t)_mm256_movemask_epi8(v);
-        memcpy(bits, &word, 4);
-        count += __builtin_popcount(word);
+    for (; k + 8 <= bytes; k += 8) {
+        uint64_t word;
+        memcpy(&word, bits + k, 8);
+        count += __builtin_popcountll(word);
     }
-    if (rest) {
-        uint32_t word = 0;
-        for (size_t i = 0; i < rest; i++) word |= (uint32_t)(mask[i] != 0) << i;
-        memcpy(bits, &word, (rest + 7) / 8);
-        count += __builtin_popcount(word);
-    }
+    for (; k < bytes; k++) count += __builtin_popcount(bits[k]);
     return count;
 }
 #endif
 
-/* The packer, chosen in castle_batch_init (before any thread runs): AVX2 where the CPU
- * has it, unless STRATEGO_NO_AVX2 is set to anything but empty or 0 (as the classic
- * encoder: a test compares the two paths). */
-static int (*pack_count)(const uint8_t *, int, uint8_t *) = pack_portable;
+static int (*mask_count_fn)(const uint8_t *, int) = count_portable;
 
-static void pack_choose(void) {
-    pack_count = pack_portable;
-#ifdef CASTLE_PACK_AVX2
+static void count_choose(void) {
+    mask_count_fn = count_portable;
+#ifdef CASTLE_POPCNT
     const char *off = getenv("STRATEGO_NO_AVX2");
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") &&
-        !(off != NULL && off[0] != '\0' && off[0] != '0'))
-        pack_count = pack_avx2;
+    if (__builtin_cpu_supports("popcnt") && !(off != NULL && off[0] != '\0' && off[0] != '0'))
+        mask_count_fn = count_popcnt;
 #endif
+}
+
+/* The bool mask (one byte an action) of packed bits. */
+static void bits_unpack(const uint8_t *bits, int n, uint8_t *mask) {
+    memset(mask, 0, (size_t)n);
+    for (int k = 0; k < (n + 7) / 8; k++)
+        for (unsigned byte = bits[k]; byte; byte &= byte - 1) mask[8 * k + __builtin_ctz(byte)] = 1;
 }
 
 size_t castle_obs_bytes(int obs_format) {
@@ -134,11 +126,10 @@ static void hook_write_turn(void *ctx, int64_t i) {
         memset(bits, 0, b->bits_bytes);
         memset(mask, 0, b->mask_bits ? b->bits_bytes : (size_t)b->actions);
     } else {
-        uint8_t bytes[CASTLE_ACTIONS_MAX];
-        castle_legal_mask(s, &b->cfg, bytes);
-        b->legal_count[i] = (uint16_t)pack_count(bytes, b->actions, bits);
+        castle_legal_bits(s, &b->cfg, bits);
+        b->legal_count[i] = (uint16_t)mask_count_fn(bits, b->actions);
         if (b->mask_bits) memcpy(mask, bits, b->bits_bytes);
-        else memcpy(mask, bytes, (size_t)b->actions);
+        else bits_unpack(bits, b->actions, mask);
     }
     b->out.to_play[i] = (int8_t)s->to_move;
     if (b->out.obs != NULL) write_view(b, s, s->to_move, b->out.obs + (size_t)i * castle_obs_bytes(b->obs_format));
@@ -198,7 +189,7 @@ static void sample_task(void *ctx, int64_t begin, int64_t end) {
 int castle_batch_init(CastleBatch *b, int num_envs, const CastleSettings *cfg, int obs_format, int mask_bits,
                       int autoreset, const VecOutputs *out) {
     castle_view_init();
-    pack_choose();
+    count_choose();
     memset(b, 0, sizeof(*b));
     const CastleGeometry *g = castle_geometry(cfg->mode);
     b->bits_bytes = (size_t)MASK_BITS_BYTES(g->actions);

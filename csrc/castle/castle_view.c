@@ -1,5 +1,5 @@
 /* castle_view.c: a seat's view as codes (castle_view.h), and the frames of castle_observe.h. The only file of
- * the observation that reads a CastleState; ranks through castle_known only (A12). */
+ * the observation that reads a CastleState; ranks only through the known bits (castle_known, A12). */
 #include "castle_view.h"
 
 #include <string.h>
@@ -85,7 +85,6 @@ static inline void put(uint8_t *codes, int pos, uint8_t code) {
 }
 
 void castle_view_codes(const CastleState *s, const CastleSettings *cfg, int seat, uint8_t *codes) {
-    castle_view_init();
     int mode = s->mode, d = compass(mode, seat);
     const ViewFrame *f = &VIEW_FRAMES[mode == CASTLE_FFA3][d];
     const uint8_t all = (uint8_t)((1u << s->seats) - 1);
@@ -94,16 +93,20 @@ void castle_view_codes(const CastleState *s, const CastleSettings *cfg, int seat
     memcpy(codes, f->base, CASTLE_OBS_CELLS);
     for (int p = 0; p < s->seats; p++) {
         int q = place_of[p];
-        for (int k = 0; k < CASTLE_PIECES; k++) {
-            int slot = p * CASTLE_PIECES + k, node = s->node[slot];
-            if (node == CASTLE_NONE) continue;
-            int rank = CASTLE_SLOT_RANK[k];
-            uint8_t code;
-            /* A12: own ranks, and others' ranks only once this seat knows them. */
-            if (q == 0) code = (uint8_t)(CASTLE_CELL_OWN + 2 * (rank - 1) + (s->known[slot] == all));
-            else code = (uint8_t)(CASTLE_CELL_OTHER + 10 * (q - 1) + (castle_known(s, seat, slot) ? rank : 0));
-            put(codes, f->node_pos[node], code);
+        const uint8_t *node = s->node + p * CASTLE_PIECES, *known = s->known + p * CASTLE_PIECES;
+        if (q == 0) {
+            for (int k = 0; k < CASTLE_PIECES; k++)
+                if (node[k] != CASTLE_NONE)
+                    put(codes, f->node_pos[node[k]],
+                        (uint8_t)(CASTLE_CELL_OWN + 2 * (CASTLE_SLOT_RANK[k] - 1) + (known[k] == all)));
+            continue;
         }
+        /* A12: another seat's rank only once this seat knows it (castle_known's bit). */
+        const uint8_t base = (uint8_t)(CASTLE_CELL_OTHER + 10 * (q - 1));
+        for (int k = 0; k < CASTLE_PIECES; k++)
+            if (node[k] != CASTLE_NONE)
+                put(codes, f->node_pos[node[k]],
+                    (uint8_t)(base + (CASTLE_SLOT_RANK[k] & -(int)((known[k] >> seat) & 1))));
     }
     uint8_t *v = codes + CASTLE_OBS_CELLS;
     memset(v, 0, CASTLE_CODES_BYTES - CASTLE_OBS_CELLS);
@@ -112,7 +115,9 @@ void castle_view_codes(const CastleState *s, const CastleSettings *cfg, int seat
     codes[CASTLE_CODE_PHASE] = s->phase;
     codes[CASTLE_CODE_TO_MOVE] = (uint8_t)place_of[s->to_move];
     codes[CASTLE_CODE_MOVER] = (uint8_t)place_of[s->mover];
-    codes[CASTLE_CODE_TAKE] = s->phase == CASTLE_PHASE_TAKE ? f->node_pos[s->take_node] : CASTLE_POS_NONE;
+    /* castle_state_check holds take_node to a node only while the game runs. */
+    codes[CASTLE_CODE_TAKE] = s->phase == CASTLE_PHASE_TAKE && s->take_node < CASTLE_NODES_MAX ? f->node_pos[s->take_node]
+                                                                                          : CASTLE_POS_NONE;
     codes[CASTLE_CODE_PROGRESS] =
         cfg->max_plies ? (uint8_t)((uint64_t)(s->ply < (uint32_t)cfg->max_plies ? s->ply : (uint32_t)cfg->max_plies) *
                                    255u / (uint32_t)cfg->max_plies)
@@ -129,7 +134,6 @@ void castle_view_codes(const CastleState *s, const CastleSettings *cfg, int seat
         }
         codes[CASTLE_CODE_SLIDER + q] = s->slider[p];
         /* 1.6: removed pieces may be inspected by all. */
-        for (int r = 1; r <= CASTLE_RANK_MAX; r++)
-            codes[CASTLE_CODE_REMOVED + q * CASTLE_OBS_RANKS + r - 1] = s->removed[p][r];
+        memcpy(codes + CASTLE_CODE_REMOVED + q * CASTLE_OBS_RANKS, &s->removed[p][1], CASTLE_OBS_RANKS);
     }
 }
