@@ -119,15 +119,19 @@ def _swap(state: bytes, a: int, b: int) -> bytes:
 
 def _unseen_pairs(game: Game, seat: int) -> list[tuple[int, int]]:
     """Pairs of pieces of one rival seat, on the board, of different ranks, neither ever
-    shown to `seat`."""
+    shown to `seat`, nor its seat's latest mover (its back-and-forth record is public and
+    names a move that piece made: a line or a two-step move tells a Scout or a Captain,
+    and the state check refuses a swap that breaks that)."""
     core = game._core
+    state = core.state()
+    recent = set(state[_offsets(state)["rep_slot"]:_offsets(state)["rep_slot"] + 4])
     by_owner: dict[int, list[tuple[int, int]]] = {}
     for node in range(len(game._geometry["node_names"])):
         found = core.piece(node)
         if found is None:
             continue
         owner, rank, _, slot = found
-        if owner != seat and not core.known(seat, node):
+        if owner != seat and not core.known(seat, node) and slot not in recent:
             by_owner.setdefault(owner, []).append((slot, rank))
     pairs = []
     for pieces in by_owner.values():

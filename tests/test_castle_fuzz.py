@@ -137,10 +137,6 @@ def test_corrupted_texts(mode):
     assert refused >= 100
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError,
-                   reason="castle_state_check bounds neither rep_count nor ply: a state it accepts writes a "
-                          "text (repeat: ...:255, ply: 4278190080) that from_text refuses; "
-                          "/work/notes/castle-play.md, for castle-core")
 @pytest.mark.parametrize("mode", MODES)
 def test_corrupted_state_bytes(mode):
     """A pickle's state bytes with bytes changed: refused ("bad castle state") or a game
