@@ -62,6 +62,22 @@ def test_crowns_and_carries_its_flag_toward_the_turret():
         assert move in ("F6-F7", "F6-G6"), move
 
 
+def test_guards_its_carrier_and_never_drops_its_flag():
+    # n's carrier on H1 (its flag) hemmed in by its own G1 and H2, a rival of unknown rank
+    # next to it on I1, n9 beside that rival on J1: the Marshal removes the threat.
+    text = board({"H1": "n4n", "G1": "n3", "H2": "n5", "I1": "e5", "J1": "n9", "O8": "e4e"})
+    for seed in range(10):
+        game = Game.from_text(text)
+        game._bot_rng = seed
+        assert not game.known(0, "I1") and game.action_to_move(game.bot_move()) == "J1xI1"
+    # A carrier whose every step is a drop or blocked keeps its flag while anything else moves.
+    text = board({"H1": "n4n", "E3": "n3", "O8": "e4e"})
+    for seed in range(10):
+        game = Game.from_text(text)
+        game._bot_rng = seed
+        assert not game.action_to_move(game.bot_move()).endswith("drop")
+
+
 def test_fetches_its_lone_flag_and_takes_it():
     text = board({"H3": "n5", "O8": "e4e", "M11": "e3"}, lone={"n": "H1!"})
     game = Game.from_text(text)

@@ -205,6 +205,8 @@ static float score_move(const CastleView *v, const Plans *p, const CastleAction 
     float risk = p_win * danger(v, a, t, f) - danger(v, a, f, f);
     if (carried == me) {
         score += CARRIER_STEP * closer(p->turret, f, t);
+        /* A carrier that loses its attack leaves the flag by the rival (1.11). */
+        score -= (1.0f - p_win) * OWN_FLAG_BACK * 0.5f;
         score -= risk * (VALUE[a] + OWN_FLAG_BACK * 0.5f);
     } else {
         score += FETCH_STEP * closer(p->fetch, f, t);
