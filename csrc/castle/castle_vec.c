@@ -35,16 +35,38 @@ __attribute__((target("popcnt"))) static int count_popcnt(const uint8_t *bits, i
     for (; k < bytes; k++) count += __builtin_popcount(bits[k]);
     return count;
 }
+
+/* The action of the k-th set bit (k below the count), a word at a time. */
+__attribute__((target("popcnt"))) static int select_popcnt(const uint8_t *bits, int n, int k) {
+    size_t bytes = (size_t)(n + 7) / 8, at = 0;
+    for (; at + 8 <= bytes; at += 8) {
+        uint64_t word;
+        memcpy(&word, bits + at, 8);
+        int c = __builtin_popcountll(word);
+        if (k < c) {
+            for (; k > 0; k--) word &= word - 1;
+            return (int)(8 * at) + __builtin_ctzll(word);
+        }
+        k -= c;
+    }
+    return mask_bits_select(bits + at, n - (int)(8 * at), k) + (int)(8 * at);
+}
 #endif
 
+static int select_portable(const uint8_t *bits, int n, int k) { return mask_bits_select(bits, n, k); }
+
 static int (*mask_count_fn)(const uint8_t *, int) = count_portable;
+static int (*mask_select_fn)(const uint8_t *, int, int) = select_portable;
 
 static void count_choose(void) {
     mask_count_fn = count_portable;
+    mask_select_fn = select_portable;
 #ifdef CASTLE_POPCNT
     const char *off = getenv("STRATEGO_NO_AVX2");
-    if (__builtin_cpu_supports("popcnt") && !(off != NULL && off[0] != '\0' && off[0] != '0'))
+    if (__builtin_cpu_supports("popcnt") && !(off != NULL && off[0] != '\0' && off[0] != '0')) {
         mask_count_fn = count_popcnt;
+        mask_select_fn = select_popcnt;
+    }
 #endif
 }
 
@@ -180,7 +202,7 @@ static void sample_task(void *ctx, int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; i++) {
         const uint8_t *bits = b->legal + (size_t)i * b->bits_bytes;
         int count = b->legal_count[i];
-        job->out[i] = count ? mask_bits_select(bits, b->actions, (int)rng_below(&b->sample_rng[i], (uint32_t)count)) : -1;
+        job->out[i] = count ? mask_select_fn(bits, b->actions, (int)rng_below(&b->sample_rng[i], (uint32_t)count)) : -1;
     }
 }
 
