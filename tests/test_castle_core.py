@@ -394,6 +394,12 @@ def test_bad_moves():
         game.play(99999)
     with pytest.raises(TypeError, match="int"):
         game.play(True)
+    with pytest.raises(TypeError, match="float"):
+        game.play(3.0)
+    import numpy as np
+    first = game.legal_actions()[0]
+    assert game.action_to_move(np.int64(first)) == game.action_to_move(first)
+    game.clone().play(np.int16(first))
     with pytest.raises(TypeError, match="str"):
         game.move_to_action(3)
     with pytest.raises(ValueError, match="seat"):
@@ -449,6 +455,37 @@ def test_bad_text():
             Game.from_text(text, mode="ffa4")
     with pytest.raises(TypeError):
         Game.from_text(b"mode: ffa4")
+
+
+def test_back_and_forth_and_ply_fields_are_checked():
+    """A state or text whose A10 count or ply no game could reach is refused: a count above
+    the limit, ends that are no move of the piece, a ply at the cap."""
+    from stratego import _core
+
+    text = board({"D4": "n5n", "L4": "n4"})
+    game = Game.from_text(text, back_and_forth=3)
+    game.play("D4-D5")
+    settings, state = game.__reduce__()[1]
+    # rep_count[0] in castle.h's field order: rng, board, node/carry/known, flags, sliders, removed, rep_*.
+    count_at = 8 + 146 + 3 * 80 + 3 * 4 + 4 + 4 * 10 + 3 * 4
+    assert state[count_at] == 1
+    for count, ok in ((3, True), (4, False)):
+        bad = bytearray(state)
+        bad[count_at] = count
+        if ok:
+            _core.CastleGame.from_state(settings, bytes(bad))
+        else:
+            with pytest.raises(ValueError, match=r"back-and-forth count 4 is not in \[1, 3\]"):
+                _core.CastleGame.from_state(settings, bytes(bad))
+    with pytest.raises(ValueError, match="count 1..3"):
+        Game.from_text(text.replace("ring:", "repeat: n=D4:D5:4\nring:"), back_and_forth=3)
+    with pytest.raises(ValueError, match="no move of its piece"):
+        Game.from_text(text.replace("ring:", "repeat: n=D4:E5:1\nring:"))
+    assert Game.from_text(text.replace("ring:", "repeat: n=D4:D5:2\nring:")).to_text().count("n=D4:D5:2") == 1
+    with pytest.raises(ValueError, match="max_plies 3000"):
+        Game.from_text(text.replace("ring:", "ply: 3000\nring:"))
+    far = Game.from_text(text.replace("ring:", "ply: 4000000\nring:"), max_plies=0)
+    assert Game.from_text(far.to_text(), max_plies=0).ply == 4000000
 
 
 def test_mangled_text_and_states_raise_or_load():

@@ -196,11 +196,24 @@ int castle_state_check(const CastleState *s, const CastleSettings *cfg, char *er
         int c = s->flag_carrier[q];
         if (c != CASTLE_NONE && (c >= slots || s->carry[c] != q || s->node[c] != s->flag_node[q] || s->flag_abandoned[q]))
             BAD("seat %d's flag and its carrier disagree", q);
-        int r = s->rep_slot[q];
-        if (r != CASTLE_NONE && (castle_seat_of(r) != q || r >= slots || s->node[r] == CASTLE_NONE ||
-                                 s->rep_a[q] >= g->nodes || s->rep_b[q] >= g->nodes))
-            BAD("seat %d's back-and-forth count", q);
+        /* A10's count: the seat's last moved piece stands on one end of a move it can make,
+         * counted 1..back_and_forth times; none after a shot or its removal. */
+        int r = s->rep_slot[q], a = s->rep_a[q], b = s->rep_b[q];
+        if (r == CASTLE_NONE) {
+            if (s->rep_count[q]) BAD("seat %d's back-and-forth count without a piece", q);
+            continue;
+        }
+        if (castle_seat_of(r) != q || r >= slots || s->node[r] == CASTLE_NONE || a >= g->nodes || b >= g->nodes ||
+            a == b || (s->node[r] != a && s->node[r] != b) || g->move_index[a][b] < 0)
+            BAD("seat %d's back-and-forth piece or nodes", q);
+        int adjacent = 0;
+        for (int k = 0; k < g->degree[a]; k++) adjacent |= g->neighbour[a][k] == b;
+        if (!adjacent && castle_rank(r) != CASTLE_SCOUT && castle_rank(r) != CASTLE_CAPTAIN)
+            BAD("seat %d's back-and-forth nodes are no move of its piece", q);
+        if (s->rep_count[q] < 1 || s->rep_count[q] > cfg->back_and_forth)
+            BAD("seat %d's back-and-forth count %d is not in [1, %d]", q, s->rep_count[q], (int)cfg->back_and_forth);
     }
+    if (!s->done && cfg->max_plies && s->ply >= (uint32_t)cfg->max_plies) BAD("ply %u at or past the cap", (unsigned)s->ply);
     if (!s->done && s->phase == CASTLE_PHASE_MOVE && s->to_move != s->mover) BAD("the mover is not to move");
     if (!s->done && s->phase == CASTLE_PHASE_TAKE &&
         (s->to_move != s->mover || s->take_node >= g->nodes || s->board[s->take_node] == CASTLE_NONE ||

@@ -91,6 +91,25 @@ int castle_action_parse(const CastleState *s, const char *text, char *err, size_
 
 /* ------------------------------------------------------------------ writing a board */
 
+/* The cells no piece stands on in the grid, their tokens and what they are. */
+typedef struct {
+    char kind;
+    const char *token, *what;
+} FixedCell;
+
+static const FixedCell FIXED_CELLS[] = {
+    {' ', "-", "off the board"},
+    {'~', "~", "a lake"},
+    {'O', "O", "a ring cell (its piece goes on the ring: line)"},
+    {'T', "T", "the turret (its piece goes on the turret: line)"},
+};
+
+static const FixedCell *fixed_cell(char kind) {
+    for (size_t k = 0; k < sizeof(FIXED_CELLS) / sizeof(FIXED_CELLS[0]); k++)
+        if (FIXED_CELLS[k].kind == kind) return &FIXED_CELLS[k];
+    return NULL;
+}
+
 typedef struct {
     char *out;
     size_t len, cap;
@@ -172,9 +191,9 @@ int castle_to_text(const CastleState *s, int viewer, char *out, size_t out_len) 
         put(&b, "\n%2d ", row + 1);
         for (int c = 0; c < CASTLE_COLS; c++) {
             int cell = row * CASTLE_COLS + c;
-            char kind = g->cell_kind[cell];
-            const char *t = kind == ' ' ? "-" : kind == '~' ? "~" : kind == 'O' ? "O" : kind == 'T' ? "T" : ".";
-            if (kind == '.' && s->board[g->cell_node[cell]] != CASTLE_NONE) {
+            const FixedCell *fixed = fixed_cell(g->cell_kind[cell]);
+            const char *t = fixed ? fixed->token : ".";
+            if (!fixed && s->board[g->cell_node[cell]] != CASTLE_NONE) {
                 piece_token(s, viewer, s->board[g->cell_node[cell]], tok);
                 t = tok;
             }
@@ -280,8 +299,11 @@ static int read_header(Reader *r, const CastleSettings *cfg, const char *key, co
         if (strcmp(value, "move") != 0) return fail(r, "phase: a text board starts in the move phase, got %s", value);
     } else if (strcmp(key, "ply") == 0) {
         char *end;
-        unsigned long v = strtoul(value, &end, 10);
-        if (*value == 0 || *end || v > 1000000) return fail(r, "ply: expected a number 0..1000000, got %s", value);
+        unsigned long long v = strtoull(value, &end, 10);
+        if (!isdigit((unsigned char)*value) || *end || v > UINT32_MAX)
+            return fail(r, "ply: expected a number 0..%u, got %s", (unsigned)UINT32_MAX, value);
+        if (cfg->max_plies && v >= (unsigned long long)cfg->max_plies)
+            return fail(r, "ply: %s is at or past the settings' max_plies %d", value, (int)cfg->max_plies);
         s->ply = (uint32_t)v;
     } else if (strcmp(key, "sliders") == 0) {
         char vals[4][64];
@@ -325,8 +347,9 @@ static int read_header(Reader *r, const CastleSettings *cfg, const char *key, co
         for (int k = 0; k < n; k++) {
             char a[8] = {0}, c[8] = {0};
             int count = 0, seat = tok[k][1] == '=' ? castle_seat_from_letter(s->mode, tok[k][0]) : -1;
-            if (seat < 0 || sscanf(tok[k] + 2, "%7[^:]:%7[^:]:%d", a, c, &count) != 3 || count < 1 || count > 50)
-                return fail(r, "repeat: cannot read %s: expected <seat>=<node>:<node>:<count 1..50>", tok[k]);
+            if (seat < 0 || sscanf(tok[k] + 2, "%7[^:]:%7[^:]:%d", a, c, &count) != 3 || count < 1 || count > cfg->back_and_forth)
+                return fail(r, "repeat: cannot read %s: expected <seat>=<node>:<node>:<count 1..%d (back_and_forth)>",
+                            tok[k], (int)cfg->back_and_forth);
             int here = castle_node_parse(g, a, strlen(a)), other = castle_node_parse(g, c, strlen(c));
             if (here < 0 || other < 0 || s->board[here] == CASTLE_NONE || castle_seat_of(s->board[here]) != seat)
                 return fail(r, "repeat: %s: the first node must hold a piece of %c (give ring/turret lines first)", tok[k],
@@ -390,15 +413,13 @@ int castle_from_text(CastleState *s, const CastleSettings *cfg, const char *text
         if (count != 16) return fail(&r, "row %ld has %d cells, expected 15 (A..O; - off the board)", row, count - 1);
         for (int c = 0; c < CASTLE_COLS; c++) {
             int cell = (int)(row - 1) * CASTLE_COLS + c;
-            char kind = g->cell_kind[cell], where[64];
+            char where[64];
             const char *t = tok[c + 1];
+            const FixedCell *fixed = fixed_cell(g->cell_kind[cell]);
             snprintf(where, sizeof(where), "%c%ld", 'A' + c, row);
-            const char *expect = kind == ' ' ? "-" : kind == '~' ? "~" : kind == 'O' ? "O" : kind == 'T' ? "T" : NULL;
-            if (expect) {
-                if (strcmp(t, expect) != 0)
-                    return fail(&r, "%s is %s, so its cell must read %s, got %s", where,
-                                kind == ' ' ? "off the board" : kind == '~' ? "a lake" : kind == 'O' ? "a ring cell (its piece goes on the ring: line)" : "the turret (its piece goes on the turret: line)",
-                                expect, t);
+            if (fixed) {
+                if (strcmp(t, fixed->token) != 0)
+                    return fail(&r, "%s is %s, so its cell must read %s, got %s", where, fixed->what, fixed->token, t);
                 continue;
             }
             if (strcmp(t, ".") == 0) continue;
@@ -423,7 +444,7 @@ int castle_from_text(CastleState *s, const CastleSettings *cfg, const char *text
         }
     for (int q = 0; q < s->seats; q++) {
         int same = 1;
-        for (int r = 1; r <= CASTLE_RANK_MAX; r++) same &= removed_given[q][r] == s->removed[q][r];
+        for (int rank = 1; rank <= CASTLE_RANK_MAX; rank++) same &= removed_given[q][rank] == s->removed[q][rank];
         if (removed_seen && !same) {
             snprintf(err, err_len, "removed: %c's pile does not match the pieces missing from the board",
                      castle_seat_letter(s->mode, q));
@@ -438,5 +459,7 @@ int castle_from_text(CastleState *s, const CastleSettings *cfg, const char *text
     CastleSettings start = *cfg;
     start.first_seat = to_move;
     castle_start(s, &start);
+    /* What the lines could not check one by one (a repeat that is no move of its piece). */
+    if (castle_state_check(s, cfg, err, err_len) < 0) return -1;
     return 0;
 }

@@ -5,6 +5,7 @@ converts: seats to letters, the notation to actions, and the core's refusals to 
 """
 from __future__ import annotations
 
+import operator
 import re
 
 from stratego import _core
@@ -20,14 +21,26 @@ class IllegalMove(ValueError):
     """A move that is not legal now, or not a move at all; the message says which and why."""
 
 
+# Each mode's tables, asked of C once: a game reads them on every clone and load.
+_GEOMETRY: dict[int, dict] = {}
+
+
+def _geometry(mode: int) -> dict:
+    if mode not in _GEOMETRY:
+        _GEOMETRY[mode] = _core.castle_geometry(mode)
+    return _GEOMETRY[mode]
+
+
 def geometry(mode) -> dict:
     """A board's tables (node names, neighbours, lines, zones, actions, layout) for a mode
-    name or number; `ffa4` and `teams4` share board A1."""
+    name or number; `ffa4` and `teams4` share board A1. A copy: change it freely."""
     if isinstance(mode, str):
         if mode not in variants.MODES:
             raise ValueError(f"mode must be one of {list(variants.MODES)}, got {mode!r}")
         mode = variants.MODES.index(mode)
-    return _core.castle_geometry(mode)
+    if mode not in range(len(variants.MODES)):
+        raise ValueError(f"mode must be one of {list(variants.MODES)} or 0..{len(variants.MODES) - 1}, got {mode!r}")
+    return {k: dict(v) if isinstance(v, dict) else v for k, v in _geometry(mode).items()}
 
 
 def action_table(mode) -> list[tuple[str, str | None, str | int | None]]:
@@ -68,7 +81,7 @@ class Game:
                                  f"got {setups!r}"[:300])
             setups = tuple(setups.get(letter) for letter in letters)
         self._core = _core.CastleGame(variants.settings_tuple(values), seed, setups)
-        self._geometry = _core.castle_geometry(values["mode"])
+        self._geometry = _geometry(values["mode"])
 
     # -------------------------------------------------------------- making games
     @classmethod
@@ -88,7 +101,7 @@ class Game:
     def _wrap(cls, core) -> "Game":
         game = cls.__new__(cls)
         game._core = core
-        game._geometry = _core.castle_geometry(core.info()["mode"])
+        game._geometry = _geometry(core.info()["mode"])
         return game
 
     def clone(self) -> "Game":
@@ -227,7 +240,7 @@ class Game:
 
     def action_to_move(self, action: int) -> str:
         """The notation of an action in this position (x marks an attack now)."""
-        return self._core.action_name(action)
+        return self._core.action_name(_action_int(action))
 
     def move_to_action(self, move: str) -> int:
         try:
@@ -239,7 +252,7 @@ class Game:
         """Plays a move (notation or action); IllegalMove says which and why if it is not legal."""
         if self.done:
             raise RuntimeError(f"the game is over ({self.end_reason}); no move can be played")
-        action = self.move_to_action(move) if isinstance(move, str) else move
+        action = self.move_to_action(move) if isinstance(move, str) else _action_int(move)
         reason = self._core.check(action)
         if reason is not None:
             raise IllegalMove(reason)
@@ -276,6 +289,16 @@ class Game:
     def __repr__(self) -> str:
         state = f"{self.end_reason}, winner {self.winner}" if self.done else f"{self.seat_letters[self.to_play]} to {self.phase}"
         return f"<castle.Game {self.mode} ply {self.ply}: {state}>"
+
+
+def _action_int(action) -> int:
+    """An action as an int: Python and NumPy integers, not bools or floats."""
+    if isinstance(action, bool):
+        raise TypeError("an action must be an int or a move in the notation, got a bool")
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise TypeError(f"an action must be an int or a move in the notation, got {type(action).__name__}") from None
 
 
 def _restore(settings, state) -> Game:
