@@ -109,7 +109,8 @@ REP_SLOT = FLAG_CARRIER + 4 + 4 + 4 + 40
 def swap_unseen(game, seat, rng):
     """A copy of game in which every other seat's pieces that `seat` does not know trade
     places among themselves at random (ranks move, positions and flags stay), or None
-    when no such pair exists; the core checks the state it builds."""
+    when no such pair exists; the core checks the state it builds. Each seat's last moved
+    piece stays where it is (its move may have shown what it can be)."""
     core = game._core
     settings, state = core.settings(), bytearray(core.state())
     pieces = {}
@@ -120,16 +121,16 @@ def swap_unseen(game, seat, rng):
             continue
         owner, rank, _flag, slot = found
         assert state[BOARD + node] == slot and state[NODE + slot] == node  # the layout above holds
-        if owner != seat and not core.known(seat, node):
+        # The piece a seat moved last stays: its move (a line, two steps) is public and
+        # can say what it is (A10's count keeps it; castle_state_check holds them together).
+        if owner != seat and not core.known(seat, node) and slot != state[REP_SLOT + owner]:
             pieces.setdefault(owner, []).append((node, slot, rank))
     changed = False
     for owner, found in pieces.items():
         order = rng.permutation(len(found))
         old = bytes(state)
-        took_place = {}  # a slot -> the slot that now stands where it stood
         for k, (node, slot, rank) in enumerate(found):
             moved = found[order[k]][1]
-            took_place[slot] = moved
             changed |= found[order[k]][2] != rank
             state[BOARD + node] = moved
             state[NODE + moved] = node
@@ -137,9 +138,6 @@ def swap_unseen(game, seat, rng):
             state[KNOWN + moved] = old[KNOWN + slot]
             if old[CARRY + slot] != 0xFF:
                 state[FLAG_CARRIER + old[CARRY + slot]] = moved
-        # A10's count follows the piece on the node.
-        if old[REP_SLOT + owner] in took_place:
-            state[REP_SLOT + owner] = took_place[old[REP_SLOT + owner]]
     if not changed:
         return None
     return type(game)._wrap(stratego._core.CastleGame.from_state(settings, bytes(state)))

@@ -30,6 +30,7 @@ class CastleBenchResult:
     num_threads: int
     batch_steps: int
     seconds: float
+    cpu_seconds: float
     games_finished: int
     wins: tuple
     draws: int
@@ -42,6 +43,12 @@ class CastleBenchResult:
     def steps_per_second(self) -> float:
         """Decisions per second over all games (one step = one game advancing one ply)."""
         return self.batch_steps * self.num_envs / self.seconds
+
+    @property
+    def steps_per_cpu_second(self) -> float:
+        """The same over the CPU time the process used (all its threads): per core, and
+        what a loaded machine's wall clock hides."""
+        return self.batch_steps * self.num_envs / max(self.cpu_seconds, 1e-9)
 
     @property
     def mean_game_length(self) -> float:
@@ -57,13 +64,13 @@ def run_castle_bench(label: str, num_envs: int = 4096, batch_steps: int = 3200, 
     env = VecEnv(num_envs, mode, num_threads=num_threads, **env_kwargs)
     try:
         env.reset(seed=seed)
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         for step in range(batch_steps):
             env.step(env.sample_actions())
             if progress is not None and step % 16 == 15:
                 now = time.perf_counter() - start
                 progress((step + 1) / batch_steps, (step + 1) * num_envs / max(now, 1e-9))
-        elapsed = time.perf_counter() - start
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
         if progress is not None:
             progress(1.0, batch_steps * num_envs / max(elapsed, 1e-9))
         stats = env.stats()
@@ -71,7 +78,7 @@ def run_castle_bench(label: str, num_envs: int = 4096, batch_steps: int = 3200, 
                   env.final_winner, env.final_reason, env.final_plies] + ([env.obs] if env.obs is not None else [])
         return CastleBenchResult(
             label=label, mode=mode, num_envs=num_envs, num_threads=env.num_threads, batch_steps=batch_steps,
-            seconds=elapsed, games_finished=stats["games_finished"], wins=tuple(stats["wins"]),
+            seconds=elapsed, cpu_seconds=cpu, games_finished=stats["games_finished"], wins=tuple(stats["wins"]),
             draws=stats["draws"], cap_draws=stats["cap_draws"], plies=stats["plies"], checksum=stats["checksum"],
             bytes_per_step=sum(a.nbytes for a in arrays) // num_envs)
     finally:
@@ -85,7 +92,8 @@ def format_castle_result(r: CastleBenchResult) -> str:
     return "\n".join([
         f"{r.label}: {r.mode}, {r.num_envs} games x {r.batch_steps} steps on {r.num_threads} thread(s) "
         f"in {r.seconds:.2f} s",
-        f"  steps/s           {r.steps_per_second:,.0f}",
+        f"  steps/s           {r.steps_per_second:,.0f} ({r.steps_per_cpu_second:,.0f} per CPU second, "
+        f"{r.cpu_seconds:.2f} s of CPU)",
         f"  games finished    {r.games_finished:,} (mean length {r.mean_game_length:.1f} plies)",
         f"  results by seat   {wins}  draws {100 * r.draws / finished:.1f}% "
         f"(of which ply cap {100 * r.cap_draws / finished:.1f}%)",
