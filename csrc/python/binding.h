@@ -74,6 +74,8 @@ int setup_table_parse(PyObject *obj, const Rules *r, SetupTable *table);
 
 /* castle_game.c: adds the castle game's type, functions and constants to the module. */
 int castle_binding_add(PyObject *m);
+/* castle_batch.c: adds the castle batch (CastleBatch) and the observation's tables. */
+int castle_batch_binding_add(PyObject *m);
 /* module.c: adds the module attribute `attr`, the tuple of the names name_of(0..n-1). */
 int add_names(PyObject *m, const char *attr, const char *(*name_of)(int), int n);
 

@@ -6,7 +6,10 @@
 
 #include <string.h>
 
+#include "castle_bot.h"
 #include "castle.h"
+#include "castle_binding.h"
+#include "castle_view.h"
 #include "rng.h"
 
 typedef struct {
@@ -75,6 +78,10 @@ static PyObject *settings_tuple(const CastleSettings *cfg) {
     for (int k = 0; k < CASTLE_SETTING_NB; k++) values[k] = fields[k];
     return int_tuple(values, CASTLE_SETTING_NB);
 }
+
+int castle_settings_parse(PyObject *obj, CastleSettings *cfg) { return settings_from_tuple(obj, cfg); }
+
+PyObject *castle_settings_build(const CastleSettings *cfg) { return settings_tuple(cfg); }
 
 static int ready(CastleGameObject *self) {
     if (!self->ready) {
@@ -346,6 +353,42 @@ static PyObject *CastleGame_known(CastleGameObject *self, PyObject *args) {
     return PyBool_FromLong(slot != CASTLE_NONE && castle_known(&self->state, seat, slot));
 }
 
+/* bot_action(name, rng) -> (action, rng): the action bot `name` (csrc/castle/castle_bot.h)
+ * plays for the seat to decide, from that seat's view, and the stream's next state;
+ * action -1 once the game is over. */
+static PyObject *CastleGame_bot_action(CastleGameObject *self, PyObject *args) {
+    const char *name;
+    unsigned long long stream;
+    if (!PyArg_ParseTuple(args, "sK", &name, &stream)) return NULL;
+    if (ready(self) < 0) return NULL;
+    int kind = castle_bot_kind_from_name(name);
+    if (kind < 0) {
+        PyErr_Format(PyExc_ValueError, "unknown castle bot %R; expected 'random' or 'heuristic'", PyTuple_GET_ITEM(args, 0));
+        return NULL;
+    }
+    uint64_t rng = (uint64_t)stream;
+    int action = castle_bot_action(&self->state, &self->settings, kind, &rng);
+    return Py_BuildValue("(iK)", action, (unsigned long long)rng);
+}
+
+/* observation(seat, planes) -> bytes: seat's view as codes, or expanded to planes
+ * (csrc/castle/castle_observe.h); stratego.castle.Game.observation shapes it. */
+static PyObject *CastleGame_observation(CastleGameObject *self, PyObject *args) {
+    int seat, planes;
+    if (!PyArg_ParseTuple(args, "ip", &seat, &planes)) return NULL;
+    if (ready(self) < 0) return NULL;
+    if (seat < 0 || seat >= self->state.seats) {
+        PyErr_Format(PyExc_ValueError, "seat must be in [0, %d), got %d", self->state.seats, seat);
+        return NULL;
+    }
+    uint8_t codes[CASTLE_CODES_BYTES];
+    castle_view_codes(&self->state, &self->settings, seat, codes);
+    if (!planes) return PyBytes_FromStringAndSize((const char *)codes, sizeof(codes));
+    PyObject *out = PyBytes_FromStringAndSize(NULL, CASTLE_PLANES_BYTES);
+    if (out != NULL) castle_obs_expand(codes, (uint8_t *)PyBytes_AS_STRING(out));
+    return out;
+}
+
 /* info() -> a dict of the public fields. */
 static PyObject *CastleGame_info(CastleGameObject *self, PyObject *Py_UNUSED(ignored)) {
     if (ready(self) < 0) return NULL;
@@ -404,6 +447,8 @@ static PyMethodDef CastleGame_methods[] = {
     {"piece", (PyCFunction)CastleGame_piece, METH_VARARGS, "piece(node) -> (seat, rank, flag or None, slot) or None."},
     {"known", (PyCFunction)CastleGame_known, METH_VARARGS, "known(seat, node) -> whether seat knows that rank."},
     {"info", (PyCFunction)CastleGame_info, METH_NOARGS, "info() -> the public fields as a dict."},
+    {"bot_action", (PyCFunction)CastleGame_bot_action, METH_VARARGS, "bot_action(name, rng) -> (action, rng)."},
+    {"observation", (PyCFunction)CastleGame_observation, METH_VARARGS, "observation(seat, planes) -> bytes."},
     {NULL, NULL, 0, NULL},
 };
 

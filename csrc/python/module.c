@@ -334,6 +334,7 @@ static int core_exec(PyObject *m) {
     if (PyModule_AddType(m, &GameStateType) < 0 || PyModule_AddType(m, &BatchType) < 0) goto done;
     /* The castle game (csrc/castle/, castle_game.c): its CastleGame type, tables and names. */
     if (castle_binding_add(m) < 0) goto done;
+    if (castle_batch_binding_add(m) < 0) goto done;
     if (add_new(m, "END_REASONS", strings_tuple(END_REASON_NAMES, END_REASON_NB)) < 0 ||
         add_new(m, "LEARNER_COLORS", strings_tuple(LEARNER_MODE_NAMES, LEARNER_MODE_NB)) < 0 ||
         add_new(m, "LAKE_SQUARES", lake_squares_tuple()) < 0 ||

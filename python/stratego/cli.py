@@ -17,6 +17,10 @@ MAX_PLIES = RULE_SETTINGS["max_plies"][1]
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if args.steps is None:
+        args.steps = 3200 if args.game == "castle" else 2000
+    if args.game == "castle":
+        return _bench_castle(args)
     if args.ray is not None:
         return _bench_ray(args)
     print(f"stratego bench: variant {args.variant}, default threads {default_num_threads()}, "
@@ -38,6 +42,34 @@ def _bench(args: argparse.Namespace) -> int:
             return 1
         print(f"observations cost: obs on runs at {a.steps_per_second / b.steps_per_second:.2f}x "
               f"the speed of obs off")
+    return 0
+
+
+def _bench_castle(args: argparse.Namespace) -> int:
+    """`stratego bench --game castle`: the castle game's random games (docs/castle.md)."""
+    from .bench import ProgressBar
+    from .castle.bench import CONFIGS, format_castle_result, run_castle_bench
+    if args.ray is not None or args.seconds is not None:
+        print("stratego bench --game castle: --ray and --seconds are for the classic game; use --steps",
+              file=sys.stderr)
+        return 2
+    steps = args.steps
+    print(f"stratego bench --game castle: mode {args.mode}, state {_core.CASTLE_STATE_BYTES} bytes/game")
+    labels = ["no obs", "codes+bits"] + ([] if args.no_obs else ["planes+bool"])
+    runs = []
+    for label in labels:
+        bar = ProgressBar(label, not args.no_progress)
+        runs.append(run_castle_bench(label, num_envs=args.num_envs, batch_steps=steps, num_threads=args.threads,
+                                     seed=args.seed, mode=args.mode, progress=bar.update, **CONFIGS[label]))
+        bar.close()
+    for r in runs:
+        print(format_castle_result(r))
+    if len({r.checksum for r in runs}) != 1:
+        print("ERROR: observations changed the games (checksums differ)", file=sys.stderr)
+        return 1
+    base = runs[0].steps_per_second
+    print("observations cost: " + ", ".join(f"{r.label} at {r.steps_per_second / base:.2f}x" for r in runs[1:])
+          + " the speed of no obs")
     return 0
 
 
@@ -74,8 +106,14 @@ def _arena(args: argparse.Namespace) -> int:
 
 
 def _view(args: argparse.Namespace) -> int:
-    from .viewer import load_game, viewer_html
-    page = viewer_html(load_game(args.game, args.index, max_moves=args.max_moves), perspective=args.perspective, title=args.title)
+    from .castle import viewer as castle_viewer
+    if castle_viewer.is_castle_file(args.game):
+        limits = {} if args.max_moves is None else {"max_moves": args.max_moves}
+        page = castle_viewer.viewer_html(castle_viewer.load_game(args.game, args.index, **limits),
+                                         perspective=args.perspective, title=args.title)
+    else:
+        from .viewer import load_game, viewer_html
+        page = viewer_html(load_game(args.game, args.index, max_moves=args.max_moves), perspective=args.perspective, title=args.title)
     # Written only once the whole page is made: a bad record leaves no file behind.
     with open(args.output, "w", encoding="utf-8") as out:
         out.write(page)
@@ -135,10 +173,12 @@ def _add_viewing(sub) -> None:
                           description="Writes a self-contained HTML page of a game: board, moves, captured "
                           "pieces, steps by move (buttons, slider, keys). --perspective red or blue writes only "
                           "what that player knew.")
-    view.add_argument("game", metavar="GAME", help="a Gravon .xml record, a folder of them, or a JSON lines file of games (--index)")
+    view.add_argument("game", metavar="GAME", help="a Gravon .xml record, a folder of them, or a JSON lines file of games "
+                      "(--index), the castle game's too")
     view.add_argument("-o", "--output", required=True, help="the HTML file to write")
-    view.add_argument("--perspective", default="full", choices=VIEWS,
-                      help="full: every piece, with buttons for each player's view (default); red/blue: that player's view only")
+    view.add_argument("--perspective", default="full", choices=VIEWS + tuple("nesw"),
+                      help="full: every piece, with buttons for each player's view (default); red/blue: that player's "
+                           "view only; n/e/s/w: a castle game's seat's view only (docs/castle.md)")
     view.add_argument("--index", type=int_in(0, MAX_STEPS), default=0, help="the game's number in the file or folder (from 0)")
     view.add_argument("--title", default=None, help="the page's title")
     _add_max_moves(view)
@@ -191,8 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     bench = sub.add_parser("bench", help="random-vs-random games in parallel: speed and checksum")
     bench.add_argument("--num-envs", type=int_in(1, MAX_ENVS), default=4096, help="games at once (4096)")
-    bench.add_argument("--steps", type=int_in(1, MAX_STEPS), default=2000,
-                       help="batch steps, each one ply of every game (2000: every game started in the first step ends, by the ply cap at the latest)")
+    bench.add_argument("--steps", type=int_in(1, MAX_STEPS), default=None,
+                       help="batch steps, each one ply of every game (2000: every game started in the first step ends, by the ply cap at the latest; castle 3200)")
     bench.add_argument("--seconds", type=float_in(0, MAX_SECONDS, lo_open=True), default=None,
                        help="run for this long instead of --steps")
     bench.add_argument("--threads", type=int_in(0, MAX_THREADS), default=0,
@@ -202,6 +242,9 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--obs-dtype", default="uint8", choices=["uint8", "float32"])
     bench.add_argument("--no-obs", action="store_true", help="only the run without observations")
     bench.add_argument("--no-progress", action="store_true", help="no progress bar")
+    bench.add_argument("--game", default="stratego", choices=["stratego", "castle"],
+                       help="the classic game, or the 3/4-player castle game (docs/castle.md)")
+    bench.add_argument("--mode", default="ffa4", choices=["ffa4", "teams4", "ffa3"], help="castle: the mode (ffa4)")
     bench.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
                        help="run across Ray actors: at ADDRESS (HOST:PORT of `ray start --head`), or on a local "
                             "Ray started here when no address is given (docs/distributed.md)")

@@ -270,24 +270,26 @@ def write_jsonl(records: Iterable, dest: str | os.PathLike | IO[str], *, append:
 
 
 def iter_jsonl(source: str | os.PathLike | IO[bytes], *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
-               max_moves: int = MAX_JSONL_MOVES) -> Iterator[Record]:
+               max_moves: int = MAX_JSONL_MOVES, parse=None) -> Iterator[Record]:
     """Yields the Record of each line of a path or a binary file, streaming: one line in
     memory at a time. A bad line raises RecordError naming the file and line; a line
-    longer than max_line_bytes is refused before it is read whole."""
+    longer than max_line_bytes is refused before it is read whole. `parse(line, where,
+    max_moves=, _cache=)` reads a line of another game's records (stratego.castle.records)."""
+    parse = record_from_json if parse is None else parse
     if isinstance(source, (str, os.PathLike)):
         name = str(source)
         path = Path(source)
         if not path.is_file():
             raise RecordError(f"{name}: not a regular file; expected a file of game records")
         with open(path, "rb") as handle:
-            yield from _iter_lines(handle, name, max_line_bytes, max_moves)
+            yield from _iter_lines(handle, name, max_line_bytes, max_moves, parse)
     elif hasattr(source, "readline"):
-        yield from _iter_lines(source, getattr(source, "name", "records"), max_line_bytes, max_moves)
+        yield from _iter_lines(source, getattr(source, "name", "records"), max_line_bytes, max_moves, parse)
     else:
         raise TypeError(f"source must be a path or a binary file, got {type(source).__name__}")
 
 
-def _iter_lines(handle, name: str, max_line_bytes: int, max_moves: int) -> Iterator[Record]:
+def _iter_lines(handle, name: str, max_line_bytes: int, max_moves: int, parse) -> Iterator[Record]:
     cache: dict = {}
     number = 0
     while True:
@@ -302,7 +304,7 @@ def _iter_lines(handle, name: str, max_line_bytes: int, max_moves: int) -> Itera
             raise RecordError(f"{where}: longer than {max_line_bytes} bytes (max_line_bytes)")
         if not line.strip():
             raise RecordError(f"{where}: a blank line; expected one game a line")
-        yield record_from_json(line, where, max_moves=max_moves, _cache=cache)
+        yield parse(line, where, max_moves=max_moves, _cache=cache)
 
 
 def read_jsonl(source: str | os.PathLike | IO[bytes], **limits) -> list[Record]:

@@ -162,13 +162,20 @@ def viewer_html(game: Game, *, perspective: str = "full", title: str | None = No
     data = {"title": title, "result": result_text(game), "frames": frames}
     # "<" as \u003c: no text of the game can close the <script> element it sits in.
     payload = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
-    page = resources.files("stratego.data").joinpath("viewer.html").read_text(encoding="utf-8")
-    head, tail = page.split("__DATA__")  # the data goes in last: no text of it is replaced
+    head, tail = page_template("viewer.html").split("__DATA__")  # the data goes in last: no text of it is replaced
     for key, value in (("TITLE", escape(title)), ("LIGHT", COLORS["light"]), ("DARK", COLORS["dark"]),
                        ("LAKE", COLORS["lake"]), ("RED", COLORS["r"]), ("BLUE", COLORS["b"]),
                        ("LAST", COLORS["last"]), ("ATTACK", COLORS["attack"])):
         head = head.replace(f"__{key}__", value)
     return head + payload + tail
+
+
+def page_template(name: str) -> str:
+    """A page of stratego/data (viewer.html, castle_viewer.html) with the controls both
+    share (viewer_controls.js) put in where it says __CONTROLS__."""
+    data = resources.files("stratego.data")
+    page = data.joinpath(name).read_text(encoding="utf-8")
+    return page.replace("__CONTROLS__", data.joinpath("viewer_controls.js").read_text(encoding="utf-8"))
 
 
 def load_game(path: str | os.PathLike, index: int = 0, *, max_moves: int | None = None) -> Game:

@@ -82,6 +82,12 @@ class Game:
             setups = tuple(setups.get(letter) for letter in letters)
         self._core = _core.CastleGame(variants.settings_tuple(values), seed, setups)
         self._geometry = _geometry(values["mode"])
+        # The game's history for its record (records.py): how it started and the moves.
+        self._start = {"seed": seed}
+        if setups is not None:
+            self._start["setups"] = {k: [int(r) for r in v] for k, v in zip(letters, setups) if v is not None}
+        self._moves = []
+        self._bot_rng = seed  # the bots' stream (bot_move), apart from the setups'
 
     # -------------------------------------------------------------- making games
     @classmethod
@@ -95,20 +101,42 @@ class Game:
             if found and variant is None:
                 settings["mode"] = found.group(1)
         values = variants.load_settings(variant, **settings)
-        return cls._wrap(_core.CastleGame.from_text(variants.settings_tuple(values), text))
+        game = cls._wrap(_core.CastleGame.from_text(variants.settings_tuple(values), text))
+        game._start = {"position": text}
+        return game
 
     @classmethod
     def _wrap(cls, core) -> "Game":
         game = cls.__new__(cls)
         game._core = core
         game._geometry = _geometry(core.info()["mode"])
+        game._start, game._moves, game._bot_rng = None, [], 0
         return game
 
     def clone(self) -> "Game":
-        return Game._wrap(self._core.clone())
+        game = Game._wrap(self._core.clone())
+        game._start, game._moves, game._bot_rng = self._start, list(self._moves), self._bot_rng
+        return game
 
     def __reduce__(self):
-        return (_restore, (self._core.settings(), self._core.state()))
+        # The history and the bots' stream as the pickle's state (set on the restored
+        # object's __dict__), so the arguments stay (settings, state bytes).
+        return (_restore, (self._core.settings(), self._core.state()),
+                {"_start": self._start, "_moves": list(self._moves), "_bot_rng": self._bot_rng})
+
+    # -------------------------------------------------------------- history
+    @property
+    def history(self) -> list[str]:
+        """The moves played on this object (and its clones' ancestors), in the notation."""
+        return list(self._moves)
+
+    def record(self, **players) -> dict:
+        """The game as a record (docs/castle.md "Records"): settings, start, moves, result.
+        `players` name who sat where (`n="heuristic"`). A game restored from bare state
+        bytes has no start to record: ValueError."""
+        from .records import game_record
+
+        return game_record(self, players)
 
     # -------------------------------------------------------------- state
     @property
@@ -256,10 +284,38 @@ class Game:
         reason = self._core.check(action)
         if reason is not None:
             raise IllegalMove(reason)
+        self._moves.append(self._core.action_name(action))
         self._core.apply(action)
         return self
 
+    def bot_move(self, name: str = "heuristic") -> int:
+        """The action bot `name` ("random" or "heuristic", csrc/castle/castle_bot.h) plays for the
+        seat to decide; the move is not played (`play` it). -1 once the game is over.
+        The bot sees only what that seat may know (A12). Its random choices come from the
+        game's bot stream, which starts at the game's seed (0 for from_text) and advances
+        with each call; clone() and pickling keep it."""
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a str ('random' or 'heuristic'), got {type(name).__name__}")
+        action, self._bot_rng = self._core.bot_action(name, self._bot_rng)
+        return action
+
     # -------------------------------------------------------------- text
+    def observation(self, seat: int | None = None, *, obs_format: str = "planes"):
+        """A seat's view (default: the seat to decide) as the batch writes it
+        (docs/castle.md "Observation"): planes (115, 15, 15) uint8, or obs_format="codes"
+        (280,) uint8."""
+        import numpy as np
+
+        from .observation import SHAPES
+        if obs_format not in SHAPES:
+            raise ValueError(f"obs_format must be 'planes' or 'codes', got {obs_format!r}")
+        if seat is None:
+            seat = self.to_play
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise TypeError(f"seat must be an int or None, got {type(seat).__name__}")
+        data = self._core.observation(seat, obs_format == "planes")
+        return np.frombuffer(data, np.uint8).reshape(SHAPES[obs_format]).copy()
+
     def to_text(self, seat: int | None = None) -> str:
         """The text board: the full board, or what `seat` may know (others' unknown ranks as ?)."""
         return self._core.to_text(-1 if seat is None else seat)
