@@ -43,6 +43,48 @@ void mask_bits_pack(const uint8_t *mask, int n, uint8_t *bits) {
     }
 }
 
+/* The last byte of n actions (n % 8 != 0) with the bits at and past n cleared. */
+static inline unsigned tail_byte(const uint8_t *bits, int n) { return bits[n / 8] & ((1u << (n % 8)) - 1u); }
+
+int mask_bits_count(const uint8_t *bits, int n) {
+    int full = n / 8, total = 0, at = 0;
+    for (; at + 8 <= full; at += 8) {
+        uint64_t word;
+        memcpy(&word, bits + at, 8);
+        total += word_count(word);
+    }
+    for (; at < full; at++) total += word_count(bits[at]);
+    if (n % 8) total += word_count(tail_byte(bits, n));
+    return total;
+}
+
+int mask_bits_select(const uint8_t *bits, int n, int k) {
+    int full = n / 8, at = 0;
+    for (; at + 8 <= full; at += 8) {
+        uint64_t word;
+        memcpy(&word, bits + at, 8);
+        int ones = word_count(word);
+        if (k >= ones) {
+            k -= ones;
+            continue;
+        }
+        /* Bit j of the word is action 8 * at + j: clear the k lowest set bits. */
+        for (; k > 0; k--) word &= word - 1;
+        return 8 * at + __builtin_ctzll(word);
+    }
+    for (; at <= full; at++) {
+        unsigned byte = at < full ? bits[at] : n % 8 ? tail_byte(bits, n) : 0u;
+        int ones = word_count(byte);
+        if (k >= ones) {
+            k -= ones;
+            continue;
+        }
+        for (; k > 0; k--) byte &= byte - 1;
+        return 8 * at + __builtin_ctz(byte);
+    }
+    return -1;
+}
+
 int mask_bits_legal(const GameState *s, const Rules *r, uint8_t *bits) {
     int count = moves_legal_bits_fast(s, r, bits);
     if (count >= 0) return count;

@@ -23,6 +23,13 @@ int mask_bits_legal(const GameState *s, const Rules *r, uint8_t *bits);
 /* Packs the 0/1 bytes mask[0..n) into bits (MASK_BITS_BYTES(n) bytes). */
 void mask_bits_pack(const uint8_t *mask, int n, uint8_t *bits);
 
+/* Set bits of actions 0..n-1 (bits past n are ignored), and the action of the k-th
+ * (0-based) set bit, k below that count (-1 if none): portable count and select for a
+ * game whose actions outnumber the classic sampler's table (the castle batch counts at
+ * write time and selects when it samples, castle_vec.c). */
+int mask_bits_count(const uint8_t *bits, int n);
+int mask_bits_select(const uint8_t *bits, int n, int k);
+
 /* A uniformly random set bit of bits[] among actions 0..n-1 (bits past n are ignored),
  * drawn from *rng, or -1 (nothing drawn) if none is set: the random agent of the packed
  * mask. The k-th set bit in action order for k = rng_below(rng, count), so it picks what
