@@ -33,7 +33,7 @@ except ImportError:  # the --mutate and --replay modes do not need it
     atheris = None
 
 import stratego
-from stratego import notation, records
+from stratego import gravon_xml, notation, records
 from stratego.notation import format_move
 
 
@@ -105,11 +105,11 @@ def check_one(data: bytes) -> None:
 def _check_one(data: bytes) -> None:
     _check_json(data)
     raw_text = data.decode("utf-8", "surrogateescape")
-    if not records._looks_like_xml(data):
+    if not gravon_xml._looks_like_xml(data):
         data = b"<" + data
     sources: list[str | bytes] = [data]
     text = data.decode("utf-8", "surrogateescape")
-    if records._looks_like_xml(text):
+    if gravon_xml._looks_like_xml(text):
         sources.append(text)
     for source in sources:
         try:
