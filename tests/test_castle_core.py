@@ -422,6 +422,10 @@ def test_bad_settings(tmp_path):
         Game(variant="nope")
     with pytest.raises(ValueError, match="seed"):
         Game(seed=-1)
+    for node in (-1, 146, 2**70, "F8", True):
+        with pytest.raises(ValueError, match=r"node must be a node number in \[0, 146\)"):
+            Game("ffa4").node_name(node)
+    assert Game("ffa4").node_name(145) == "turret"
     path = tmp_path / "bad.toml"
     path.write_text('[castle]\nmode = "ffa4"\ncolour = 3\n')
     with pytest.raises(ValueError, match="bad.toml: unknown castle setting 'colour'"):

@@ -418,6 +418,12 @@ def test_bad_arguments_raise_clear_exceptions():
         VecEnv(2, num_threads=-1)
     with pytest.raises(ValueError, match="autoreset_mode"):
         VecEnv(2, autoreset_mode="sometimes")
+    # The seed of a reset, shared with the classic VecEnv (stratego.seeding).
+    for seed in (-1, 2**64):
+        with pytest.raises(ValueError, match=r"seed must be in \[0, 2\*\*64\)"):
+            VecEnv(2).reset(seed=seed)
+        with pytest.raises(ValueError, match=r"seed must be in \[0, 2\*\*64\)"):
+            stratego.VecEnv(2).reset(seed=seed)
 
 
 def test_bad_actions_raise_and_play_nothing():

@@ -230,7 +230,11 @@ class Game:
             raise ValueError(f"{name!r} is not a node of the {self.mode} board (A1..O15 spaces, ring, turret)") from None
 
     def node_name(self, node: int) -> str:
-        return self._geometry["node_names"][node]
+        """The name of node number `node` (0 .. nodes - 1)."""
+        names = self._geometry["node_names"]
+        if isinstance(node, bool) or not hasattr(type(node), "__index__") or not 0 <= int(node) < len(names):
+            raise ValueError(f"node must be a node number in [0, {len(names)}), got {node!r}")
+        return names[int(node)]
 
     def _node_arg(self, node) -> int:
         return self.node(node) if isinstance(node, str) else node
