@@ -122,8 +122,8 @@ static int CastleBatch_init(CastleBatchObject *self, PyObject *args, PyObject *k
 }
 
 static PyObject *CastleBatch_reset(CastleBatchObject *self, PyObject *seed_obj) {
-    unsigned long long seed = PyLong_AsUnsignedLongLong(seed_obj);
-    if (seed == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    uint64_t seed;
+    if (parse_seed(seed_obj, &seed) < 0) return NULL;
     if (batch_writeable(self) < 0 || vec_guard_enter(&self->guard, batch_ready(self)) < 0) return NULL;
     Py_BEGIN_ALLOW_THREADS
     castle_batch_reset_some(&self->batch, NULL, 1, seed, self->num_threads);
@@ -135,11 +135,10 @@ static PyObject *CastleBatch_reset(CastleBatchObject *self, PyObject *seed_obj) 
 /* reset_some(mask, seed): seed None lets the streams go on. */
 static PyObject *CastleBatch_reset_some(CastleBatchObject *self, PyObject *args) {
     PyObject *mask, *seed_obj;
-    unsigned long long seed = 0;
+    uint64_t seed = 0;
     if (!PyArg_ParseTuple(args, "OO", &mask, &seed_obj)) return NULL;
     int reseed = seed_obj != Py_None;
-    if (reseed && (seed = PyLong_AsUnsignedLongLong(seed_obj)) == (unsigned long long)-1 && PyErr_Occurred())
-        return NULL;
+    if (reseed && parse_seed(seed_obj, &seed) < 0) return NULL;
     if (vec_guard_idle(&self->guard, batch_ready(self)) < 0 || batch_writeable(self) < 0) return NULL;
     if (check_out_array(mask, "reset_mask", NPY_BOOL, self->batch.num_envs, 0) < 0) return NULL;
     if (vec_guard_enter(&self->guard, 1) < 0) return NULL;
