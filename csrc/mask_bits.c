@@ -43,48 +43,6 @@ void mask_bits_pack(const uint8_t *mask, int n, uint8_t *bits) {
     }
 }
 
-/* The last byte of n actions (n % 8 != 0) with the bits at and past n cleared. */
-static inline unsigned tail_byte(const uint8_t *bits, int n) { return bits[n / 8] & ((1u << (n % 8)) - 1u); }
-
-int mask_bits_count(const uint8_t *bits, int n) {
-    int full = n / 8, total = 0, at = 0;
-    for (; at + 8 <= full; at += 8) {
-        uint64_t word;
-        memcpy(&word, bits + at, 8);
-        total += word_count(word);
-    }
-    for (; at < full; at++) total += word_count(bits[at]);
-    if (n % 8) total += word_count(tail_byte(bits, n));
-    return total;
-}
-
-int mask_bits_select(const uint8_t *bits, int n, int k) {
-    int full = n / 8, at = 0;
-    for (; at + 8 <= full; at += 8) {
-        uint64_t word;
-        memcpy(&word, bits + at, 8);
-        int ones = word_count(word);
-        if (k >= ones) {
-            k -= ones;
-            continue;
-        }
-        /* Bit j of the word is action 8 * at + j: clear the k lowest set bits. */
-        for (; k > 0; k--) word &= word - 1;
-        return 8 * at + __builtin_ctzll(word);
-    }
-    for (; at <= full; at++) {
-        unsigned byte = at < full ? bits[at] : n % 8 ? tail_byte(bits, n) : 0u;
-        int ones = word_count(byte);
-        if (k >= ones) {
-            k -= ones;
-            continue;
-        }
-        for (; k > 0; k--) byte &= byte - 1;
-        return 8 * at + __builtin_ctz(byte);
-    }
-    return -1;
-}
-
 int mask_bits_legal(const GameState *s, const Rules *r, uint8_t *bits) {
     int count = moves_legal_bits_fast(s, r, bits);
     if (count >= 0) return count;
@@ -177,6 +135,76 @@ __attribute__((target("popcnt"))) static int sample_bits_popcnt(const uint8_t *b
     return sample_bits(bits, n, rng, 1);
 }
 #endif
+
+/* The last byte of n actions (n % 8 != 0) with the bits at and past n cleared. */
+static inline unsigned tail_byte(const uint8_t *bits, int n) { return bits[n / 8] & ((1u << (n % 8)) - 1u); }
+
+/* Set bits of a 64-bit word: the instruction where the caller is compiled for it. */
+static inline __attribute__((always_inline)) int ones_of(uint64_t word, int popcnt) {
+    return popcnt ? __builtin_popcountll(word) : word_count(word);
+}
+
+static inline __attribute__((always_inline)) int count_bits(const uint8_t *bits, int n, int popcnt) {
+    int full = n / 8, total = 0, at = 0;
+    for (; at + 8 <= full; at += 8) {
+        uint64_t word;
+        memcpy(&word, bits + at, 8);
+        total += ones_of(word, popcnt);
+    }
+    for (; at < full; at++) total += word_count(bits[at]);
+    if (n % 8) total += word_count(tail_byte(bits, n));
+    return total;
+}
+
+static inline __attribute__((always_inline)) int select_bits(const uint8_t *bits, int n, int k, int popcnt) {
+    int full = n / 8, at = 0;
+    for (; at + 8 <= full; at += 8) {
+        uint64_t word;
+        memcpy(&word, bits + at, 8);
+        int ones = ones_of(word, popcnt);
+        if (k >= ones) {
+            k -= ones;
+            continue;
+        }
+        /* Bit j of the word is action 8 * at + j: clear the k lowest set bits. */
+        for (; k > 0; k--) word &= word - 1;
+        return 8 * at + __builtin_ctzll(word);
+    }
+    for (; at <= full; at++) {
+        unsigned byte = at < full ? bits[at] : n % 8 ? tail_byte(bits, n) : 0u;
+        int ones = word_count(byte);
+        if (k >= ones) {
+            k -= ones;
+            continue;
+        }
+        for (; k > 0; k--) byte &= byte - 1;
+        return 8 * at + __builtin_ctz(byte);
+    }
+    return -1;
+}
+
+#ifdef MASK_BITS_POPCNT
+__attribute__((target("popcnt"))) static int count_bits_popcnt(const uint8_t *bits, int n) {
+    return count_bits(bits, n, 1);
+}
+__attribute__((target("popcnt"))) static int select_bits_popcnt(const uint8_t *bits, int n, int k) {
+    return select_bits(bits, n, k, 1);
+}
+#endif
+
+int mask_bits_count(const uint8_t *bits, int n) {
+#ifdef MASK_BITS_POPCNT
+    if (use_popcnt) return count_bits_popcnt(bits, n);
+#endif
+    return count_bits(bits, n, 0);
+}
+
+int mask_bits_select(const uint8_t *bits, int n, int k) {
+#ifdef MASK_BITS_POPCNT
+    if (use_popcnt) return select_bits_popcnt(bits, n, k);
+#endif
+    return select_bits(bits, n, k, 0);
+}
 
 int mask_bits_sample(const uint8_t *bits, int n, uint64_t *rng) {
 #ifdef MASK_BITS_POPCNT

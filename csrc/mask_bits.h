@@ -24,9 +24,9 @@ int mask_bits_legal(const GameState *s, const Rules *r, uint8_t *bits);
 void mask_bits_pack(const uint8_t *mask, int n, uint8_t *bits);
 
 /* Set bits of actions 0..n-1 (bits past n are ignored), and the action of the k-th
- * (0-based) set bit, k below that count (-1 if none): portable count and select for a
+ * (0-based) set bit, k below that count (-1 if none): count and select for a
  * game whose actions outnumber the classic sampler's table (the castle batch counts at
- * write time and selects when it samples, castle_vec.c). */
+ * write time and selects when it samples, castle_vec.c); popcnt where the CPU has it. */
 int mask_bits_count(const uint8_t *bits, int n);
 int mask_bits_select(const uint8_t *bits, int n, int k);
 

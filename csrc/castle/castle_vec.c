@@ -11,64 +11,11 @@
 #include "pool.h"
 #include "rng.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define CASTLE_POPCNT 1
-#endif
-
 /* ------------------------------------------------------------------ the mask as bits */
 
-/* Set bits of a mask (castle_legal_bits: the bits past the last action are zero), with
- * the popcnt instruction where the CPU has it (chosen in castle_batch_init, before any
- * thread runs; STRATEGO_NO_AVX2 set to anything but empty or 0 forces the portable
- * count, as for the classic encoder). The random agent draws from this count. */
-static int count_portable(const uint8_t *bits, int n) { return mask_bits_count(bits, n); }
-
-#ifdef CASTLE_POPCNT
-__attribute__((target("popcnt"))) static int count_popcnt(const uint8_t *bits, int n) {
-    size_t bytes = (size_t)(n + 7) / 8, k = 0;
-    int count = 0;
-    for (; k + 8 <= bytes; k += 8) {
-        uint64_t word;
-        memcpy(&word, bits + k, 8);
-        count += __builtin_popcountll(word);
-    }
-    for (; k < bytes; k++) count += __builtin_popcount(bits[k]);
-    return count;
-}
-
-/* The action of the k-th set bit (k below the count), a word at a time. */
-__attribute__((target("popcnt"))) static int select_popcnt(const uint8_t *bits, int n, int k) {
-    size_t bytes = (size_t)(n + 7) / 8, at = 0;
-    for (; at + 8 <= bytes; at += 8) {
-        uint64_t word;
-        memcpy(&word, bits + at, 8);
-        int c = __builtin_popcountll(word);
-        if (k < c) {
-            for (; k > 0; k--) word &= word - 1;
-            return (int)(8 * at) + __builtin_ctzll(word);
-        }
-        k -= c;
-    }
-    return mask_bits_select(bits + at, n - (int)(8 * at), k) + (int)(8 * at);
-}
-#endif
-
-static int select_portable(const uint8_t *bits, int n, int k) { return mask_bits_select(bits, n, k); }
-
-static int (*mask_count_fn)(const uint8_t *, int) = count_portable;
-static int (*mask_select_fn)(const uint8_t *, int, int) = select_portable;
-
-static void count_choose(void) {
-    mask_count_fn = count_portable;
-    mask_select_fn = select_portable;
-#ifdef CASTLE_POPCNT
-    const char *off = getenv("STRATEGO_NO_AVX2");
-    if (__builtin_cpu_supports("popcnt") && !(off != NULL && off[0] != '\0' && off[0] != '0')) {
-        mask_count_fn = count_popcnt;
-        mask_select_fn = select_popcnt;
-    }
-#endif
-}
+/* The random agent counts a game's legal actions when it writes the mask and picks the
+ * k-th when it samples: mask_bits_count / mask_bits_select (mask_bits.c chooses popcnt
+ * where the CPU has it). */
 
 /* The bool mask (one byte an action) of packed bits. */
 static void bits_unpack(const uint8_t *bits, int n, uint8_t *mask) {
@@ -149,7 +96,7 @@ static void hook_write_turn(void *ctx, int64_t i) {
         memset(mask, 0, b->mask_bits ? b->bits_bytes : (size_t)b->actions);
     } else {
         castle_legal_bits(s, &b->cfg, bits);
-        b->legal_count[i] = (uint16_t)mask_count_fn(bits, b->actions);
+        b->legal_count[i] = (uint16_t)mask_bits_count(bits, b->actions);
         if (b->mask_bits) memcpy(mask, bits, b->bits_bytes);
         else bits_unpack(bits, b->actions, mask);
     }
@@ -202,7 +149,7 @@ static void sample_task(void *ctx, int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; i++) {
         const uint8_t *bits = b->legal + (size_t)i * b->bits_bytes;
         int count = b->legal_count[i];
-        job->out[i] = count ? mask_select_fn(bits, b->actions, (int)rng_below(&b->sample_rng[i], (uint32_t)count)) : -1;
+        job->out[i] = count ? mask_bits_select(bits, b->actions, (int)rng_below(&b->sample_rng[i], (uint32_t)count)) : -1;
     }
 }
 
@@ -211,7 +158,6 @@ static void sample_task(void *ctx, int64_t begin, int64_t end) {
 int castle_batch_init(CastleBatch *b, int num_envs, const CastleSettings *cfg, int obs_format, int mask_bits,
                       int autoreset, const VecOutputs *out) {
     castle_view_init();
-    count_choose();
     memset(b, 0, sizeof(*b));
     const CastleGeometry *g = castle_geometry(cfg->mode);
     b->bits_bytes = (size_t)MASK_BITS_BYTES(g->actions);
