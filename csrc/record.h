@@ -143,6 +143,10 @@ static inline uint32_t record_kept(const Recorder *rec, const RecordSheet *sheet
     return sheet->count < rec->capacity ? sheet->count : rec->capacity;
 }
 
+/* Finished games that wait to be handed out: queued, or kept on their sheets after the
+ * queue could not grow. */
+static inline int64_t recorder_waiting(const Recorder *rec) { return rec->queue.entries + rec->uncollected; }
+
 /* Empties the queue (its memory is kept for the next games). */
 void recorder_clear_queue(Recorder *rec);
 

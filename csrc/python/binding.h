@@ -7,6 +7,7 @@
  *   batch_type.c  _core.Batch, N games stepped together
  *   module.c      the module: its functions, constants and types
  *   vec_binding.c what any game's binding shares (vec_binding.h)
+ *   record_binding.c  the recorded games a Batch hands out (pop_records)
  *
  * Style: every call that can fail is checked; messages name the argument and say what
  * was expected and what came. Every entry point converts all its arguments first (a
@@ -71,6 +72,11 @@ int parse_seed(PyObject *obj, uint64_t *out);
 int parse_square(PyObject *obj, const char *name, int *out);
 int rules_from_dict(PyObject *dict, Rules *r);
 int setup_table_parse(PyObject *obj, const Rules *r, SetupTable *table);
+
+/* record_binding.c: the games queued in rec as a dict of NumPy columns (Batch.pop_records
+ * documents them); the queue is emptied only on success. A new reference, or NULL with an
+ * exception. */
+PyObject *records_pop(Recorder *rec);
 
 /* castle_game.c: adds the castle game's type, functions and constants to the module. */
 int castle_binding_add(PyObject *m);
