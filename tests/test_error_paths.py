@@ -11,6 +11,7 @@ import pytest
 
 import stratego
 from stratego import _core
+from stratego.castle import VecEnv as castle_vec_env
 
 N = 256
 
@@ -74,3 +75,27 @@ def test_illegal_reasons_come_from_one_table():
             assert why is None or why in reasons[1:], why
             seen.add(why)
     assert len(seen) > 3
+
+
+@pytest.mark.parametrize("make", [lambda: stratego.VecEnv(8, seed=1, num_threads=1),
+                                  lambda: castle_vec_env(8, seed=1, num_threads=1)],
+                         ids=["classic", "castle"])
+def test_reset_some_arguments_are_checked_by_each_batch(make):
+    """Both batches read reset_some's arguments one way (args.c, parse_reset_some): the
+    binding itself, under the wrapper's checks, refuses a bad seed or mask by name and
+    leaves the batch usable."""
+    env = make()
+    batch = env._batch
+    mask = np.zeros(8, dtype=np.bool_)
+    mask[3] = True
+    with pytest.raises(TypeError, match="seed must be an int, got float"):
+        batch.reset_some(mask, 1.5)
+    with pytest.raises(TypeError, match="reset_mask"):
+        batch.reset_some(mask.astype(np.int64), None)
+    with pytest.raises(ValueError, match="reset_mask"):
+        batch.reset_some(np.zeros(3, dtype=np.bool_), 7)
+    with pytest.raises(TypeError):
+        batch.reset_some(mask)
+    batch.reset_some(mask, -5)  # any int seeds, negative ones too (modulo 2**64)
+    env.step(env.sample_actions())
+    env.close()

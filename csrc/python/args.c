@@ -152,6 +152,14 @@ int parse_seed(PyObject *obj, uint64_t *out) {
     return 0;
 }
 
+int parse_reset_some(PyObject *args, PyObject **mask, int *reseed, uint64_t *seed) {
+    PyObject *seed_obj;
+    if (!PyArg_ParseTuple(args, "OO", mask, &seed_obj)) return -1;
+    *reseed = seed_obj != Py_None;
+    *seed = 0;
+    return *reseed ? parse_seed(seed_obj, seed) : 0;
+}
+
 /* A bot's name (bot.h) to its kind; a ValueError listing the bots otherwise. */
 int parse_bot(PyObject *obj, int *out) {
     const char *name = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;

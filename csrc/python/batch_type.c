@@ -275,16 +275,13 @@ static PyObject *Batch_reset(BatchObject *self, PyObject *seed_obj) {
 /* reset_some(reset_mask, seed): starts anew the games where reset_mask (bool, shape
  * (num_envs,)) is True; seed None lets their streams go on, an int seeds them again. */
 static PyObject *Batch_reset_some(BatchObject *self, PyObject *args) {
-    PyObject *mask_obj, *seed_obj;
-    uint64_t seed = 0;
-    if (!PyArg_ParseTuple(args, "OO", &mask_obj, &seed_obj)) return NULL;
-    int reseed = seed_obj != Py_None;
-    if (reseed && parse_seed(seed_obj, &seed) < 0) return NULL;
+    PyObject *mask_obj;
+    int reseed;
+    uint64_t seed;
+    if (parse_reset_some(args, &mask_obj, &reseed, &seed) < 0) return NULL;
     /* Converted: now the state, then the mask (checking it runs no Python code). */
     if (Batch_check_idle(self) < 0 || Batch_check_outputs(self) < 0) return NULL;
-    if (check_array_shape(mask_obj, "reset_mask", NPY_BOOL, 1,
-                          (npy_intp[1]){self->batch.num_envs}) < 0)
-        return NULL;
+    if (check_out_array(mask_obj, "reset_mask", NPY_BOOL, self->batch.num_envs, 0) < 0) return NULL;
     if (Batch_enter(self) < 0) return NULL;
     const uint8_t *mask = PyArray_DATA((PyArrayObject *)mask_obj);
     Py_BEGIN_ALLOW_THREADS

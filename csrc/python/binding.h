@@ -69,6 +69,11 @@ int parse_num_envs(PyObject *obj, long *out);
 int parse_int_in(PyObject *obj, const char *name, long lo, long hi, const char *expected, long *out);
 int parse_player(PyObject *obj, const char *name, int *out);
 int parse_seed(PyObject *obj, uint64_t *out);
+/* reset_some(reset_mask, seed)'s arguments, as every batch takes them: seed None lets the
+ * games' streams go on (*reseed 0), an int seeds them again. The mask is only borrowed
+ * here: the caller checks it (check_out_array, bool, num_envs) after its state checks,
+ * as checking it runs no Python code. */
+int parse_reset_some(PyObject *args, PyObject **mask, int *reseed, uint64_t *seed);
 int parse_square(PyObject *obj, const char *name, int *out);
 int rules_from_dict(PyObject *dict, Rules *r);
 int setup_table_parse(PyObject *obj, const Rules *r, SetupTable *table);

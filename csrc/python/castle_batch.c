@@ -134,11 +134,10 @@ static PyObject *CastleBatch_reset(CastleBatchObject *self, PyObject *seed_obj) 
 
 /* reset_some(mask, seed): seed None lets the streams go on. */
 static PyObject *CastleBatch_reset_some(CastleBatchObject *self, PyObject *args) {
-    PyObject *mask, *seed_obj;
-    uint64_t seed = 0;
-    if (!PyArg_ParseTuple(args, "OO", &mask, &seed_obj)) return NULL;
-    int reseed = seed_obj != Py_None;
-    if (reseed && parse_seed(seed_obj, &seed) < 0) return NULL;
+    PyObject *mask;
+    int reseed;
+    uint64_t seed;
+    if (parse_reset_some(args, &mask, &reseed, &seed) < 0) return NULL;
     if (vec_guard_idle(&self->guard, batch_ready(self)) < 0 || batch_writeable(self) < 0) return NULL;
     if (check_out_array(mask, "reset_mask", NPY_BOOL, self->batch.num_envs, 0) < 0) return NULL;
     if (vec_guard_enter(&self->guard, 1) < 0) return NULL;
