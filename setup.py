@@ -47,7 +47,7 @@ setup(
     package_dir={"": "python", "stratego.configs": "configs", "stratego.configs.castle": "configs/castle"},
     packages=["stratego", "stratego.configs", "stratego.configs.castle", "stratego.data", "stratego.castle"],
     package_data={
-        "stratego.data": ["*.txt", "*.md", "*.html", "*.js"],
+        "stratego.data": ["*.txt", "*.md", "*.html", "*.js", "*.css"],
         "stratego.configs": ["*.toml"],
         "stratego.configs.castle": ["*.toml"],
     },

@@ -85,7 +85,8 @@ def test_page_is_one_file_and_escapes_its_text():
     html = V.viewer_html(game, title="</script><b>x</b>")
     assert "&lt;/script&gt;&lt;b&gt;" in html and "</script><b>" not in html
     assert not re.search(r"(src|href)=|https?:|@import|url\(", html)
-    assert not re.search(r"__[A-Z]+__", html.split("game-data")[0])
+    assert not re.search(r"__[A-Z_]+__", html.split("game-data")[0])
+    assert "#moves li.current { background: #" in html and "#controls button" in html  # viewer_common.css
     data = _payload(html)
     assert data["rows"] == 12 and data["result"].startswith("Not finished after 30 plies")
     assert len(data["frames"]["full"]) == 31

@@ -88,6 +88,9 @@ def test_the_page_needs_no_network_and_escapes_its_text():
     page = viewer_html(game)
     for outside in ("http://", "https://", "src=", "href=", "@import", "url(", "<link", "<iframe"):
         assert outside not in page, outside
+    # Every placeholder filled, the shared style rules (viewer_common.css) included.
+    assert not re.search(r"__[A-Z_]+__", page.split("game-data")[0])
+    assert "#moves li.current { background: #" in page and "#controls button" in page
     hostile = viewer_html(game, title='</script><script src="http://x/y.js"></script>')
     assert hostile.count("<script") == 2  # the data and the viewer's own code, nothing else
     data = page_data(hostile)

@@ -171,11 +171,14 @@ def viewer_html(game: Game, *, perspective: str = "full", title: str | None = No
 
 
 def page_template(name: str) -> str:
-    """A page of stratego/data (viewer.html, castle_viewer.html) with the controls both
-    share (viewer_controls.js) put in where it says __CONTROLS__."""
+    """A page of stratego/data (viewer.html, castle_viewer.html) with what both share put
+    in: the controls (viewer_controls.js) where it says __CONTROLS__, the common style
+    rules (viewer_common.css) where it says __COMMON_CSS__."""
     data = resources.files("stratego.data")
     page = data.joinpath(name).read_text(encoding="utf-8")
-    return page.replace("__CONTROLS__", data.joinpath("viewer_controls.js").read_text(encoding="utf-8"))
+    for key, shared in (("__CONTROLS__", "viewer_controls.js"), ("__COMMON_CSS__", "viewer_common.css")):
+        page = page.replace(key, data.joinpath(shared).read_text(encoding="utf-8"))
+    return page
 
 
 def load_game(path: str | os.PathLike, index: int = 0, *, max_moves: int | None = None) -> Game:
