@@ -3,10 +3,7 @@
 #include "observe_codes.h"
 #include "observe_full.h"
 #include "view.h"
-
-size_t observe_spec_bytes(const ObsSpec *spec) {
-    return spec->codes ? CODES_BYTES(spec->history_k) + (spec->deploy ? CODES_DEPLOY_NB : 0) : observe_bytes(spec);
-}
+#include "view_codes.h"
 
 int observe_spec_shape(const ObsSpec *spec, int64_t dims[OBS_DIMS_MAX]) {
     if (spec->codes) {
@@ -34,7 +31,10 @@ int observe_full_shape(int codes, int64_t dims[OBS_DIMS_MAX]) {
     return 3;
 }
 
-void observe_player(const GameState *s, int player, const ObsSpec *spec, uint8_t *out, float *belief) {
+/* observe_player's way through the PlayerView: apart, so that the codes' way does not
+ * set up the view's stack frame. */
+static __attribute__((noinline)) void observe_through_view(const GameState *s, int player, const ObsSpec *spec,
+                                                           uint8_t *out, float *belief) {
     PlayerView view;
     /* Only the plies the encoder shows, and the unidentified pieces' counts only for the
      * belief planes: cheaper to build. */
@@ -49,4 +49,13 @@ void observe_player(const GameState *s, int player, const ObsSpec *spec, uint8_t
     }
     observe_codes(&view, spec, out);
     if (spec->probabilities) observe_belief_planes(&view, belief);
+}
+
+void observe_player(const GameState *s, int player, const ObsSpec *spec, uint8_t *out, float *belief) {
+    /* The codes without belief planes need no view (view_codes.h). */
+    if (spec->codes && !spec->probabilities) {
+        view_codes_write(s, player, spec, out);
+    } else {
+        observe_through_view(s, player, spec, out, belief);
+    }
 }

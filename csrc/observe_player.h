@@ -13,12 +13,16 @@
 
 #include "board.h"
 #include "observe.h"
+#include "observe_codes.h"
 
 /* The most dimensions of an observation (planes: channels, rows, columns). */
 enum { OBS_DIMS_MAX = 3 };
 
-/* Bytes of one observation under spec: the planes, or the codes. */
-size_t observe_spec_bytes(const ObsSpec *spec);
+/* Bytes of one observation under spec: the planes, or the codes. Inline: the batch asks
+ * for every row it writes. */
+static inline size_t observe_spec_bytes(const ObsSpec *spec) {
+    return spec->codes ? CODES_BYTES(spec->history_k) + (spec->deploy ? CODES_DEPLOY_NB : 0) : observe_bytes(spec);
+}
 
 /* The shape of one observation under spec into dims (planes: channels x BOARD_SIZE x
  * BOARD_SIZE; codes: the code bytes); returns the number of dimensions. */
