@@ -116,7 +116,8 @@ void observe_codes(const PlayerView *v, const ObsSpec *spec, uint8_t *out) {
     write_squares(v, out);
     memcpy(out + CODES_COUNTS, v->own_on_board, PIECE_TYPE_NB);
     memcpy(out + CODES_COUNTS + PIECE_TYPE_NB, v->opp_on_board, PIECE_TYPE_NB);
-    observe_codes_progress(v->ply, v->plies_since_attack, spec, out);
+    uint64_t progress = observe_codes_progress(v->ply, v->plies_since_attack, spec);
+    for (int i = 0; i < 8; i++) out[CODES_PROGRESS + i] = (uint8_t)(progress >> 8 * i);
     /* observe.c stops at the first ply the game does not have; so do the codes. */
     uint8_t valid = 0xFF; /* all ones while every ply so far is there; no branches */
     for (int k = 0; k < spec->history_k; k++) {

@@ -60,6 +60,14 @@ static const uint8_t BOARD_BLOCK_AT[PLAYER_NB][FRAME_BLOCKS] = {{0, 32, 64, SQ_N
 static uint8_t frame_bytes[PLAYER_NB][32];
 static uint32_t frame_words[PLAYER_NB][8];
 
+/* The words of GameState.on_board (red's 12 counts, then blue's) in the observer's
+ * order, then two words the progress takes. */
+static const uint32_t count_words[PLAYER_NB][8] = {{0, 1, 2, 3, 4, 5, 6, 7}, {3, 4, 5, 0, 1, 2, 6, 7}};
+_Static_assert(PIECE_TYPE_NB == 12 && CODES_PROGRESS == CODES_COUNTS + 24 && CODES_HISTORY == CODES_PROGRESS + 8,
+               "counts and progress: 32 bytes, 8 words");
+_Static_assert(offsetof(GameState, on_board) % 4 == 0 && offsetof(GameState, on_board) + 32 <= sizeof(GameState),
+               "the counts' words");
+
 /* The lakes' codes in the frame (they are symmetric under the turn, types.h). */
 static const uint8_t LAKE_CODES[SQ_NB] = {
 #define CODE_LAKE_AT(sq) [sq] = CODE_LAKE,
@@ -167,7 +175,7 @@ __attribute__((target("avx2"))) static void codes_avx2(const GameState *s, int p
     const __m256i opp_base = _mm256_loadu_si256((const __m256i *)OPP_BASE_TABLE);
     const __m256i opp_type = _mm256_loadu_si256((const __m256i *)OPP_TYPE_TABLE);
     const __m256i opp_placed = _mm256_set1_epi8((char)s->placed[1 - player]);
-    __m256i code[3], captured_unknown = _mm256_setzero_si256();
+    __m256i code[3], captured_unknown = _mm256_setzero_si256(); /* 0xFF in a lane: one is */
     for (int b = 0; b < 3; b++) {
         __m256i type = state_load(s, offsetof(GameState, piece_type) + 32 * (size_t)b);
         __m256i sq = state_load(s, offsetof(GameState, piece_sq) + 32 * (size_t)b);
@@ -182,14 +190,13 @@ __attribute__((target("avx2"))) static void codes_avx2(const GameState *s, int p
                                            _mm256_and_si256(_mm256_shuffle_epi8(opp_type, f), type));
         code[b] = _mm256_blendv_epi8(opp_code, own_code, own);
         /* The opponent's placed ids (index below placed, both below 128) that are off
-         * the board and unidentified. */
+         * the board (square 0xFF) and unidentified (no flag of PIECE_IDENTIFIED): the
+         * square XOR those flags is 0xFF for these alone (a board square is below 128). */
         __m256i placed = _mm256_cmpgt_epi8(opp_placed, index);
-        __m256i unseen = _mm256_cmpeq_epi8(_mm256_and_si256(flags, identified), _mm256_setzero_si256());
-        __m256i off_board = _mm256_cmpeq_epi8(sq, _mm256_set1_epi8((char)SQ_NONE));
-        captured_unknown = _mm256_or_si256(captured_unknown,
-                                           _mm256_and_si256(_mm256_and_si256(placed, unseen), off_board));
+        __m256i unseen_off = _mm256_xor_si256(sq, _mm256_and_si256(flags, identified));
+        captured_unknown = _mm256_max_epu8(captured_unknown, _mm256_and_si256(placed, unseen_off));
     }
-    if (!_mm256_testz_si256(captured_unknown, captured_unknown)) {
+    if (_mm256_movemask_epi8(_mm256_cmpeq_epi8(captured_unknown, _mm256_set1_epi8(-1)))) {
         codes_through_view(s, player, spec, out);
         return;
     }
@@ -224,11 +231,14 @@ __attribute__((target("avx2"))) static void codes_avx2(const GameState *s, int p
         c = _mm256_or_si256(c, _mm256_loadu_si256((const __m256i *)(LAKE_CODES + at)));
         _mm256_storeu_si256((__m256i *)(out + at), c);
     }
-    /* No captured piece is unidentified, so the pieces not known to be captured are
-     * those on the board (view_build_lean). */
-    memcpy(out + CODES_COUNTS, s->on_board[player], PIECE_TYPE_NB);
-    memcpy(out + CODES_COUNTS + PIECE_TYPE_NB, s->on_board[1 - player], PIECE_TYPE_NB);
-    observe_codes_progress(s->ply, s->plies_since_attack, spec, out);
+    /* The counts and the progress, 32 bytes: no captured piece is unidentified, so the
+     * opponent's pieces not known to be captured are those on the board
+     * (view_build_lean), and both counts are the state's, the observer's first (12 bytes,
+     * 3 words each). */
+    __m256i counts = _mm256_permutevar8x32_epi32(state_load(s, offsetof(GameState, on_board)),
+                                                 _mm256_loadu_si256((const __m256i *)count_words[player]));
+    counts = _mm256_insert_epi64(counts, (long long)observe_codes_progress(s->ply, s->plies_since_attack, spec), 3);
+    _mm256_storeu_si256((__m256i *)(out + CODES_COUNTS), counts);
     codes_history(s, player, spec->history_k, out + CODES_HISTORY);
     /* Not deploying: nothing in hand. */
     if (spec->deploy) memset(out + CODES_BYTES(spec->history_k), 0, CODES_DEPLOY_NB);
