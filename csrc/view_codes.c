@@ -95,22 +95,28 @@ static inline __attribute__((always_inline, target("avx2"))) __m256i state_load(
 _Static_assert(offsetof(GameState, piece_flags) + 96 <= sizeof(GameState), "the last block stays in the state");
 
 /* Four plies of the history, 3 bytes each as the codes hold them (from, to, attack),
- * from its ring of 4-byte entries (board.h's HistoryEntry) with one byte shuffle: out
- * byte 3m + j is byte j (j = 2: byte 3, attack) of the block's entry 3 - m, the latest
- * ply first. */
-static const uint8_t PLY_BYTES[16] = {12, 13, 15, 8, 9, 11, 4, 5, 7, 0, 1, 3, 0x80, 0x80, 0x80, 0x80};
+ * from four 4-byte entries of its ring (board.h's HistoryEntry), the latest first, with
+ * one byte shuffle: out byte 3m + j is byte j (j = 2: byte 3, attack) of entry m. */
+static const uint8_t PLY_BYTES[16] = {0, 1, 3, 4, 5, 7, 8, 9, 11, 12, 13, 15, 0x80, 0x80, 0x80, 0x80};
 _Static_assert(offsetof(HistoryEntry, from) == 0 && offsetof(HistoryEntry, to) == 1 &&
                    offsetof(HistoryEntry, attack) == 3 && sizeof(HistoryEntry) == 4,
                "PLY_BYTES reads from, to and attack of 4-byte entries");
-/* Per out byte: which of the block's plies it shows (m); 0xFF where it is a square (from,
- * to), 1 where it is the attack (the largest value it may take); the no-move bytes. */
-static const uint8_t PLY_OF_BYTE[16] = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 127, 127, 127, 127};
+/* Per out byte: the squares' turn for blue, 99 - sq = (sq ^ 0xFF) + 100 (XOR and add, by
+ * observer); the largest value it may take (the attack 1); which of the block's plies it
+ * shows; and its value where the game has no such ply. */
+static const uint8_t PLY_FLIP[PLAYER_NB][16] = {{0}, {0xFF, 0xFF, 0, 0xFF, 0xFF, 0, 0xFF, 0xFF, 0, 0xFF, 0xFF, 0}};
+static const uint8_t PLY_ADD[PLAYER_NB][16] = {{0}, {SQ_NB, SQ_NB, 0, SQ_NB, SQ_NB, 0, SQ_NB, SQ_NB, 0, SQ_NB, SQ_NB, 0}};
 static const uint8_t PLY_BYTE_MAX[16] = {0xFF, 0xFF, 1, 0xFF, 0xFF, 1, 0xFF, 0xFF, 1, 0xFF, 0xFF, 1};
+static const uint8_t PLY_OF_BYTE[16] = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 127, 127, 127, 127};
 static const uint8_t PLY_NO_MOVE[16] = {CODES_NO_MOVE, 0, 0, CODES_NO_MOVE, 0, 0, CODES_NO_MOVE, 0, 0, CODES_NO_MOVE,
                                         0, 0};
-_Static_assert(offsetof(GameState, history) >= sizeof(((GameState *)0)->history) &&
-                   offsetof(GameState, history) + sizeof(((GameState *)0)->history) + 12 <= sizeof(GameState),
-               "a block of the ring read past either end stays in the state");
+
+/* The ring's entry of the ply `back` plies before the latest, as 4 bytes. */
+static inline uint32_t history_word(const GameState *s, uint32_t back) {
+    uint32_t word;
+    memcpy(&word, &s->history[(s->ply - 1 - back) % HISTORY_NB], sizeof(word));
+    return word;
+}
 
 /* The `history_k` latest plies into m, in the frame; observe.c stops at the first ply
  * the game does not have, and the codes mark the rest as no move. Four at a time, the
@@ -131,27 +137,23 @@ static inline __attribute__((always_inline, target("avx2"))) void codes_history(
         }
         return;
     }
-    const uint8_t *ring = (const uint8_t *)s + offsetof(GameState, history);
-    /* The squares' turn for blue, 99 - sq = (sq ^ 0xFF) + 100, on the square bytes. */
+    const __m128i pick = _mm_loadu_si128((const __m128i *)PLY_BYTES);
+    const __m128i flip = _mm_loadu_si128((const __m128i *)PLY_FLIP[player]);
+    const __m128i add = _mm_loadu_si128((const __m128i *)PLY_ADD[player]);
     const __m128i max = _mm_loadu_si128((const __m128i *)PLY_BYTE_MAX);
-    const __m128i flip = _mm_and_si128(_mm_set1_epi8((char)-(player == BLUE)), _mm_cmpeq_epi8(max, _mm_set1_epi8(-1)));
-    const __m128i add = _mm_and_si128(flip, _mm_set1_epi8(SQ_NB));
-    const __m128i plies = _mm_set1_epi8((char)(ply < 127 ? ply : 127)), ply_of = _mm_loadu_si128((const __m128i *)PLY_OF_BYTE);
-    const __m128i pick = _mm_loadu_si128((const __m128i *)PLY_BYTES), no_move = _mm_loadu_si128((const __m128i *)PLY_NO_MOVE);
     for (int next = 0; next < history_k; next += 4) {
-        int k = next + 4 <= history_k ? next : history_k - 4;
-        /* Ring entries r..r+3 are plies k+3..k; those past the ring's end (r + i > 31)
-         * come from its start, read 128 bytes back. */
-        uint32_t r = (ply - 4 - (uint32_t)k) % HISTORY_NB;
-        __m128i ahead = _mm_loadu_si128((const __m128i *)(ring + 4 * r));
-        __m128i back = _mm_loadu_si128((const __m128i *)(ring + 4 * r - sizeof(s->history)));
-        __m128i wrapped = _mm_cmpgt_epi32(_mm_add_epi32(_mm_set1_epi32((int)r), _mm_setr_epi32(0, 1, 2, 3)),
-                                          _mm_set1_epi32(HISTORY_NB - 1));
-        __m128i v = _mm_shuffle_epi8(_mm_blendv_epi8(ahead, back, wrapped), pick);
-        v = _mm_min_epu8(_mm_add_epi8(_mm_xor_si128(v, flip), add), max);
-        /* Plies the game has: k + m < ply. */
-        __m128i there = _mm_cmpgt_epi8(plies, _mm_add_epi8(ply_of, _mm_set1_epi8((char)k)));
-        v = _mm_blendv_epi8(no_move, v, there);
+        uint32_t k = (uint32_t)(next + 4 <= history_k ? next : history_k - 4);
+        __m128i v = _mm_cvtsi32_si128((int)history_word(s, k));
+        v = _mm_insert_epi32(v, (int)history_word(s, k + 1), 1);
+        v = _mm_insert_epi32(v, (int)history_word(s, k + 2), 2);
+        v = _mm_insert_epi32(v, (int)history_word(s, k + 3), 3);
+        v = _mm_min_epu8(_mm_add_epi8(_mm_xor_si128(_mm_shuffle_epi8(v, pick), flip), add), max);
+        /* Plies the game does not have (k + m >= ply): only in a game's first plies. */
+        if (ply < k + 4) {
+            __m128i plies = _mm_set1_epi8((char)(ply < 127 ? ply : 127));
+            __m128i ply_of = _mm_add_epi8(_mm_loadu_si128((const __m128i *)PLY_OF_BYTE), _mm_set1_epi8((char)k));
+            v = _mm_blendv_epi8(_mm_loadu_si128((const __m128i *)PLY_NO_MOVE), v, _mm_cmpgt_epi8(plies, ply_of));
+        }
         _mm_storel_epi64((__m128i *)(m + 3 * k), v);
         uint32_t last = (uint32_t)_mm_extract_epi32(v, 2);
         memcpy(m + 3 * k + 8, &last, 4);
