@@ -3,7 +3,6 @@
 #include "observe_codes.h"
 #include "observe_full.h"
 #include "view.h"
-#include "view_codes.h"
 
 int observe_spec_shape(const ObsSpec *spec, int64_t dims[OBS_DIMS_MAX]) {
     if (spec->codes) {
@@ -31,10 +30,7 @@ int observe_full_shape(int codes, int64_t dims[OBS_DIMS_MAX]) {
     return 3;
 }
 
-/* observe_player's way through the PlayerView: apart, so that the codes' way does not
- * set up the view's stack frame. */
-static __attribute__((noinline)) void observe_through_view(const GameState *s, int player, const ObsSpec *spec,
-                                                           uint8_t *out, float *belief) {
+void observe_player_view(const GameState *s, int player, const ObsSpec *spec, uint8_t *out, float *belief) {
     PlayerView view;
     /* Only the plies the encoder shows, and the unidentified pieces' counts only for the
      * belief planes: cheaper to build. */
@@ -49,13 +45,4 @@ static __attribute__((noinline)) void observe_through_view(const GameState *s, i
     }
     observe_codes(&view, spec, out);
     if (spec->probabilities) observe_belief_planes(&view, belief);
-}
-
-void observe_player(const GameState *s, int player, const ObsSpec *spec, uint8_t *out, float *belief) {
-    /* The codes without belief planes need no view (view_codes.h). */
-    if (spec->codes && !spec->probabilities) {
-        view_codes_write(s, player, spec, out);
-    } else {
-        observe_through_view(s, player, spec, out, belief);
-    }
 }

@@ -14,6 +14,7 @@
 #include "board.h"
 #include "observe.h"
 #include "observe_codes.h"
+#include "view_codes.h"
 
 /* The most dimensions of an observation (planes: channels, rows, columns). */
 enum { OBS_DIMS_MAX = 3 };
@@ -36,9 +37,21 @@ int observe_belief_shape(int64_t dims[OBS_DIMS_MAX]);
  * with codes one code a square; returns the number of dimensions. */
 int observe_full_shape(int codes, int64_t dims[OBS_DIMS_MAX]);
 
+/* observe_player through the player's view (view.h): every spec but the codes without
+ * belief planes goes this way. */
+void observe_player_view(const GameState *s, int player, const ObsSpec *spec, uint8_t *out, float *belief);
+
 /* Writes `player`'s observation of s under spec into out (observe_spec_bytes bytes),
  * and with codes and probabilities the belief planes into belief
- * (PIECE_TYPE_NB x SQ_NB floats; otherwise belief is not read and may be NULL). */
-void observe_player(const GameState *s, int player, const ObsSpec *spec, uint8_t *out, float *belief);
+ * (PIECE_TYPE_NB x SQ_NB floats; otherwise belief is not read and may be NULL). Inline,
+ * so that the step pays no call for the choice: the codes without belief planes need no
+ * view and are written straight from the game (view_codes.h). */
+static inline void observe_player(const GameState *s, int player, const ObsSpec *spec, uint8_t *out, float *belief) {
+    if (spec->codes && !spec->probabilities) {
+        view_codes_write(s, player, spec, out);
+    } else {
+        observe_player_view(s, player, spec, out, belief);
+    }
+}
 
 #endif
