@@ -160,10 +160,35 @@ static inline __attribute__((always_inline, target("avx2"))) void codes_history(
     }
 }
 
+/* 0xFF in the lanes of the opponent's placed ids (index below placed, both below 128)
+ * that are off the board (square 0xFF) and unidentified (no flag of PIECE_IDENTIFIED):
+ * the square XOR those flags is 0xFF for these alone (a board square is below 128). */
+static inline __attribute__((always_inline, target("avx2"))) __m256i captured_unseen_block(__m256i sq, __m256i flags,
+                                                                                          __m256i index,
+                                                                                          __m256i opp_placed) {
+    __m256i placed = _mm256_cmpgt_epi8(opp_placed, index);
+    __m256i unseen_off = _mm256_xor_si256(sq, _mm256_and_si256(flags, _mm256_set1_epi8(PIECE_IDENTIFIED)));
+    return _mm256_cmpeq_epi8(_mm256_and_si256(placed, unseen_off), _mm256_set1_epi8(-1));
+}
+
+/* Adds to the opponent's counts (opp_counts, 12 bytes) its captured pieces never
+ * identified: under silent defense a captured defender is not shown, the observer does not
+ * know it left the board, and it still counts among the pieces of its type (only the
+ * sum is shown; view_build_lean's weights). Apart: only silent defense needs it. */
+__attribute__((target("avx2"), noinline)) static void codes_count_captured_unseen(const GameState *s, int player,
+                                                                                  uint8_t *opp_counts) {
+    const __m256i opp_placed = _mm256_set1_epi8((char)s->placed[1 - player]);
+    for (int b = 0; b < 3; b++) {
+        __m256i index = _mm256_loadu_si256((const __m256i *)(opp_index[player] + 32 * b));
+        __m256i sq = state_load(s, offsetof(GameState, piece_sq) + 32 * (size_t)b);
+        __m256i flags = state_load(s, offsetof(GameState, piece_flags) + 32 * (size_t)b);
+        uint32_t ids = (uint32_t)_mm256_movemask_epi8(captured_unseen_block(sq, flags, index, opp_placed));
+        for (; ids != 0; ids &= ids - 1) opp_counts[s->piece_type[32 * b + __builtin_ctz(ids)]]++;
+    }
+}
+
 /* The codes of s for `player`, 32 squares at a time (view_codes.h); through the view
- * where the codes need it after all: while deploying (a screen hides the opponent's
- * half) and when a captured opponent piece was never identified (silent defense: the
- * opponent's counts are then no longer the board's). */
+ * while deploying (a screen hides the opponent's half, game.h). */
 __attribute__((target("avx2"))) static void codes_avx2(const GameState *s, int player, const ObsSpec *spec,
                                                         uint8_t *out) {
     if (s->phase == PHASE_DEPLOY) {
@@ -172,12 +197,12 @@ __attribute__((target("avx2"))) static void codes_avx2(const GameState *s, int p
     }
     /* Each piece's code, by id, three blocks of 32 ids: the own formula where the id is
      * the observer's, the opponent's elsewhere. */
-    const __m256i low_flags = _mm256_set1_epi8(15), identified = _mm256_set1_epi8(PIECE_IDENTIFIED);
+    const __m256i low_flags = _mm256_set1_epi8(15);
     const __m256i own_bits = _mm256_loadu_si256((const __m256i *)OWN_BITS_TABLE);
     const __m256i opp_base = _mm256_loadu_si256((const __m256i *)OPP_BASE_TABLE);
     const __m256i opp_type = _mm256_loadu_si256((const __m256i *)OPP_TYPE_TABLE);
     const __m256i opp_placed = _mm256_set1_epi8((char)s->placed[1 - player]);
-    __m256i code[3], captured_unknown = _mm256_setzero_si256(); /* 0xFF in a lane: one is */
+    __m256i code[3], captured_unseen = _mm256_setzero_si256(); /* 0xFF in a lane: one is */
     for (int b = 0; b < 3; b++) {
         __m256i type = state_load(s, offsetof(GameState, piece_type) + 32 * (size_t)b);
         __m256i sq = state_load(s, offsetof(GameState, piece_sq) + 32 * (size_t)b);
@@ -191,17 +216,9 @@ __attribute__((target("avx2"))) static void codes_avx2(const GameState *s, int p
         __m256i opp_code = _mm256_add_epi8(_mm256_shuffle_epi8(opp_base, f),
                                            _mm256_and_si256(_mm256_shuffle_epi8(opp_type, f), type));
         code[b] = _mm256_blendv_epi8(opp_code, own_code, own);
-        /* The opponent's placed ids (index below placed, both below 128) that are off
-         * the board (square 0xFF) and unidentified (no flag of PIECE_IDENTIFIED): the
-         * square XOR those flags is 0xFF for these alone (a board square is below 128). */
-        __m256i placed = _mm256_cmpgt_epi8(opp_placed, index);
-        __m256i unseen_off = _mm256_xor_si256(sq, _mm256_and_si256(flags, identified));
-        captured_unknown = _mm256_max_epu8(captured_unknown, _mm256_and_si256(placed, unseen_off));
+        captured_unseen = _mm256_max_epu8(captured_unseen, captured_unseen_block(sq, flags, index, opp_placed));
     }
-    if (_mm256_movemask_epi8(_mm256_cmpeq_epi8(captured_unknown, _mm256_set1_epi8(-1)))) {
-        codes_through_view(s, player, spec, out);
-        return;
-    }
+    int any_captured_unseen = _mm256_movemask_epi8(_mm256_cmpeq_epi8(captured_unseen, _mm256_set1_epi8(-1))) != 0;
     /* Look-up tables of 16 ids each, for a square's cell (1 + id) minus 1: table c holds
      * ids 16c..16c+15. vpshufb gives table[index & 15] for an index below 128 and 0 from
      * 128 up; looking up index - 16c in table c for every c, an id in table j reads its
@@ -233,14 +250,13 @@ __attribute__((target("avx2"))) static void codes_avx2(const GameState *s, int p
         c = _mm256_or_si256(c, _mm256_loadu_si256((const __m256i *)(LAKE_CODES + at)));
         _mm256_storeu_si256((__m256i *)(out + at), c);
     }
-    /* The counts and the progress, 32 bytes: no captured piece is unidentified, so the
-     * opponent's pieces not known to be captured are those on the board
-     * (view_build_lean), and both counts are the state's, the observer's first (12 bytes,
-     * 3 words each). */
+    /* The counts and the progress, 32 bytes: the pieces on the board (the state's
+     * counts), the observer's first (12 bytes, 3 words each). */
     __m256i counts = _mm256_permutevar8x32_epi32(state_load(s, offsetof(GameState, on_board)),
                                                  _mm256_loadu_si256((const __m256i *)count_words[player]));
     counts = _mm256_insert_epi64(counts, (long long)observe_codes_progress(s->ply, s->plies_since_attack, spec), 3);
     _mm256_storeu_si256((__m256i *)(out + CODES_COUNTS), counts);
+    if (any_captured_unseen) codes_count_captured_unseen(s, player, out + CODES_COUNTS + PIECE_TYPE_NB);
     codes_history(s, player, spec->history_k, out + CODES_HISTORY);
     /* Not deploying: nothing in hand. */
     if (spec->deploy) memset(out + CODES_BYTES(spec->history_k), 0, CODES_DEPLOY_NB);

@@ -6,9 +6,8 @@
  * flags 32 pieces at a time, and each square looks its piece's code up from the board,
  * 32 squares at a time. Like view.c it reads the game behind the information wall's
  * gate: an opponent piece's type is read only where a fight revealed it (the leak tests
- * cover it with the other encoders). Games the fast path does not cover (the deployment
- * phase, a captured opponent piece never identified) and CPUs without AVX2 go through
- * the view.
+ * cover it with the other encoders). The deployment phase and CPUs without AVX2 go
+ * through the view.
  */
 #ifndef STRATEGO_VIEW_CODES_H
 #define STRATEGO_VIEW_CODES_H
