@@ -127,7 +127,8 @@ void batch_outputs_free(BatchOutputs *out) {
 /* Writes game i's observation(s) into its row of `dst` (b->out.obs with b->obs_views, or
  * b->out.final_obs with b->final_views), and with codes and beliefs the belief planes
  * into `belief`: `views` 1 the view of `player`, 2 red's and blue's. */
-static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst, float *belief, int views, int player) {
+static __attribute__((noinline)) void batch_write_views(const Batch *b, int64_t i, uint8_t *dst, float *belief,
+                                                        int views, int player) {
     size_t bytes = batch_obs_bytes(b);
     size_t first = (size_t)i * (size_t)views;
     /* Rows of a large batch have left the caches since the last step: fetch this one
@@ -141,6 +142,17 @@ static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst, float *beli
         size_t row = first + (size_t)v;
         float *belief_row = belief != NULL ? belief + row * PIECE_TYPE_NB * SQ_NB : NULL;
         observe_player(&b->states[i], views == 1 ? player : v, &b->obs_spec, dst + row * bytes, belief_row);
+    }
+}
+
+/* batch_write_views; the compact step's case, one view of codes without beliefs (rows
+ * too small to fetch ahead), as a tail call without the loop's stack frame (-20
+ * instructions of ~2,200 a step, callgrind). */
+static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst, float *belief, int views, int player) {
+    if (b->obs_spec.codes && views == 1 && belief == NULL) {
+        observe_player(&b->states[i], player, &b->obs_spec, dst + (size_t)i * batch_obs_bytes(b), NULL);
+    } else {
+        batch_write_views(b, i, dst, belief, views, player);
     }
 }
 

@@ -2,7 +2,8 @@
  *
  * The engine is compiled for the x86-64 baseline (SSE2); a few hot functions have a twin
  * compiled for AVX2 (target attribute), chosen once at init where the CPU has AVX2:
- * observe.c's fixed planes, observe_codes.c's square codes, view.c's lean view.
+ * observe.c's fixed planes, observe_codes.c's square codes, view.c's lean view; and
+ * view_codes.c's codes straight from the game, whose only other path is through the view.
  * STRATEGO_NO_AVX2=1 turns them all off, so the tests can hold both paths to the same
  * bytes; a STRATEGO_NO_SIMD build (csrc/Makefile PORTABLE=1) has none.
  */

@@ -7,6 +7,7 @@
 #include "observe_codes.h"
 #include "observe_full.h"
 #include "view.h"
+#include "view_codes.h"
 
 void stratego_init(void) {
     board_init();
@@ -15,5 +16,6 @@ void stratego_init(void) {
     view_init();
     observe_init();
     observe_codes_init();
+    view_codes_init();
     observe_full_init();
 }

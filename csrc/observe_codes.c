@@ -112,21 +112,12 @@ void observe_codes_init(void) {
 
 const uint8_t *observe_codes_table(void) { return &code_planes[0][0]; }
 
-/* A count clamped to its cap (0 without one): count / cap is then observe.c's progress. */
-static void put_progress(uint8_t *out, uint32_t count, uint16_t cap) {
-    uint16_t shown = cap == 0 ? 0 : count >= cap ? cap : (uint16_t)count;
-    out[0] = (uint8_t)(shown & 0xFF);
-    out[1] = (uint8_t)(shown >> 8);
-    out[2] = (uint8_t)(cap & 0xFF);
-    out[3] = (uint8_t)(cap >> 8);
-}
-
 void observe_codes(const PlayerView *v, const ObsSpec *spec, uint8_t *out) {
     write_squares(v, out);
     memcpy(out + CODES_COUNTS, v->own_on_board, PIECE_TYPE_NB);
     memcpy(out + CODES_COUNTS + PIECE_TYPE_NB, v->opp_on_board, PIECE_TYPE_NB);
-    put_progress(out + CODES_PROGRESS, v->ply, spec->max_plies);
-    put_progress(out + CODES_PROGRESS + 4, v->plies_since_attack, spec->max_plies_without_attack);
+    uint64_t progress = observe_codes_progress(v->ply, v->plies_since_attack, spec);
+    for (int i = 0; i < 8; i++) out[CODES_PROGRESS + i] = (uint8_t)(progress >> 8 * i);
     /* observe.c stops at the first ply the game does not have; so do the codes. */
     uint8_t valid = 0xFF; /* all ones while every ply so far is there; no branches */
     for (int k = 0; k < spec->history_k; k++) {

@@ -59,4 +59,13 @@ const uint8_t *observe_codes_table(void);
  * CODES_DEPLOY_NB more with spec->deploy). */
 void observe_codes(const PlayerView *v, const ObsSpec *spec, uint8_t *out);
 
+/* Bytes CODES_PROGRESS.. of the codes as one little-endian word: each count clamped to
+ * its cap (0 without one: count / cap is then observe.c's progress) and the cap, uint16
+ * each (observe_codes and view_codes_write share it). */
+static inline uint64_t observe_codes_progress(uint32_t ply, uint32_t plies_since_attack, const ObsSpec *spec) {
+    uint32_t cap = spec->max_plies, cap2 = spec->max_plies_without_attack;
+    uint64_t shown = ply < cap ? ply : cap, shown2 = plies_since_attack < cap2 ? plies_since_attack : cap2;
+    return shown | (uint64_t)cap << 16 | shown2 << 32 | (uint64_t)cap2 << 48;
+}
+
 #endif

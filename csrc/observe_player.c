@@ -4,10 +4,6 @@
 #include "observe_full.h"
 #include "view.h"
 
-size_t observe_spec_bytes(const ObsSpec *spec) {
-    return spec->codes ? CODES_BYTES(spec->history_k) + (spec->deploy ? CODES_DEPLOY_NB : 0) : observe_bytes(spec);
-}
-
 int observe_spec_shape(const ObsSpec *spec, int64_t dims[OBS_DIMS_MAX]) {
     if (spec->codes) {
         dims[0] = (int64_t)observe_spec_bytes(spec);
@@ -34,7 +30,7 @@ int observe_full_shape(int codes, int64_t dims[OBS_DIMS_MAX]) {
     return 3;
 }
 
-void observe_player(const GameState *s, int player, const ObsSpec *spec, uint8_t *out, float *belief) {
+void observe_player_view(const GameState *s, int player, const ObsSpec *spec, uint8_t *out, float *belief) {
     PlayerView view;
     /* Only the plies the encoder shows, and the unidentified pieces' counts only for the
      * belief planes: cheaper to build. */

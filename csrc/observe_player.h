@@ -13,12 +13,17 @@
 
 #include "board.h"
 #include "observe.h"
+#include "observe_codes.h"
+#include "view_codes.h"
 
 /* The most dimensions of an observation (planes: channels, rows, columns). */
 enum { OBS_DIMS_MAX = 3 };
 
-/* Bytes of one observation under spec: the planes, or the codes. */
-size_t observe_spec_bytes(const ObsSpec *spec);
+/* Bytes of one observation under spec: the planes, or the codes. Inline: the batch asks
+ * for every row it writes. */
+static inline size_t observe_spec_bytes(const ObsSpec *spec) {
+    return spec->codes ? CODES_BYTES(spec->history_k) + (spec->deploy ? CODES_DEPLOY_NB : 0) : observe_bytes(spec);
+}
 
 /* The shape of one observation under spec into dims (planes: channels x BOARD_SIZE x
  * BOARD_SIZE; codes: the code bytes); returns the number of dimensions. */
@@ -32,9 +37,21 @@ int observe_belief_shape(int64_t dims[OBS_DIMS_MAX]);
  * with codes one code a square; returns the number of dimensions. */
 int observe_full_shape(int codes, int64_t dims[OBS_DIMS_MAX]);
 
+/* observe_player through the player's view (view.h): every spec but the codes without
+ * belief planes goes this way. */
+void observe_player_view(const GameState *s, int player, const ObsSpec *spec, uint8_t *out, float *belief);
+
 /* Writes `player`'s observation of s under spec into out (observe_spec_bytes bytes),
  * and with codes and probabilities the belief planes into belief
- * (PIECE_TYPE_NB x SQ_NB floats; otherwise belief is not read and may be NULL). */
-void observe_player(const GameState *s, int player, const ObsSpec *spec, uint8_t *out, float *belief);
+ * (PIECE_TYPE_NB x SQ_NB floats; otherwise belief is not read and may be NULL). Inline,
+ * so that the step pays no call for the choice: the codes without belief planes need no
+ * view and are written straight from the game (view_codes.h). */
+static inline void observe_player(const GameState *s, int player, const ObsSpec *spec, uint8_t *out, float *belief) {
+    if (spec->codes && !spec->probabilities) {
+        view_codes_write(s, player, spec, out);
+    } else {
+        observe_player_view(s, player, spec, out, belief);
+    }
+}
 
 #endif

@@ -6,7 +6,9 @@
  * piece types only where a fight revealed them (or a move showed a type: a long move a
  * Scout, a variant Captain's diagonal a Captain), in the
  * player's own frame (the board turned 180 degrees for blue). observe.c includes this
- * header and not board.h, so the partial observation cannot reach a hidden rank.
+ * header and not board.h, so the partial observation cannot reach a hidden rank. The one
+ * other gate is view_codes.c, which writes the compact codes of this view straight from
+ * the game by the same rules (view_codes.h).
  */
 #ifndef STRATEGO_VIEW_H
 #define STRATEGO_VIEW_H

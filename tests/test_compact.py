@@ -21,13 +21,15 @@ N = 8
 
 
 def _envs(variant, views, k, **extra):
-    """Same games three ways: uint8 planes, float32 planes with beliefs, and codes with
-    their belief block and the packed mask."""
+    """Same games four ways: uint8 planes, float32 planes with beliefs, codes with their
+    belief block and the packed mask, and codes alone (written straight from the game,
+    csrc/view_codes.h, where the codes with beliefs go through the full view)."""
     common = dict(seed=17, history_k=k, views=views, full_obs=True, num_threads=1, **extra)
     planes = stratego.VecEnv(N, variant, **common)
     floats = stratego.VecEnv(N, variant, obs_dtype="float32", belief=True, **common)
     codes = stratego.VecEnv(N, variant, obs_format="codes", mask_format="bits", belief=True, **common)
-    return planes, floats, codes
+    lean = stratego.VecEnv(N, variant, obs_format="codes", mask_format="bits", **common)
+    return planes, floats, codes, lean
 
 
 def _check_same(planes, floats, codes, codes_obs, belief, where=""):
@@ -45,12 +47,13 @@ HISTORIES = range(_core.HISTORY_NB + 1) if DEEP else (0, 1, 2, 5, _core.HISTORY_
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_codes_expand_to_the_planes_at_every_ply(variant, views):
     for k in HISTORIES:
-        planes, floats, codes = _envs(variant, views, k, max_plies=24)
-        assert codes.obs.shape[-1] == codes_bytes(k)
+        planes, floats, codes, lean = _envs(variant, views, k, max_plies=24)
+        assert codes.obs.shape[-1] == lean.obs.shape[-1] == codes_bytes(k)
         n_actions = planes.num_actions
         for ply in range(STEPS):
             where = f"{variant} {views} history_k={k} ply {ply}"
             _check_same(planes.obs, floats.obs, codes, codes.obs, codes.belief_obs, where)
+            assert np.array_equal(lean.obs, codes.obs), where
             assert np.array_equal(stratego.unpack_mask(codes.action_mask, n_actions), planes.action_mask), where
             assert np.array_equal(stratego.expand_full_observation(codes.full_obs), planes.full_obs), where
             actions = planes.sample_actions().copy()
@@ -58,6 +61,7 @@ def test_codes_expand_to_the_planes_at_every_ply(variant, views):
             floats.step(actions)
             _, _, _, _, info_p = planes.step(actions)
             obs, _, _, _, info_c = codes.step(actions)
+            _, _, _, _, info_l = lean.step(actions)
             assert set(obs) == {"codes", "belief"}
             if "_final_obs" in info_p:
                 done = info_p["_final_obs"]
@@ -65,8 +69,9 @@ def test_codes_expand_to_the_planes_at_every_ply(variant, views):
                 final = info_c["final_obs"]
                 _check_same(info_p["final_obs"][done], floats.final_obs[done], codes,
                             final["codes"][done], final["belief"][done], where + " final_obs")
-        assert planes.stats() == codes.stats() == floats.stats()
-        for env in (planes, floats, codes):
+                assert np.array_equal(info_l["final_obs"][done], final["codes"][done]), where + " final_obs"
+        assert planes.stats() == codes.stats() == floats.stats() == lean.stats()
+        for env in (planes, floats, codes, lean):
             env.close()
 
 
@@ -77,7 +82,7 @@ def test_game_codes_and_bits_at_every_ply(variant):
     n_actions = game.variant.num_actions
     for ply in range(200):
         for player in (0, 1):
-            for k in (0, 3, _core.HISTORY_NB):
+            for k in (0, 3, 5, _core.HISTORY_NB):  # below 4 plies, 4 and one more, the whole ring
                 codes = game.observation(player, history_k=k, obs_format="codes")
                 assert np.array_equal(stratego.expand_observation(codes), game.observation(player, history_k=k))
             both = game.observation(player, history_k=2, belief=True, obs_format="codes")
@@ -105,17 +110,21 @@ def test_lean_view_counts_equal_the_full_view_under_silent_defense():
     common = dict(seed=3, num_threads=1, silent_defense=1)
     lean = stratego.VecEnv(32, **common)
     full = stratego.VecEnv(32, obs_dtype="float32", belief=True, **common)
+    codes = stratego.VecEnv(32, obs_format="codes", **common)  # from the game, or the view once unidentified
     exceeded = False
     for ply in range(400):
         assert np.array_equal(lean.obs[:, :len(names) - 2], full.obs[:, :len(names) - 2]), ply
+        assert np.array_equal(stratego.expand_observation(codes.obs), lean.obs), ply
         on_board = lean.obs[:, board].reshape(32, -1).sum(axis=1)
         exceeded |= bool((lean.obs[:, counts, 0, 0].sum(axis=1) > on_board).any())
         actions = lean.sample_actions()
         lean.step(actions)
         full.step(actions)
+        codes.step(actions)
     assert exceeded
     lean.close()
     full.close()
+    codes.close()
 
 
 def test_expanders_take_any_leading_shape():

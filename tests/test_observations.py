@@ -337,6 +337,9 @@ def test_unseen_types_do_not_leak(seed: int, observer: int) -> None:
             oa, ob = a.observation(observer, **spec), b.observation(observer, **spec)
             assert_obs_equal(ob, oa, stratego.channel_names(spec["history_k"], spec["belief"]),
                              f"seed {seed}, observer {observer}, ply {ply}, {spec}; start {start}, twin {twin}")
+        # The codes, written straight from the game (csrc/view_codes.h), as well.
+        assert np.array_equal(a.observation(observer, obs_format="codes"), b.observation(observer, obs_format="codes")), \
+            f"codes: seed {seed}, observer {observer}, ply {ply}; start {start}, twin {twin}"
         differed |= not np.array_equal(a.full_observation(observer), b.full_observation(observer))
         if ply == len(actions):
             break
@@ -1068,7 +1071,12 @@ _ENCODER_HASH = r"""
 import hashlib, stratego
 h = hashlib.sha256()
 for spec in (dict(), dict(history_k=0), dict(history_k=32, views="both"),
-             dict(obs_dtype="float32", belief=True, history_k=7), dict(variant="seed-tournament")):
+             dict(obs_dtype="float32", belief=True, history_k=7), dict(variant="seed-tournament"),
+             # the codes straight from the game (csrc/view_codes.c): AVX2, or through the view
+             dict(obs_format="codes"), dict(obs_format="codes", history_k=7, views="both"),
+             dict(obs_format="codes", history_k=2, silent_defense=1),
+             dict(obs_format="codes", variant="ultimate-lightning", history_k=32),
+             dict(obs_format="codes", setup="agent", history_k=5)):
     env = stratego.VecEnv(48, seed=11, **spec)
     for _ in range(STEPS):
         env.step(env.sample_actions())
