@@ -3,6 +3,10 @@
 
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "action.h"
 #include "squareset.h"
 #include "walk.h"
@@ -96,6 +100,25 @@ static inline __attribute__((always_inline)) int fast_write(const GameState *s, 
     return n_moves;
 }
 
+/* Clears a packed row of `bytes` bytes (at least 16: every variant has 1,800 actions or
+ * more) with 16-byte stores, the last one ending at the row's end: a memset of a size the
+ * compiler does not know is a rep stos, whose start-up was 8% of the mask's time (perf). */
+static inline void bits_clear(uint8_t *bits, int bytes) {
+#ifdef __SSE2__
+    const __m128i zero = _mm_setzero_si128();
+    uint8_t *last = bits + bytes - 16;
+    for (uint8_t *at = bits; at < last; at += 16) {
+        /* The empty asm hides the address from gcc, which would turn the loop back into
+         * a memset (rep stos). */
+        __asm__("" : "+r"(at));
+        _mm_storeu_si128((__m128i *)at, zero);
+    }
+    _mm_storeu_si128((__m128i *)last, zero);
+#else
+    memset(bits, 0, (size_t)bytes);
+#endif
+}
+
 /* Whether the fast path decides `player`'s moves under these rules now. */
 static inline int fast_applies(const GameState *s, const Rules *r, int player) {
     return !r->captain_two_squares && !walk_chasing(s, r, player);
@@ -126,7 +149,7 @@ int moves_fast_bits(const GameState *s, const Rules *r, uint8_t *bits) {
     int player = s->to_move;
     if (!fast_applies(s, r, player)) return -1;
     /* Straight into bits: no 1,800-byte mask to clear and pack (15% of a compact step). */
-    memset(bits, 0, (size_t)(rules_num_actions(r) + 7) / 8);
+    bits_clear(bits, (rules_num_actions(r) + 7) / 8);
     int left_out = left_out_piece(s, r, player);
     int n_moves = fast_write(s, player, left_out, bits, 1);
     if (left_out >= 0) {
