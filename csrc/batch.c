@@ -52,7 +52,11 @@ int batch_init(Batch *b, const BatchConfig *c, const BatchOutputs *out) {
     b->states = malloc(n * sizeof(GameState));
     b->sample_rng = malloc(n * sizeof(uint64_t));
     b->versus = c->opponent >= 0 ? calloc(n, sizeof(VersusSlot)) : NULL;
-    if (b->states == NULL || b->sample_rng == NULL || (c->opponent >= 0 && b->versus == NULL)) {
+    /* Against an opponent the mask is the learner's, after the opponent's replies. */
+    int mask_ahead = c->write_mask && c->opponent < 0;
+    b->mask_ready = mask_ahead ? calloc(n, 1) : NULL;
+    if (b->states == NULL || b->sample_rng == NULL || (c->opponent >= 0 && b->versus == NULL) ||
+        (mask_ahead && b->mask_ready == NULL)) {
         batch_free(b);
         return -1;
     }
@@ -88,11 +92,13 @@ void batch_free(Batch *b) {
     free(b->states);
     free(b->sample_rng);
     free(b->versus);
+    free(b->mask_ready);
     recorder_free(&b->rec);
     b->recording = 0;
     b->states = NULL;
     b->sample_rng = NULL;
     b->versus = NULL;
+    b->mask_ready = NULL;
 }
 
 int batch_outputs_alloc(const BatchConfig *c, BatchOutputs *out) {
@@ -150,7 +156,9 @@ static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst, float *beli
 static void batch_write_turn(Batch *b, int64_t i) {
     const GameState *s = &b->states[i];
     int viewer = b->versus ? b->versus[i].learner : s->to_move;
-    if (b->write_mask) {
+    if (b->mask_ready != NULL && b->mask_ready[i]) {
+        b->mask_ready[i] = 0; /* written by the turn's end (batch_play) */
+    } else if (b->write_mask) {
         uint8_t *row = b->out.mask + i * batch_mask_bytes(b);
         game_legal_mask(s, &b->rules, row, b->mask_bits); /* all clear for a game left over */
     }
@@ -268,7 +276,14 @@ static inline __attribute__((always_inline)) int batch_play(void *ctx, int64_t i
         game_forfeit(s);
     } else {
         int deploying = s->phase == PHASE_DEPLOY;
-        game_apply_action(s, &b->rules, (int)action);
+        if (b->mask_ready != NULL) {
+            /* The end of the turn asks whether the next player can move: the mask that
+             * batch_write_turn would write answers it, so it is written there, once. */
+            uint8_t *row = b->out.mask + i * batch_mask_bytes(b);
+            b->mask_ready[i] = (uint8_t)game_apply_action_mask(s, &b->rules, (int)action, row, b->mask_bits);
+        } else {
+            game_apply_action(s, &b->rules, (int)action);
+        }
         batch_record(b, i, s, (int)action, deploying);
     }
     if (b->versus) versus_reply(b, i, s, &b->versus[i]);
