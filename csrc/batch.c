@@ -430,8 +430,12 @@ static void batch_find_in(void *ctx, int64_t begin, int64_t end) {
     FindJob *job = ctx;
     const Batch *b = job->b;
     int64_t n = b->num_envs;
+    /* Four games ahead: a check is short (~100 instructions), so a state asked for one
+     * game ahead has not arrived when its check starts. */
+    enum { AHEAD = 4 };
+    for (int64_t i = begin; i < begin + AHEAD && i < n; i++) check_prefetch(&b->states[i]);
     for (int64_t i = begin; i < end; i++) {
-        if (i + 1 < n) check_prefetch(&b->states[i + 1]);
+        if (i + AHEAD < n) check_prefetch(&b->states[i + AHEAD]);
         /* A game that is over (NEXT_STEP, DISABLED) ignores its action. */
         if (b->states[i].done || moves_check_action(&b->states[i], &b->rules, (int)job->actions[i]) == 0)
             continue;
