@@ -31,6 +31,10 @@ def build_flags():
         compile_args += ["-O0", "-g"]
     else:
         compile_args += ["-O3"]
+    # Only PyInit__core leaves the extension (PyMODINIT_FUNC exports it): the core's
+    # functions are then called directly and inlined within a file, not through the PLT
+    # as symbols another library could replace.
+    compile_args.append("-fvisibility=hidden")
     # The batch's own thread pool (csrc/pool.c), not OpenMP: see pool.h for why.
     compile_args.append("-pthread")
     link_args.append("-pthread")

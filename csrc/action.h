@@ -4,6 +4,8 @@
 #ifndef STRATEGO_ACTION_H
 #define STRATEGO_ACTION_H
 
+#include <stdint.h>
+
 #include "types.h"
 
 /* What an action asks for. */
@@ -17,8 +19,35 @@ int action_encode(int player, int from, int to);
  * sq is not in the player's half. */
 int action_encode_rescue(int player, int type, int sq);
 
+/* A line move in red's frame (types.h: from * 18 + k): its squares, direction and
+ * length, so that decoding and checking the common action reads a table, not divisions. */
+typedef struct {
+    uint8_t from, to;
+    uint8_t dir;  /* DIR_UP .. DIR_RIGHT, in red's frame (blue's is dir ^ 1, the board turned) */
+    uint8_t dist; /* squares moved, 1 .. 9 */
+} ActionLine;
+
+extern ActionLine action_lines[LINE_ACTION_NB];
+
+/* Builds action_lines. Idempotent; stratego_init calls it. */
+void action_init(void);
+
+/* A square of red's frame in `player`'s, and back (board.h's sq_to_frame). */
+static inline int action_frame_sq(int sq, int player) { return player == BLUE ? SQ_NB - 1 - sq : sq; }
+
+/* Decodes the actions past the line moves (action_decode). */
+ActionKind action_decode_other(int player, int action, int *a, int *b);
+
 /* Decodes 0 <= action < ACTION_MAX for `player`: a move gives (from, to), a rescue
- * (type, sq), absolute squares. */
-ActionKind action_decode(int player, int action, int *a, int *b);
+ * (type, sq), absolute squares. A line move, the common case, from the table. */
+static inline ActionKind action_decode(int player, int action, int *a, int *b) {
+    if (action < LINE_ACTION_NB) {
+        ActionLine m = action_lines[action];
+        *a = action_frame_sq(m.from, player);
+        *b = action_frame_sq(m.to, player);
+        return ACTION_MOVE;
+    }
+    return action_decode_other(player, action, a, b);
+}
 
 #endif

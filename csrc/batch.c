@@ -52,7 +52,11 @@ int batch_init(Batch *b, const BatchConfig *c, const BatchOutputs *out) {
     b->states = malloc(n * sizeof(GameState));
     b->sample_rng = malloc(n * sizeof(uint64_t));
     b->versus = c->opponent >= 0 ? calloc(n, sizeof(VersusSlot)) : NULL;
-    if (b->states == NULL || b->sample_rng == NULL || (c->opponent >= 0 && b->versus == NULL)) {
+    /* Against an opponent the mask is the learner's, after the opponent's replies. */
+    int mask_ahead = c->write_mask && c->opponent < 0;
+    b->mask_ready = mask_ahead ? calloc(n, 1) : NULL;
+    if (b->states == NULL || b->sample_rng == NULL || (c->opponent >= 0 && b->versus == NULL) ||
+        (mask_ahead && b->mask_ready == NULL)) {
         batch_free(b);
         return -1;
     }
@@ -88,11 +92,13 @@ void batch_free(Batch *b) {
     free(b->states);
     free(b->sample_rng);
     free(b->versus);
+    free(b->mask_ready);
     recorder_free(&b->rec);
     b->recording = 0;
     b->states = NULL;
     b->sample_rng = NULL;
     b->versus = NULL;
+    b->mask_ready = NULL;
 }
 
 int batch_outputs_alloc(const BatchConfig *c, BatchOutputs *out) {
@@ -162,7 +168,9 @@ static void batch_write_obs(const Batch *b, int64_t i, uint8_t *dst, float *beli
 static void batch_write_turn(Batch *b, int64_t i) {
     const GameState *s = &b->states[i];
     int viewer = b->versus ? b->versus[i].learner : s->to_move;
-    if (b->write_mask) {
+    if (b->mask_ready != NULL && b->mask_ready[i]) {
+        b->mask_ready[i] = 0; /* written by the turn's end (batch_play) */
+    } else if (b->write_mask) {
         uint8_t *row = b->out.mask + i * batch_mask_bytes(b);
         game_legal_mask(s, &b->rules, row, b->mask_bits); /* all clear for a game left over */
     }
@@ -280,7 +288,14 @@ static inline __attribute__((always_inline)) int batch_play(void *ctx, int64_t i
         game_forfeit(s);
     } else {
         int deploying = s->phase == PHASE_DEPLOY;
-        game_apply_action(s, &b->rules, (int)action);
+        if (b->mask_ready != NULL) {
+            /* The end of the turn asks whether the next player can move: the mask that
+             * batch_write_turn would write answers it, so it is written there, once. */
+            uint8_t *row = b->out.mask + i * batch_mask_bytes(b);
+            b->mask_ready[i] = (uint8_t)game_apply_action_mask(s, &b->rules, (int)action, row, b->mask_bits);
+        } else {
+            game_apply_action(s, &b->rules, (int)action);
+        }
         batch_record(b, i, s, (int)action, deploying);
     }
     if (b->versus) versus_reply(b, i, s, &b->versus[i]);
@@ -314,15 +329,53 @@ static void batch_write_final(void *ctx, int64_t i, int actor) {
  * whole struct: fetched one game ahead, it arrives while the current game is stepped
  * (measured, 4096 games, 1 thread: +13% steps/s with the default observation). The
  * chase's positions, more than half of the state, only under the chasing rule: no other
- * game reads them (walk_chasing, game_apply_move). */
-static inline void state_prefetch(const GameState *s, const Rules *r) {
-    /* A plain loop: gcc 12 dropped every prefetch of this loop unrolled by a pragma (the
-     * function compiled to a bare return), which cost a third of the compact step's time. */
-    size_t hot = r->chasing_rule ? sizeof(GameState) : offsetof(GameState, chase.positions);
-    for (size_t at = 0; at < hot; at += 64) __builtin_prefetch((const char *)s + at);
+ * game reads them (walk_chasing, game_apply_move).
+ * Always inlined: gcc takes a function of nothing but prefetches for one without side
+ * effects (its pure-const pass) and deletes its calls, so that the prefetches vanish (the
+ * function compiles to a bare return: a third of the compact step's time once). Inlined,
+ * they stay: check the disassembly (objdump -d: prefetcht0 in batch_step_games). */
+static inline __attribute__((always_inline)) void state_prefetch(const GameState *s, const Rules *r) {
+    const char *at = (const char *)s;
+    if (r->chasing_rule) {
+        for (size_t k = 0; k < sizeof(GameState); k += 64) __builtin_prefetch(at + k);
+        return;
+    }
+    /* Written out (the loop's count and compare were 35 instructions a step): one every
+     * 64 bytes up to the chase's positions. */
+    _Static_assert((offsetof(GameState, chase.positions) + 63) / 64 == 12, "12 prefetches reach the chase's positions");
+    __builtin_prefetch(at);
+    __builtin_prefetch(at + 64);
+    __builtin_prefetch(at + 128);
+    __builtin_prefetch(at + 192);
+    __builtin_prefetch(at + 256);
+    __builtin_prefetch(at + 320);
+    __builtin_prefetch(at + 384);
+    __builtin_prefetch(at + 448);
+    __builtin_prefetch(at + 512);
+    __builtin_prefetch(at + 576);
+    __builtin_prefetch(at + 640);
+    __builtin_prefetch(at + 704);
 }
 
-static void batch_prefetch(const void *ctx, int64_t i) {
+/* The lines of a state that the check of an action reads (moves_check_action: the board
+ * and the piece types, to_move, done and phase, the two-square runs), not the dozen that a
+ * step reads: the check is a pass of its own over the batch before the step, whose lines
+ * leave the caches before the step reaches them. States are not aligned to lines: the
+ * first and last byte of each field. */
+static inline __attribute__((always_inline)) void check_prefetch(const GameState *s) {
+    const char *at = (const char *)s;
+    __builtin_prefetch(at);
+    __builtin_prefetch(at + 64);
+    __builtin_prefetch(at + 128);
+    __builtin_prefetch(at + offsetof(GameState, piece_sq) - 1);
+    __builtin_prefetch(at + offsetof(GameState, to_move));
+    __builtin_prefetch(at + offsetof(GameState, phase));
+    __builtin_prefetch(at + offsetof(GameState, streak) + sizeof(s->streak) - 1);
+}
+
+/* Always inlined too, into vec_step_range's loop: called there, it would be a call to a
+ * function without side effects, which gcc deletes (as state_prefetch's). */
+static inline __attribute__((always_inline)) void batch_prefetch(const void *ctx, int64_t i) {
     const Batch *b = ctx;
     state_prefetch(&b->states[i], &b->rules);
 }
@@ -389,8 +442,12 @@ static void batch_find_in(void *ctx, int64_t begin, int64_t end) {
     FindJob *job = ctx;
     const Batch *b = job->b;
     int64_t n = b->num_envs;
+    /* Four games ahead: a check is short (~100 instructions), so a state asked for one
+     * game ahead has not arrived when its check starts. */
+    enum { AHEAD = 4 };
+    for (int64_t i = begin; i < begin + AHEAD && i < n; i++) check_prefetch(&b->states[i]);
     for (int64_t i = begin; i < end; i++) {
-        if (i + 1 < n) state_prefetch(&b->states[i + 1], &b->rules);
+        if (i + AHEAD < n) check_prefetch(&b->states[i + AHEAD]);
         /* A game that is over (NEXT_STEP, DISABLED) ignores its action. */
         if (b->states[i].done || moves_check_action(&b->states[i], &b->rules, (int)job->actions[i]) == 0)
             continue;

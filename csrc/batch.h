@@ -102,6 +102,11 @@ typedef struct {
     SetupTable setups;
     int write_mask;
     int mask_bits;
+    /* [N], owned by the batch, with the mask written and no opponent (NULL otherwise): 1
+     * while game i's mask row already holds what its turn's output needs, written by
+     * the end of the turn it played (game_apply_action_mask), from the play of a step to
+     * the write of its outputs, which then skips the mask. */
+    uint8_t *mask_ready;
     /* Output arrays (vec.h): mask [N][rules_num_actions], or [N][MASK_BITS_BYTES] packed;
      * rewards [N][2] of red and blue; obs [N][obs_views][batch_obs_bytes]. */
     VecOutputs out;

@@ -96,7 +96,8 @@ void board_init(void);
 /* The Zobrist key of a piece of `player` and `type` on `sq`. */
 uint64_t board_zobrist(int player, int type, int sq);
 
-/* Moves piece `id` to the empty square `to` (no combat). */
+/* Moves piece `id`, a movable one (no Bomb or Flag), to the empty square `to` (no
+ * combat). */
 void board_move(GameState *s, int id, int to);
 
 /* 1 on a lake (types.h, LAKE_SQUARES). */

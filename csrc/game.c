@@ -76,16 +76,32 @@ int game_check_place(const GameState *s, const Rules *r, int type, int sq) {
     return game_is_over(s) ? ILLEGAL_GAME_OVER : moves_check_place(s, r, type, sq);
 }
 
+/* Where the judge may write the legal mask of the player to move (game_legal_mask's
+ * format) when it asks whether that player can move: the batch's row, which the count
+ * of that mask answers (game_apply_action_mask). NULL: moves_any_legal answers. */
+typedef struct {
+    uint8_t *mask;
+    int packed;
+    int written;
+} JudgeMask;
+
 /* The end-of-game rules that depend on the position, checked after every move and at
  * the start (see game.h for the rules and their order). */
-static void game_judge(GameState *s, const Rules *r) {
+static void game_judge(GameState *s, const Rules *r, JudgeMask *out) {
     int mover = 1 - s->to_move;
     if (s->movable[RED] == 0 || s->movable[BLUE] == 0) {
         int winner = s->movable[RED] ? RED : s->movable[BLUE] ? BLUE : NO_WINNER;
         game_end(s, winner, END_NO_MOVABLE_PIECES);
         return;
     }
-    if (!moves_any_legal(s, r, s->to_move)) {
+    int can_move;
+    if (out != NULL) {
+        can_move = game_legal_mask(s, r, out->mask, out->packed) > 0;
+        out->written = 1;
+    } else {
+        can_move = moves_any_legal(s, r, s->to_move);
+    }
+    if (!can_move) {
         if (moves_any_legal(s, r, mover)) {
             game_end(s, mover, END_NO_LEGAL_MOVE);
         } else {
@@ -103,7 +119,7 @@ static void game_judge(GameState *s, const Rules *r) {
 void game_judge_start(GameState *s, const Rules *r) {
     /* A pending rescue is part of a turn: the turn's end judges the game; a deployment
      * is judged when its last piece is placed. */
-    if (!s->done && s->phase == PHASE_MOVE) game_judge(s, r);
+    if (!s->done && s->phase == PHASE_MOVE) game_judge(s, r, NULL);
 }
 
 int game_validate(const GameState *s, const Rules *r, char *err, size_t err_len) {
@@ -169,7 +185,7 @@ static void game_reset_deploy(GameState *s, const Rules *r, const SetupTable *ta
     s->to_move = (uint8_t)(deploy & 1 ? RED : BLUE);
 }
 
-void game_apply_place(GameState *s, const Rules *r, int type, int sq) {
+static void apply_place(GameState *s, const Rules *r, int type, int sq, JudgeMask *out) {
     int player = s->to_move;
     board_place(s, player, type, sq);
     /* Alternately, red first; a side with nothing left in hand is skipped (game.h). */
@@ -178,9 +194,11 @@ void game_apply_place(GameState *s, const Rules *r, int type, int sq) {
     } else if (moves_hand_total(s, r, player) == 0) {
         s->phase = PHASE_MOVE;
         s->to_move = RED;
-        game_judge(s, r);
+        game_judge(s, r, out);
     }
 }
+
+void game_apply_place(GameState *s, const Rules *r, int type, int sq) { apply_place(s, r, type, sq, NULL); }
 
 void game_reset(GameState *s, const Rules *r, const SetupTable *table) {
     if (r->deploy && table != NULL && table->deploy) {
@@ -227,9 +245,14 @@ static int game_side_has(const GameState *s, int player, int type) {
  * narrowed to one type when the side has no piece of the other (its piece set is
  * public; whether a piece of it was captured is not, under silent defense). */
 static uint8_t game_move_shows(const GameState *s, const Rules *r, int player, int from, int to) {
+    if (!r->captain_two_squares) {
+        /* Every move is straight here: a one-square move is 1 (along a row) or 10 (along
+         * a column) squares apart, a longer one neither. */
+        int apart = abs(to - from);
+        return (uint8_t)(PIECE_MOVED | (apart != 1 && apart != BOARD_SIZE ? PIECE_SCOUTED : 0));
+    }
     int dr = abs(sq_row(to) - sq_row(from)), dc = abs(sq_col(to) - sq_col(from));
     int straight = dr == 0 || dc == 0, dist = dr + dc;
-    if (!r->captain_two_squares) return (uint8_t)(PIECE_MOVED | (dist > 1 ? PIECE_SCOUTED : 0));
     if (!straight) return PIECE_MOVED | PIECE_CAPTAIN_SHOWN;
     if (dist > 2) return PIECE_MOVED | PIECE_SCOUTED;
     if (dist < 2) return PIECE_MOVED;
@@ -253,25 +276,22 @@ static int game_rescue_opens(const GameState *s, int id) {
 }
 
 /* Hands the turn to the other player and decides whether the game goes on. */
-static void game_end_turn(GameState *s, const Rules *r) {
+static void game_end_turn(GameState *s, const Rules *r, JudgeMask *out) {
     s->phase = PHASE_MOVE;
     s->rescuer = SQ_NONE;
     s->to_move = (uint8_t)(1 - s->to_move);
-    game_judge(s, r);
+    game_judge(s, r, out);
 }
 
-void game_apply_move(GameState *s, const Rules *r, int from, int to) {
+static void apply_move(GameState *s, const Rules *r, int from, int to, JudgeMask *out) {
     int id = s->board[from] - 1;
     int player = piece_owner(id);
     int attack = s->board[to] != CELL_EMPTY;
     int flag_captured = 0;
 
     repetition_record(s, id, from, to);
-    HistoryEntry *h = &s->history[s->ply % HISTORY_NB];
-    h->from = (uint8_t)from;
-    h->to = (uint8_t)to;
-    h->player = (uint8_t)player;
-    h->attack = (uint8_t)attack;
+    /* One 4-byte store rather than four. */
+    s->history[s->ply % HISTORY_NB] = (HistoryEntry){(uint8_t)from, (uint8_t)to, (uint8_t)player, (uint8_t)attack};
 
     s->piece_flags[id] |= game_move_shows(s, r, player, from, to);
 
@@ -314,10 +334,12 @@ void game_apply_move(GameState *s, const Rules *r, int from, int to) {
         s->rescuer = (uint8_t)id;
         return;
     }
-    game_end_turn(s, r);
+    game_end_turn(s, r, out);
 }
 
-void game_apply_rescue(GameState *s, const Rules *r, int type, int sq) {
+void game_apply_move(GameState *s, const Rules *r, int from, int to) { apply_move(s, r, from, to, NULL); }
+
+static void apply_rescue(GameState *s, const Rules *r, int type, int sq, JudgeMask *out) {
     int player = s->to_move;
     int id = moves_captured_piece(s, player, type);
     board_return(s, id, sq);
@@ -328,27 +350,38 @@ void game_apply_rescue(GameState *s, const Rules *r, int type, int sq) {
     if (s->first_rescuer[player] == SQ_NONE) s->first_rescuer[player] = s->rescuer;
     /* The pieces changed: no earlier position of a chase can come back (chase.h). */
     if (r->chasing_rule) chase_reset(s);
-    game_end_turn(s, r);
+    game_end_turn(s, r, out);
 }
 
-void game_apply_action(GameState *s, const Rules *r, int action) {
+void game_apply_rescue(GameState *s, const Rules *r, int type, int sq) { apply_rescue(s, r, type, sq, NULL); }
+
+static inline __attribute__((always_inline)) void apply_action(GameState *s, const Rules *r, int action,
+                                                               JudgeMask *out) {
     int a, b;
     switch (action_decode(s->to_move, action, &a, &b)) {
     case ACTION_MOVE:
-        game_apply_move(s, r, a, b);
+        apply_move(s, r, a, b, out);
         break;
     case ACTION_RESCUE:
         /* The rescue block is the placements while the players deploy (types.h). */
         if (s->phase == PHASE_DEPLOY) {
-            game_apply_place(s, r, a, b);
+            apply_place(s, r, a, b, out);
         } else {
-            game_apply_rescue(s, r, a, b);
+            apply_rescue(s, r, a, b, out);
         }
         break;
     case ACTION_DECLINE:
-        game_end_turn(s, r);
+        game_end_turn(s, r, out);
         break;
     }
+}
+
+void game_apply_action(GameState *s, const Rules *r, int action) { apply_action(s, r, action, NULL); }
+
+int game_apply_action_mask(GameState *s, const Rules *r, int action, uint8_t *mask, int packed) {
+    JudgeMask out = {mask, packed, 0};
+    apply_action(s, r, action, &out);
+    return out.written && !game_is_over(s);
 }
 
 uint64_t game_perft(const GameState *s, const Rules *r, int depth) {

@@ -81,6 +81,15 @@ void game_apply_rescue(GameState *s, const Rules *r, int type, int sq);
  * move, a rescue or its decline, or under PHASE_DEPLOY a placement. */
 void game_apply_action(GameState *s, const Rules *r, int action);
 
+/* game_apply_action that also leaves the legal mask of the player to move in `mask`
+ * (game_legal_mask's format, packed or not) where the end of the turn asks whether that
+ * player can move: the mask's count answers it, so a batch that writes the mask after
+ * each action does not find the moves twice (moves_any_legal, then the mask). Returns 1
+ * if the mask now holds the legal mask of the game as it stands, 0 if not (the game
+ * ended, a rescue or the deployment goes on, the first ending rule decided it): then the
+ * caller writes it, and `mask` may hold anything meanwhile. */
+int game_apply_action_mask(GameState *s, const Rules *r, int action, uint8_t *mask, int packed);
+
 /* Names of the end reasons, index = EndReason ("none" for END_NONE): status(),
  * _core.END_REASONS, info["final_info"]["reason"] through it. */
 extern const char *const END_REASON_NAMES[END_REASON_NB];

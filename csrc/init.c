@@ -1,5 +1,6 @@
 #include "init.h"
 
+#include "action.h"
 #include "board.h"
 #include "mask_bits.h"
 #include "moves.h"
@@ -10,6 +11,7 @@
 #include "view_codes.h"
 
 void stratego_init(void) {
+    action_init();
     board_init();
     moves_init();
     mask_bits_init();

@@ -28,8 +28,12 @@ static int captain_reaches(const GameState *s, int from, int to) {
     return 0;
 }
 
-IllegalReason moves_check(const GameState *s, const Rules *r, int player, int from, int to) {
-    if (from < 0 || from >= SQ_NB || to < 0 || to >= SQ_NB) return ILLEGAL_OFF_BOARD;
+/* moves_check once both squares are on the board and the move's shape is known: `line`
+ * 1 along a row or column (then `d` its direction), 0 otherwise; `dist` the rows plus
+ * columns between the squares. The reasons in the order moves_check gives them. */
+static inline __attribute__((always_inline)) IllegalReason check_squares(const GameState *s, const Rules *r,
+                                                                          int player, int from, int to, int line,
+                                                                          int d, int dist) {
     uint8_t cell = s->board[from];
     if (cell == CELL_EMPTY || cell == CELL_LAKE || piece_owner(cell - 1) != player) return ILLEGAL_NO_OWN_PIECE;
     int id = cell - 1, type = s->piece_type[id];
@@ -37,29 +41,33 @@ IllegalReason moves_check(const GameState *s, const Rules *r, int player, int fr
     if (from == to) return ILLEGAL_NOT_ON_LINE;
     if (s->board[to] == CELL_LAKE) return ILLEGAL_LAKE;
     if (s->board[to] != CELL_EMPTY && piece_owner(s->board[to] - 1) == player) return ILLEGAL_OWN_TARGET;
-    int captain = type == CAPTAIN && r->captain_two_squares;
-    int dr = sq_row(to) - sq_row(from), dc = sq_col(to) - sq_col(from);
-    int dist = (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc);
-    if (captain && dist == 2) {
+    if (type == CAPTAIN && r->captain_two_squares && dist == 2) {
         if (!captain_reaches(s, from, to)) return ILLEGAL_CAPTAIN_BLOCKED;
     } else {
-        if (dr != 0 && dc != 0) return ILLEGAL_NOT_ON_LINE;
-        if (dist == 0) return ILLEGAL_NOT_ON_LINE;
-        /* Walk the ray in the move's direction: every square before `to` must be empty. */
-        int d = dr > 0 ? DIR_UP : dr < 0 ? DIR_DOWN : dc < 0 ? DIR_LEFT : DIR_RIGHT;
-        int i = 0, n = rays_len[from][d];
-        while (i < n && rays_sq[from][d][i] != to) {
-            if (s->board[rays_sq[from][d][i]] != CELL_EMPTY) {
-                return type == SCOUT ? ILLEGAL_BLOCKED : ILLEGAL_TOO_FAR;
+        if (!line) return ILLEGAL_NOT_ON_LINE;
+        /* Farther than one square: only a Scout, over empty squares (rulebook
+         * "Movement"), not across a lake (where the ray ends, rays.h). */
+        if (dist > 1) {
+            if (type != SCOUT) return ILLEGAL_TOO_FAR;
+            if (dist > rays_len[from][d]) return ILLEGAL_BLOCKED;
+            for (int i = 0; i < dist - 1; i++) {
+                if (s->board[rays_sq[from][d][i]] != CELL_EMPTY) return ILLEGAL_BLOCKED;
             }
-            i++;
         }
-        if (i == n) return type == SCOUT ? ILLEGAL_BLOCKED : ILLEGAL_TOO_FAR;
-        if (i > 0 && type != SCOUT) return ILLEGAL_TOO_FAR;
     }
-    if (repetition_forbids(s, r->two_square_limit, id, from, to)) return ILLEGAL_REPETITION;
+    /* Only the piece whose run reached the limit can be stopped (walk_limited_piece). */
+    if (walk_limited_piece(s, r, player) == id && repetition_forbids(s, r->two_square_limit, id, from, to))
+        return ILLEGAL_REPETITION;
     if (r->chasing_rule && s->board[to] == CELL_EMPTY && chase_forbids(s, id, from, to)) return ILLEGAL_CHASE;
     return MOVE_LEGAL;
+}
+
+IllegalReason moves_check(const GameState *s, const Rules *r, int player, int from, int to) {
+    if (from < 0 || from >= SQ_NB || to < 0 || to >= SQ_NB) return ILLEGAL_OFF_BOARD;
+    int dr = sq_row(to) - sq_row(from), dc = sq_col(to) - sq_col(from);
+    int d = dr > 0 ? DIR_UP : dr < 0 ? DIR_DOWN : dc < 0 ? DIR_LEFT : DIR_RIGHT;
+    int dist = (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc);
+    return check_squares(s, r, player, from, to, dr == 0 || dc == 0, d, dist);
 }
 
 IllegalReason moves_check_rescue(const GameState *s, int type, int sq) {
@@ -86,6 +94,14 @@ IllegalReason moves_check_action(const GameState *s, const Rules *r, int action)
     if (action >= DIAG_ACTION_BASE && action < RESCUE_ACTION_BASE && !r->captain_two_squares)
         return ILLEGAL_NOT_ON_LINE;
     if (action < 0 || action >= rules_num_actions(r)) return ILLEGAL_NOT_IN_VARIANT;
+    /* The common case, a line move in the move phase: its squares and shape from the
+     * table (the board turned for blue: the direction reversed). */
+    if (action < LINE_ACTION_NB && s->phase == PHASE_MOVE) {
+        int player = s->to_move;
+        ActionLine m = action_lines[action];
+        return check_squares(s, r, player, action_frame_sq(m.from, player), action_frame_sq(m.to, player), 1,
+                             m.dir ^ player, m.dist);
+    }
     int a, b;
     ActionKind kind = action_decode(s->to_move, action, &a, &b);
     /* While deploying, the rescue block is the placements (types.h) and nothing else. */

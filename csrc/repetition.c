@@ -1,5 +1,6 @@
 #include "repetition.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #ifdef __SSE2__
@@ -64,8 +65,8 @@ int repetition_forbids(const GameState *s, int limit, int id, int from, int to) 
 void repetition_record(GameState *s, int id, int from, int to) {
     Streak *st = &s->streak[piece_owner(id)];
     Crossing c = crossing_of(from, to);
-    if (!streak_same_line(st, id, c)) {
-        memset(st->crossed, 0, sizeof(st->crossed));
+    int same = streak_same_line(st, id, c);
+    if (!same) {
         st->piece = (uint8_t)id;
         st->axis = (uint8_t)c.axis;
         st->line = (uint8_t)(c.axis == 2 ? c.lo : c.line);
@@ -73,6 +74,7 @@ void repetition_record(GameState *s, int id, int from, int to) {
     }
     int run = 0;
     if (c.axis == 2) {
+        if (!same) memset(st->crossed, 0, sizeof(st->crossed));
         if (st->crossed[0] < 255) st->crossed[0]++;
         run = st->crossed[0];
     } else {
@@ -80,22 +82,29 @@ void repetition_record(GameState *s, int id, int from, int to) {
          * crossings is broken by this move. */
 #ifdef __SSE2__
         /* The nine counts in one register: a saturating add and a mask, then the largest
-         * (the loop below, with its branches, was a quarter of playing a move). */
-        uint8_t counts[16] = {0};
-        memcpy(counts, st->crossed, sizeof(st->crossed));
-        __m128i x = _mm_loadu_si128((const __m128i *)counts);
+         * (the loop below, with its branches, was a quarter of playing a move). Read from
+         * the Streak's start (16 bytes: it and 2 of what follows in the state) and
+         * shifted down to the counts, not copied through a buffer, whose wider load after
+         * narrower stores stalled; a new run starts from zeros without reading. */
+        _Static_assert(sizeof(Streak) == 14 && offsetof(Streak, crossed) == 5, "the counts are lanes 5-13 of the load");
+        _Static_assert(offsetof(GameState, streak) + sizeof(s->streak) + 2 <= sizeof(GameState),
+                       "16 bytes from the last Streak stay within the state");
+        __m128i x = _mm_setzero_si128();
+        if (same) x = _mm_srli_si128(_mm_loadu_si128((const __m128i *)(const void *)st), 5);
         __m128i lane = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
         __m128i in = _mm_and_si128(_mm_cmpgt_epi8(lane, _mm_set1_epi8((char)(c.lo - 1))),
                                    _mm_cmpgt_epi8(_mm_set1_epi8((char)(c.hi + 1)), lane));
         x = _mm_and_si128(_mm_adds_epu8(x, _mm_set1_epi8(1)), in);
-        _mm_storeu_si128((__m128i *)counts, x);
-        memcpy(st->crossed, counts, sizeof(st->crossed));
+        /* The nine counts back: eight, then the ninth. */
+        _mm_storel_epi64((__m128i *)(void *)st->crossed, x);
+        st->crossed[8] = (uint8_t)_mm_extract_epi16(x, 4);
         x = _mm_max_epu8(x, _mm_srli_si128(x, 8));
         x = _mm_max_epu8(x, _mm_srli_si128(x, 4));
         x = _mm_max_epu8(x, _mm_srli_si128(x, 2));
         x = _mm_max_epu8(x, _mm_srli_si128(x, 1));
         run = _mm_cvtsi128_si32(x) & 0xFF;
 #else
+        if (!same) memset(st->crossed, 0, sizeof(st->crossed));
         for (int b = 0; b < BOARD_SIZE - 1; b++) {
             int crossed = b >= c.lo && b <= c.hi;
             st->crossed[b] = (uint8_t)(crossed ? (st->crossed[b] < 255 ? st->crossed[b] + 1 : 255) : 0);

@@ -2,11 +2,15 @@
 answers: legal actions, the mask, a move's check, a forfeit); Python reads the answer."""
 from __future__ import annotations
 
+import dataclasses
+import struct
+
 import numpy as np
 import pytest
 
 import stratego
 from stratego.gym_env import StrategoEnv
+from stratego.variants import load_variant
 
 
 def finished_game() -> stratego.Game:
@@ -102,3 +106,66 @@ def test_strategoenv_lose_mode_takes_out_of_range_actions_as_a_loss():
     env.reset(seed=1)
     _, reward, terminated, _, info = env.step(10**6)
     assert (reward, terminated, info["end_reason"]) == (-1.0, True, "illegal_action")
+
+
+# A batch (no opponent, mask written) asks whether the next player can move through the
+# legal mask it writes for that player (csrc/game.h, game_apply_action_mask); these
+# positions end by that answer and must end as a Game ends them. Red's 5 is walled in by
+# its Bombs; the 4s trade on E5. Blue's Bombs wall in its Flag (red_walled) or its 5 too
+# (both_walled). The piece set is the board's, so that a batch save holds the position.
+from boards import game as drawn_game  # noqa: E402
+
+WALLED = """
+bF  {b10}  .   .   .   .   .   .   {i10}  b5
+{a9}  .   .   .   .   .   .   .   .   {k9}
+.   .   .   .   .   .   .   .   .   .
+.   .   .   .   .   .   .   .   .   .
+.   .   ~   ~   .   .   ~   ~   .   .
+.   .   ~   ~   b4  .   ~   ~   .   .
+.   .   .   .   r4  .   .   .   .   .
+.   .   .   .   .   .   .   .   .   .
+rB  .   .   .   .   .   .   .   .   .
+r5  rB  .   .   .   .   .   .   .   rF
+"""
+RED_WALLED = WALLED.format(b10="bB", a9="bB", i10=". ", k9=". ")
+BOTH_WALLED = WALLED.format(b10=". ", a9=". ", i10="bB", k9="bB")
+# Two Bombs, a Sergeant (4), a Lieutenant (5) and the Flag a side.
+WALLED_PIECES = (2, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1)
+
+
+def batch_with(game: stratego.Game, variant, **kwargs) -> stratego.VecEnv:
+    """A VecEnv of one game holding `game`'s position: its state put into a batch save."""
+    env = stratego.VecEnv(1, variant, seed=0, **kwargs)
+    blob = bytearray(env.save_state())
+    # A game's save is the header, the state and its bot stream; a batch's the header,
+    # the counters (SaveHeader.stats_bytes long) and the states.
+    header = len(game._state.to_bytes()) - stratego.STATE_BYTES - 8
+    start = header + struct.unpack_from("=I", blob, 28)[0]
+    blob[start:start + stratego.STATE_BYTES] = game._state.to_bytes()[header:header + stratego.STATE_BYTES]
+    env.load_state(bytes(blob))
+    return env
+
+
+@pytest.mark.parametrize("mask_format", ["bool", "bits"])
+@pytest.mark.parametrize("mode", ["same_step", "next_step", "disabled"])
+@pytest.mark.parametrize("drawing, moves, reason", [
+    (RED_WALLED, ["E4-E5", "K10-K9"], "no_legal_move"),
+    (BOTH_WALLED, ["E4-E5"], "neither_can_move"),
+])
+def test_batch_ends_a_turn_as_the_game_does(mask_format, mode, drawing, moves, reason):
+    variant = dataclasses.replace(load_variant("classic"), piece_counts=WALLED_PIECES)
+    game = drawn_game(drawing, variant=variant)
+    env = batch_with(game, variant, mask_format=mask_format, autoreset_mode=mode, observations=False)
+    for k, move in enumerate(moves):
+        assert (env.action_mask[0] == game.action_mask(mask_format)).all()
+        game.play(move)
+        env.step(np.array([game.history[-1].action]))
+        last = k == len(moves) - 1
+        assert bool(env.terminated[0]) == last == game.done
+        if not last:
+            # The mask the end of the turn wrote is the one a Game gives.
+            assert (env.action_mask[0] == game.action_mask(mask_format)).all()
+    assert stratego.END_REASONS[env.final_reason[0]] == reason == game.end_reason
+    # A finished game that waits (next_step, disabled) has no legal action; same_step
+    # starts the next game, which has some.
+    assert env.action_mask[0].any() == (mode == "same_step")
