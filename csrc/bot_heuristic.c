@@ -90,6 +90,7 @@ static const float SIGHT_BONUS = 1.0f;      /* a Scout flying to a line onto an 
 static const float THREAT_BONUS = 10.0f;    /* fighting a piece that could take the Flag, whatever the odds */
 static const float RUSH = 20.0f;            /* a step towards a piece next to the Flag, times the chance to take it */
 static const float NOISE = 0.05f;           /* tie breaking, at most */
+static const float LATE_ATTACK = 5.0f;       /* any attack, LATE_PLIES before the cap of plies without one */
 /* The look-ahead's price of the chance that the opponent's reply takes the Flag, with
  * the opponent choosing uniformly among its moves (exact against the random bot). */
 static const float FLAG_LOSS = 1500.0f;
@@ -99,6 +100,9 @@ static const float FLAG_LOSS = 1500.0f;
 enum { APPROACH_DEPTH = 5, MAX_QUIET = 128 };
 /* How far own pieces come for an opponent piece next to the Flag (eval_rush). */
 enum { RUSH_DEPTH = 6 };
+/* How many plies before the cap of plies without an attack (a draw) attacks get
+ * LATE_ATTACK. */
+enum { LATE_PLIES = 40 };
 
 /* For each setting of the two rules combat_resolve reads (aggressor_wins,
  * one_time_bombs: index aggressor_wins + 2 * one_time_bombs) and each pair of types:
@@ -348,6 +352,11 @@ static void eval_init(Eval *e, const PlayerView *v, const Rules *r, const uint64
     /* The latest ply is the opponent's unless a rescue phase follows our own move. */
     const ViewMove *m = &v->last[0];
     e->answer = m->valid && is_opp(v->cell[m->to]) ? m->to : -1;
+    /* Near the cap of plies without an attack, any attack beats the draw the cap brings
+     * (a draw wins nothing): on seeds 100-109 with human setups 117 of 20,000 games were
+     * drawn there, the bot's pieces wandering beside Bombs it had no reason to attack. */
+    uint32_t cap = r->max_plies_without_attack;
+    e->late_attack = cap && v->plies_since_attack + LATE_PLIES >= cap ? LATE_ATTACK : 0.0f;
     e->best_score = -1e30f;
     e->best_from = e->best_to = -1;
     /* One draw from the stream seeds a cheap generator for the tie-breaking noise. */
@@ -440,6 +449,7 @@ static inline __attribute__((always_inline)) float eval_move_inline(Eval *e, int
             if (e->far_flag & to_bit) score += FLAG_ZONE * kill;
         }
         if (to == e->answer) score += ANSWER_BONUS * kill;
+        score += e->late_attack;
     } else {
         score = approach + DANGER_WEIGHT * (eval_danger_here(e, from, a) - eval_danger(e, to, a));
         /* Most steps touch none of the Flag's squares: one test for them all. */
@@ -625,7 +635,10 @@ static void eval_rush(Eval *e, Bits open) {
  * player has no piece that can step. */
 static void heuristic_search(Eval *e) {
     const ViewSets *s = &e->s;
-    Bits open = bits_board() & ~s->lakes, mobile = s->own_mobile;
+    /* Own Bombs and Flags never move: walls for the searches, like the lakes (a path
+     * through them led pieces to a wall, and kept them from the pocket in front of a
+     * Flag walled by a Bomb, which is reached round through the opponent's side). */
+    Bits open = bits_board() & ~s->lakes & ~s->own_fixed, mobile = s->own_mobile;
     /* Steps towards the targets: Miners and Scouts any opponent piece (unmoved ones are
      * what they probe), the others pieces that move (the first set when none do). */
     Bits movers = s->opp & (s->opp_moved | (s->opp_known & ~s->opp_fixed));

@@ -60,6 +60,7 @@ typedef struct {
     Bits danger_have;
     float danger_at[SQ_NB];
     int answer;     /* square of the opponent piece that has just moved, or -1 */
+    float late_attack; /* added to every attack's score (LATE_ATTACK near the cap, else 0) */
     /* The look-ahead on the Flag: own Flags, the squares on their four lines up to the
      * edge or a lake (only a move touching them changes the Flag's exposure), the
      * exposure before our move, and the opponent's estimated number of moves. */
