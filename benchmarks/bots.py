@@ -85,15 +85,22 @@ def report_line(label: str, winner: np.ndarray, a_color: np.ndarray) -> str:
 
 
 def cmd_winrate(args) -> None:
-    print(f"{args.a} vs {args.b}, {args.variant}, {args.games} games per setup kind, seed {args.seed}")
+    if args.seeds < 1:
+        raise SystemExit(f"--seeds must be at least 1, got {args.seeds}")
+    seeds = range(args.seed, args.seed + args.seeds)
+    named = f"seed {args.seed}" if args.seeds == 1 else f"seeds {seeds[0]}-{seeds[-1]}, pooled"
+    print(f"{args.a} vs {args.b}, {args.variant}, {args.games} games per setup kind and seed, {named}")
     all_w, all_c = [], []
     for setup in args.setups:
         t0 = time.perf_counter()
-        r = play_first_games(args.a, args.b, args.games, args.variant, setup, args.seed, args.threads)
-        w, c = r["winner"], r["a_color"]
+        runs = [play_first_games(args.a, args.b, args.games, args.variant, setup, seed, args.threads)
+                for seed in seeds]
+        w = np.concatenate([r["winner"] for r in runs])
+        c = np.concatenate([r["a_color"] for r in runs])
+        plies = np.concatenate([r["plies"] for r in runs])
         all_w.append(w)
         all_c.append(c)
-        print(f"setup {setup} ({time.perf_counter() - t0:.0f} s, mean length {r['plies'].mean():.0f} plies):")
+        print(f"setup {setup} ({time.perf_counter() - t0:.0f} s, mean length {plies.mean():.0f} plies):")
         for color, name in ((0, "as red"), (1, "as blue")):
             print(report_line(name, w[c == color], c[c == color]))
         print(report_line("both", w, c))
@@ -191,6 +198,7 @@ def main() -> None:
     w.add_argument("--variant", default="classic")
     w.add_argument("--setups", nargs="+", default=["random", "human"], choices=["random", "human"])
     w.add_argument("--seed", type=int, default=1)
+    w.add_argument("--seeds", type=int, default=1, help="play seeds SEED..SEED+SEEDS-1 and pool them")
     w.add_argument("--threads", type=int, default=0)
     w.set_defaults(func=cmd_winrate)
     lo = sub.add_parser("losses", help="where bot A's losses against bot B come from")

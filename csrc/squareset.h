@@ -82,4 +82,15 @@ static inline int word_count(uint64_t w) {
 /* Number of squares in b. */
 static inline int bits_count(Bits b) { return word_count((uint64_t)b) + word_count((uint64_t)(b >> 64)); }
 
+/* The squares whose neighbour in direction d is in b: moving them by d lands in b
+ * (directions come in opposite pairs, d ^ 1). */
+static inline Bits bits_from_dir(Bits b, int d) { return bits_step(b, d ^ 1); }
+
+/* The squares one step from the squares of b, on the board (lakes are the caller's);
+ * b itself only where two of its squares are neighbours. */
+static inline Bits bits_dilate(Bits b) {
+    return bits_from_dir(b, DIR_UP) | bits_from_dir(b, DIR_DOWN) | bits_from_dir(b, DIR_LEFT) |
+           bits_from_dir(b, DIR_RIGHT);
+}
+
 #endif

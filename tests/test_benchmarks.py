@@ -42,6 +42,12 @@ def test_bots_benchmark_runs():
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "all setups:" in done.stdout and "95% CI" in done.stdout
+    # --seeds pools the games of consecutive seeds (the evaluation in docs/agents.md).
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bots.py"), "winrate", "--games", "10",
+                           "--setups", "random", "--seed", "5", "--seeds", "2", "--threads", "1"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "seeds 5-6, pooled" in done.stdout and "both       games    20" in done.stdout
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bots.py"), "speed", "--num-envs", "64",
                            "--seconds", "0.05", "--warmup", "5"],
                           capture_output=True, text=True, timeout=300)

@@ -305,6 +305,52 @@ def test_sends_a_miner_to_the_last_unmoved_piece() -> None:
     assert move_of(field, variant="classic") == "E6-E7"
 
 
+def test_own_bombs_are_walls_on_the_way_to_a_target() -> None:
+    # The red General's way to the blue piece on F4 goes round its own Bombs (F2, G2,
+    # G3, G4): a Bomb never moves, so the search does not count a path through F3. When
+    # it did, the General's step "closer" was onto its Bomb, and a step drawn from all
+    # of them went left or down as often as right.
+    field = board("""
+        bF bB .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  ~  ~  .  .  ~  ~  .  .
+        .  .  ~  ~  .  .  ~  ~  .  .
+        .  .  .  .  .  b4 .  .  .  .
+        rB rB rB rB rB rB .  .  .  .
+        .  .  .  .  .  r9 .  .  .  .
+        .  .  .  .  .  .  .  .  .  rF
+    """)
+    for seed in range(8):
+        assert move_of(field, seed=seed) == "F2-G2"
+
+
+@pytest.mark.parametrize("cap, attacks", [(200, False), (40, True)])
+def test_attacks_before_the_cap_of_plies_without_an_attack(cap: int, attacks: bool) -> None:
+    # The blue Marshal (its only piece that moves: known by the counts once it moved)
+    # steps next to the red Sergeant. Attacking it loses the Sergeant, and the bot does
+    # not, unless the game is within 40 plies of the draw at the cap of plies without an
+    # attack: then any attack beats that draw, which wins nothing.
+    g = stratego.Game.from_field(board("""
+        .  .  .  .  .  .  .  .  bB bF
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  ~  ~  .  .  ~  ~  .  .
+        .  .  ~  ~  .  .  ~  ~  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  b10 .  .  .  .  .
+        .  .  .  .  .  .  .  .  .  .
+        .  .  .  .  r4 .  .  .  .  rF
+    """), BLUE, max_plies_without_attack=cap)
+    g.play("E3-E2")
+    for seed in range(8):
+        g._state.seed_bot(seed)
+        move = stratego.action_to_move(g.bot_move("heuristic"), RED)
+        assert (move == "E1-E2") == attacks, move
+
+
 def test_a_move_the_two_square_rule_forbids_is_never_played() -> None:
     # The heuristic proposes a step from its view alone and the game checks it: here the
     # red Sergeant has crossed the C3/C4 boundary three times, so its one step (back up,
