@@ -111,6 +111,17 @@ def test_peer_figure_quoted_without_peer_python():
     assert peer == {"steps_per_s": suite.PEER_QUOTED_STEPS_PER_S, "measured": False, "source": "quoted in issue 12"}
 
 
+def test_peer_ratios_check_the_goal_on_the_quoted_figure_and_the_peers_env_step():
+    suite = _suite_module()
+    quoted = suite.peer_references(suite.measure_peer(None, 10))
+    assert [(label, steps, goal) for label, steps, goal, _ in quoted] == [
+        ("at issue 12's figure", 39_000, True)]
+    measured = suite.peer_references({"steps_per_s": 60_000, "measured": True, "env": 25_000, "core": 60_000})
+    # The Numba core without the env is printed for information, never the goal's check.
+    assert [(label, steps, goal) for label, steps, goal, _ in measured] == [
+        ("at issue 12's figure", 39_000, True), ("env.step", 25_000, True), ("Numba core", 60_000, False)]
+
+
 def test_peer_python_without_the_peer_fails_clearly(tmp_path):
     # This interpreter has no stratego_env: the suite must stop and say which command failed.
     suite = _suite_module()
