@@ -16,7 +16,8 @@ is:
   player's partial observation and legal-action mask;
 - `core`: the peer's Numba functions called directly (next state, game over, legal mask,
   partial observation), without the env's Python bookkeeping.
-The suite quotes our ratio to the faster of the two, the figure most generous to the peer.
+The suite prints our ratio to both (benchmarks/README.md, "The peer": which one the goal
+is checked on, and why).
 """
 import argparse
 import json
