@@ -49,6 +49,51 @@ static struct {
 
 static uint64_t claim_generation(uint64_t claim) { return claim >> 32; }
 
+/* The pace of each loop both ways (pool.h, "Helpers that do not pay"), for the last
+ * PACE_SLOTS loops seen (a loop: a task, its context and thread count, e.g. one batch's
+ * step on 2 threads). Guarded
+ * by run_lock. */
+enum { PACE_SLOTS = 16 };
+static PoolPace paces[PACE_SLOTS];
+static unsigned pace_next; /* the slot a new loop takes over */
+static int64_t loops_parallel, loops_alone;
+
+int pool_pace_alone(PoolPace *p, int64_t n) {
+    p->loops++;
+    int alone;
+    if (p->parallel_ns <= 0) {
+        alone = 0; /* measure each way once first */
+    } else if (p->alone_ns <= 0) {
+        alone = 1;
+    } else {
+        /* Alone only when the helpers clearly cost, in a loop long enough for it to
+         * matter: otherwise the helpers stay, since a loop run alone lets them fall
+         * asleep and the next loop (the step after its sampling) waits for them to wake;
+         * a helper descheduled in a loop makes it milliseconds long. */
+        alone = p->parallel_ns * (double)n > POOL_PACE_SHORT_NS && p->parallel_ns > POOL_PACE_MARGIN * p->alone_ns;
+        /* Now and then the other way, so that its pace follows the machine's load. */
+        if (p->loops % POOL_PACE_PROBE == 0) alone = !alone;
+    }
+    return alone;
+}
+
+void pool_pace_record(PoolPace *p, int alone, int64_t ns, int64_t n) {
+    double per_game = (double)ns / (double)(n > 0 ? n : 1);
+    double *pace = alone ? &p->alone_ns : &p->parallel_ns;
+    /* A running mean over about the last 8 loops: quick to follow a change of load, slow
+     * to follow one odd loop. */
+    *pace = *pace <= 0 ? per_game : *pace + (per_game - *pace) / 8;
+}
+
+static PoolPace *pace_of(PoolTask task, void *ctx, int num_threads) {
+    for (int k = 0; k < PACE_SLOTS; k++) {
+        if (paces[k].task == task && paces[k].ctx == ctx && paces[k].num_threads == num_threads) return &paces[k];
+    }
+    PoolPace *p = &paces[pace_next++ % PACE_SLOTS];
+    *p = (PoolPace){.task = task, .ctx = ctx, .num_threads = num_threads};
+    return p;
+}
+
 static int64_t now_ns(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -69,8 +114,9 @@ static int spin_until(int (*done)(const void *), const void *arg) {
     }
 }
 
-/* Claims and runs chunks of the job of `generation` until none is left. */
-static void pool_work(uint64_t generation) {
+/* Claims and runs chunks of the job of `generation` until none is left; the number of
+ * games this thread ran. */
+static int64_t pool_work(uint64_t generation) {
     /* The caller may still be writing the job's fields: wait for it to open the claim. */
     uint64_t seen = atomic_load(&pool.claim);
     while (claim_generation(seen) == generation && (seen & CLAIM_CLOSED) == CLAIM_CLOSED) {
@@ -80,15 +126,16 @@ static void pool_work(uint64_t generation) {
     PoolTask task = atomic_load(&pool.task);
     void *ctx = atomic_load(&pool.ctx);
     int64_t n = atomic_load(&pool.n);
-    int64_t chunk = atomic_load(&pool.chunk);
+    int64_t chunk = atomic_load(&pool.chunk), ran = 0;
     for (;;) {
-        if (claim_generation(seen) != generation) return;
+        if (claim_generation(seen) != generation) return ran;
         int64_t begin = (int64_t)(seen & 0xFFFFFFFFu);
-        if (begin >= n) return;
+        if (begin >= n) return ran;
         int64_t end = begin + chunk < n ? begin + chunk : n;
         uint64_t next = (generation << 32) | (uint64_t)end;
         if (!atomic_compare_exchange_weak(&pool.claim, &seen, next)) continue;
         task(ctx, begin, end);
+        ran += end - begin;
         int64_t total = atomic_fetch_add_explicit(&pool.finished, end - begin, memory_order_acq_rel) + (end - begin);
         if (total == n) {
             /* The last chunk: wake the caller if it sleeps (under the lock it checks
@@ -122,7 +169,7 @@ static void *pool_worker(void *arg) {
             pthread_mutex_unlock(&pool.lock);
         }
         seen.generation = claim_generation(atomic_load_explicit(&pool.claim, memory_order_acquire));
-        if (index < atomic_load_explicit(&pool.helpers, memory_order_relaxed)) pool_work(seen.generation);
+        if (index < atomic_load_explicit(&pool.helpers, memory_order_relaxed)) (void)pool_work(seen.generation);
     }
     return NULL;
 }
@@ -207,6 +254,15 @@ void pool_run(int num_threads, int64_t n, PoolTask task, void *ctx) {
         task(ctx, 0, n);
         return;
     }
+    PoolPace *pace = pace_of(task, ctx, num_threads);
+    int64_t start = now_ns();
+    if (pool_pace_alone(pace, n)) { /* the helpers have not paid lately: alone */
+        task(ctx, 0, n);
+        pool_pace_record(pace, 1, now_ns() - start, n);
+        loops_alone++;
+        pthread_mutex_unlock(&pool.run_lock);
+        return;
+    }
     int helpers = pool_grow(num_threads - 1);
     if (helpers > num_threads - 1) helpers = num_threads - 1;
     if (helpers == 0) {
@@ -234,5 +290,15 @@ void pool_run(int num_threads, int64_t n, PoolTask task, void *ctx) {
         pool.caller_sleeping = 0;
         pthread_mutex_unlock(&pool.lock);
     }
+    pool_pace_record(pace, 0, now_ns() - start, n);
+    loops_parallel++;
+    pthread_mutex_unlock(&pool.run_lock);
+}
+
+void pool_loops(int64_t *parallel, int64_t *alone) {
+    pthread_once(&pool_once, pool_init);
+    pthread_mutex_lock(&pool.run_lock);
+    *parallel = loops_parallel;
+    *alone = loops_alone;
     pthread_mutex_unlock(&pool.run_lock);
 }

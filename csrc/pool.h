@@ -37,4 +37,39 @@ void pool_run(int num_threads, int64_t n, PoolTask task, void *ctx);
 /* Worker threads started (for tests of fork safety; 0 in a fresh fork()ed child). */
 int pool_workers(void);
 
+/* Helpers that do not pay. A thread the system deschedules while it holds a chunk holds
+ * up the whole loop until it runs again, a few milliseconds on a machine where other
+ * work wants every core, while a compact step of 4,096 games takes well under one
+ * (issue 12: 2 threads at 0.81-0.85x one with codes + bit mask, one busy process a core
+ * or PyTorch in another thread). So the pool measures each loop (a task and its
+ * context: one batch's step, its sampling, ...) both ways, ns a game with helpers and on
+ * the caller alone, each a running mean over about 8 loops, and runs it alone when that
+ * is clearly faster (the helpers' pace over POOL_PACE_MARGIN times the caller's alone:
+ * a loop run alone lets the helpers fall asleep, which the next loop pays for), and the
+ * loop with helpers takes over POOL_PACE_SHORT_NS (a stall is milliseconds; a check of
+ * 4,096 actions, tens of microseconds, is not worth judging);
+ * one loop in POOL_PACE_PROBE runs the other way, so that both figures follow the
+ * machine's load (on an idle machine that probe costs under 1% of the helpers' gain).
+ * The first loop of a task runs with helpers, the second alone. Which thread runs a game
+ * never changes the games. */
+enum { POOL_PACE_PROBE = 64 };
+#define POOL_PACE_MARGIN 1.25
+#define POOL_PACE_SHORT_NS 200000.0
+typedef struct {
+    PoolTask task;
+    void *ctx;
+    int num_threads;
+    double parallel_ns, alone_ns; /* running means of ns a game; 0 before the first */
+    uint32_t loops;
+} PoolPace;
+
+/* The rule, exposed for its tests: whether the next loop of p, of n games, runs alone
+ * (and counts it), and the record of a loop of n games that took ns. */
+int pool_pace_alone(PoolPace *p, int64_t n);
+void pool_pace_record(PoolPace *p, int alone, int64_t ns, int64_t n);
+
+/* Loops run with helpers, and loops run alone because the helpers had not paid (for
+ * tests and benchmarks: how often the pool gave them up). */
+void pool_loops(int64_t *parallel, int64_t *alone);
+
 #endif

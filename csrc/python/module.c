@@ -210,6 +210,16 @@ static PyObject *core_pool_workers(PyObject *mod, PyObject *unused) {
     return PyLong_FromLong(pool_workers());
 }
 
+/* pool_loops() -> {"parallel": loops run with helpers, "alone": loops run on the caller
+ * alone because the helpers had not paid (pool.h)}: how often the pool gave them up. */
+static PyObject *core_pool_loops(PyObject *mod, PyObject *unused) {
+    STRATEGO_UNUSED(mod);
+    STRATEGO_UNUSED(unused);
+    int64_t parallel, alone;
+    pool_loops(&parallel, &alone);
+    return Py_BuildValue("{sLsL}", "parallel", (long long)parallel, "alone", (long long)alone);
+}
+
 /* RULE_SETTINGS: a tuple of (name, C type, min, max, default, doc), one per setting of
  * rules.h in its order; stratego.variants reads it instead of a table of its own. */
 static PyObject *rule_settings_tuple(void) {
@@ -304,6 +314,9 @@ static PyMethodDef core_methods[] = {
      "check_num_envs(n) -> n: TypeError if not an int, ValueError outside [1, MAX_ENVS]."},
     {"pool_workers", core_pool_workers, METH_NOARGS,
      "pool_workers() -> worker threads started in this process (0 in a fresh fork()ed child)."},
+    {"pool_loops", core_pool_loops, METH_NOARGS,
+     "pool_loops() -> {'parallel': loops run with helper threads, 'alone': loops run on the caller alone "
+     "because the helpers had not paid}."},
     {NULL, NULL, 0, NULL},
 };
 
