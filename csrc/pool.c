@@ -50,8 +50,8 @@ static struct {
 static uint64_t claim_generation(uint64_t claim) { return claim >> 32; }
 
 /* The pace of each loop both ways (pool.h, "Helpers that do not pay"), for the last
- * PACE_SLOTS loops seen (a loop: a task, its context and thread count, e.g. one batch's
- * step on 2 threads). Guarded
+ * PACE_SLOTS loops seen (a loop: a task, its number of games and thread count, e.g. a
+ * step of 4,096 games on 2 threads; not its context, often the caller's stack). Guarded
  * by run_lock. */
 enum { PACE_SLOTS = 16 };
 static PoolPace paces[PACE_SLOTS];
@@ -85,12 +85,12 @@ void pool_pace_record(PoolPace *p, int alone, int64_t ns, int64_t n) {
     *pace = *pace <= 0 ? per_game : *pace + (per_game - *pace) / 8;
 }
 
-static PoolPace *pace_of(PoolTask task, void *ctx, int num_threads) {
+static PoolPace *pace_of(PoolTask task, int64_t n, int num_threads) {
     for (int k = 0; k < PACE_SLOTS; k++) {
-        if (paces[k].task == task && paces[k].ctx == ctx && paces[k].num_threads == num_threads) return &paces[k];
+        if (paces[k].task == task && paces[k].n == n && paces[k].num_threads == num_threads) return &paces[k];
     }
     PoolPace *p = &paces[pace_next++ % PACE_SLOTS];
-    *p = (PoolPace){.task = task, .ctx = ctx, .num_threads = num_threads};
+    *p = (PoolPace){.task = task, .n = n, .num_threads = num_threads};
     return p;
 }
 
@@ -254,7 +254,7 @@ void pool_run(int num_threads, int64_t n, PoolTask task, void *ctx) {
         task(ctx, 0, n);
         return;
     }
-    PoolPace *pace = pace_of(task, ctx, num_threads);
+    PoolPace *pace = pace_of(task, n, num_threads);
     int64_t start = now_ns();
     if (pool_pace_alone(pace, n)) { /* the helpers have not paid lately: alone */
         task(ctx, 0, n);

@@ -41,8 +41,8 @@ int pool_workers(void);
  * up the whole loop until it runs again, a few milliseconds on a machine where other
  * work wants every core, while a compact step of 4,096 games takes well under one
  * (issue 12: 2 threads at 0.81-0.85x one with codes + bit mask, one busy process a core
- * or PyTorch in another thread). So the pool measures each loop (a task and its
- * context: one batch's step, its sampling, ...) both ways, ns a game with helpers and on
+ * or PyTorch in another thread). So the pool measures each loop (a task, its number of
+ * games and thread count: a batch's step, its sampling, ...) both ways, ns a game with helpers and on
  * the caller alone, each a running mean over about 8 loops, and runs it alone when that
  * is clearly faster (the helpers' pace over POOL_PACE_MARGIN times the caller's alone:
  * a loop run alone lets the helpers fall asleep, which the next loop pays for), and the
@@ -57,7 +57,7 @@ enum { POOL_PACE_PROBE = 64 };
 #define POOL_PACE_SHORT_NS 200000.0
 typedef struct {
     PoolTask task;
-    void *ctx;
+    int64_t n;
     int num_threads;
     double parallel_ns, alone_ns; /* running means of ns a game; 0 before the first */
     uint32_t loops;

@@ -29,3 +29,23 @@ def test_pool_runs_alone_after_helpers_that_did_not_pay():
     done = subprocess.run([str(program)], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "pool: all checks passed" in done.stdout
+
+
+def test_pool_loops_counts_the_loops_of_a_threaded_env():
+    import stratego
+    from stratego import _core
+
+    before = _core.pool_loops()
+    assert set(before) == {"parallel", "alone"} and all(isinstance(v, int) for v in before.values())
+    env = stratego.VecEnv(1024, num_threads=2, seed=0)
+    for _ in range(10):
+        env.step(env.sample_actions())
+    after = _core.pool_loops()
+    env.close()
+    # Each step and each sampling is a loop on 2 threads, run one way or the other.
+    ran = sum(after.values()) - sum(before.values())
+    assert ran >= 20
+    one = stratego.VecEnv(1024, num_threads=1, seed=0)
+    one.step(one.sample_actions())
+    one.close()
+    assert _core.pool_loops() == after  # one thread: no loop of the pool at all

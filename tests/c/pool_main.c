@@ -95,17 +95,20 @@ static void real_loop(void) {
     Loop loop;
     int64_t par0, alone0, par1, alone1;
     loops(&par0, &alone0);
-    /* A helper held 20 ms a chunk: after a loop each way, the pool runs this loop alone,
+    /* A helper held 50 ms a chunk: after a loop each way, the pool runs this loop alone,
      * trying the helpers again once in POOL_PACE_PROBE loops. */
     int helped = 0;
     for (int k = 0; k < 2 * POOL_PACE_PROBE; k++) {
-        run(&loop, 20);
+        run(&loop, 50);
         helped += atomic_load(&loop.off_caller) > 0;
     }
     loops(&par1, &alone1);
     CHECK(par1 + alone1 - par0 - alone0 == 2 * POOL_PACE_PROBE);
-    CHECK(par1 - par0 <= 4); /* the first loop, the probes, and one more if a probe paid */
-    CHECK(helped <= 4);
+    /* The first loop and the probes have helpers (3 loops on a quiet machine); on a
+     * loaded one a caller descheduled in its own loop makes running alone look slow for
+     * a while, so the check is that most loops ran alone. */
+    CHECK(alone1 - alone0 >= 3 * POOL_PACE_PROBE / 2);
+    CHECK(helped <= POOL_PACE_PROBE / 2);
     printf("held loops: %lld with helpers, %lld alone\n", (long long)(par1 - par0), (long long)(alone1 - alone0));
 }
 
