@@ -22,6 +22,12 @@ CORE = sorted(p for p in CSRC.glob("*.c") if p.stem != "main")
 SANITIZE = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
 
 
+# A test program's flags: the project's warnings, optimised a little, with symbols.
+TEST_FLAGS = ["-std=c11", "-g", "-O1", "-pthread", "-Wall", "-Wextra", "-Wno-missing-field-initializers"]
+# Under the sanitizers, a report stops the program with a failing exit.
+SANITIZER_ENV = {"ASAN_OPTIONS": "abort_on_error=1:detect_leaks=1", "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1"}
+
+
 def clean_env() -> dict[str, str]:
     """The environment without the sanitizer settings that CI's ASan pass gives Python:
     they must not reach the compiler or the programs it builds."""
@@ -137,3 +143,23 @@ def build_extension(module: str, cc: str, sources: list[Path]) -> Path:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return path
+
+
+def build_checked(name: str, programs: dict[str, list[Path]], extra_flags: list[str] = ()) -> dict[str, Path]:
+    """A test's programs (as build()), with TEST_FLAGS and under ASan and UBSan where the
+    compiler has them; the test is skipped where there is no C compiler."""
+    import pytest
+
+    cc = compiler()
+    if cc is None:
+        pytest.skip("no C compiler found (set CC or put cc/gcc/clang on PATH)")
+    flags = [*TEST_FLAGS, *extra_flags]
+    if works(cc, SANITIZE):
+        flags += SANITIZE
+    return build(name, cc, flags, programs)
+
+
+def run_checked(program: Path, *args: str, timeout: int = 300) -> subprocess.CompletedProcess:
+    """Runs a program of build_checked, its sanitizers set to fail it on any report."""
+    return subprocess.run([str(program), *args], capture_output=True, text=True,
+                          env={**clean_env(), **SANITIZER_ENV}, timeout=timeout)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pickle
 import random
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -580,20 +579,11 @@ def test_random_game_invariants(mode):
 def test_c_core_random_games_under_sanitizers():
     """tests/c/castle_main.c: every mode and every switch flipped, random games checked after
     each decision (state check, list/mask/check agreement, text round trip, determinism)."""
-    from cbuild import SANITIZE, build, clean_env, compiler, works
+    from cbuild import CSRC, build_checked, run_checked
 
-    cc = compiler()
-    if cc is None:
-        pytest.skip("no C compiler found (set CC or put cc/gcc/clang on PATH)")
-    csrc = Path(__file__).resolve().parents[1] / "csrc"
-    flags = ["-std=c11", "-g", "-O1", "-Wall", "-Wextra", "-Wno-missing-field-initializers", f"-I{csrc / 'castle'}"]
-    if works(cc, SANITIZE):
-        flags += SANITIZE
-    sources = [Path(__file__).resolve().parent / "c" / "castle_main.c", *sorted((csrc / "castle").glob("*.c"))]
-    program = build("castle-core", cc, flags, {"castle_main": sources})["castle_main"]
-    env = {**clean_env(), "ASAN_OPTIONS": "abort_on_error=1:detect_leaks=1",
-           "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1"}
-    done = subprocess.run([str(program), "3"], capture_output=True, text=True, env=env, timeout=600)
+    sources = [Path(__file__).resolve().parent / "c" / "castle_main.c", *sorted((CSRC / "castle").glob("*.c"))]
+    program = build_checked("castle-core", {"castle_main": sources}, [f"-I{CSRC / 'castle'}"])["castle_main"]
+    done = run_checked(program, "3", timeout=600)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
     assert done.stdout.splitlines()[-1] == "ok"
     assert "shots" in done.stdout and "recruits" in done.stdout

@@ -6,27 +6,16 @@ tests/c/pool_main.c, built with the C compiler on PATH, under ASan and UBSan whe
 compiler has them (tests/cbuild.py caches it)."""
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
-import pytest
-
-from cbuild import SANITIZE, build, clean_env, compiler, works
+from cbuild import build_checked, run_checked
 
 TESTS_C = Path(__file__).resolve().parent / "c"
 
 
 def test_pool_runs_alone_after_helpers_that_did_not_pay():
-    cc = compiler()
-    if cc is None:
-        pytest.skip("no C compiler found (set CC or put cc/gcc/clang on PATH)")
-    flags = ["-std=c11", "-g", "-O1", "-pthread", "-Wall", "-Wextra", "-Wno-missing-field-initializers"]
-    if works(cc, SANITIZE):
-        flags += SANITIZE
-    program = build("pool", cc, flags, {"pool_main": [TESTS_C / "pool_main.c"]})["pool_main"]
-    env = {**clean_env(), "ASAN_OPTIONS": "abort_on_error=1:detect_leaks=1",
-           "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1"}
-    done = subprocess.run([str(program)], capture_output=True, text=True, env=env, timeout=300)
+    program = build_checked("pool", {"pool_main": [TESTS_C / "pool_main.c"]})["pool_main"]
+    done = run_checked(program)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "pool: all checks passed" in done.stdout
 

@@ -6,29 +6,20 @@ on PATH, under ASan and UBSan where the compiler has them (tests/cbuild.py cache
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from cbuild import SANITIZE, build, clean_env, compiler, works
+from cbuild import build_checked, compiler, run_checked
 
 TESTS_C = Path(__file__).resolve().parent / "c"
 
 
 @pytest.fixture(scope="module")
 def tiny_report() -> str:
-    cc = compiler()
-    if cc is None:
-        pytest.skip("no C compiler found (set CC or put cc/gcc/clang on PATH)")
-    flags = ["-std=c11", "-g", "-O1", "-pthread", "-Wall", "-Wextra", "-Wno-missing-field-initializers"]
-    if works(cc, SANITIZE):
-        flags += SANITIZE
-    program = build("second-game", cc, flags, {"tiny_game": [TESTS_C / "tiny_main.c"]})["tiny_game"]
-    env = {**clean_env(), "ASAN_OPTIONS": "abort_on_error=1:detect_leaks=1",
-           "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1"}
-    done = subprocess.run([str(program)], capture_output=True, text=True, env=env, timeout=300)
+    program = build_checked("second-game", {"tiny_game": [TESTS_C / "tiny_main.c"]})["tiny_game"]
+    done = run_checked(program)
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
 
