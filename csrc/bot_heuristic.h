@@ -1,6 +1,7 @@
 /* bot_heuristic.h: the heuristic bot's evaluation state, shared by its files only
- * (bot_heuristic.c scores the moves, bot_flag_defence.c reads the Flag's lines); the bot's
- * entry points are in bot.h. Like them it sees the view (view.h), never the game state.
+ * (bot_heuristic.c scores the moves, bot_odds.c what an attack is worth,
+ * bot_flag_defence.c reads the Flag's lines); the bot's entry points are in bot.h. Like
+ * them it sees the view (view.h), never the game state.
  */
 #ifndef STRATEGO_BOT_HEURISTIC_H
 #define STRATEGO_BOT_HEURISTIC_H
@@ -24,10 +25,25 @@ typedef struct {
     Bits opp_fixed;        /* known Bombs and Flags */
 } ViewSets;
 
+/* For each setting of the two rules combat_resolve reads (aggressor_wins,
+ * one_time_bombs: index aggressor_wins + 2 * one_time_bombs) and each pair of types:
+ * what our attacker a gains on defender d, 1 if that attack removes d, and 1 if their
+ * d attacking our a removes a (only movable types attack). Filled once from
+ * combat_resolve: the expectations below sum over every type, and a lookup beats the
+ * branches. */
+typedef struct CombatTable {
+    float gain[PIECE_TYPE_NB][PIECE_TYPE_NB];
+    float kill[PIECE_TYPE_NB][PIECE_TYPE_NB];
+    float loss[PIECE_TYPE_NB][PIECE_TYPE_NB];
+} CombatTable;
+
+/* r's table, filled once (bot_odds.c). */
+const CombatTable *combat_table(const Rules *r);
+
 typedef struct {
     const PlayerView *v;
     const Rules *r;
-    const struct CombatTable *combat; /* r's outcomes (combat_table) */
+    const CombatTable *combat; /* r's outcomes (combat_table) */
     /* NULL: every move the view shows is legal (the caller checks the one chosen);
      * else a bit per action, the legal ones. */
     const uint64_t *legal;
@@ -78,13 +94,21 @@ typedef struct {
 static inline int is_opp(uint8_t cell) { return (cell & (VIEW_OPP_KNOWN | VIEW_OPP_UNKNOWN)) != 0; }
 static inline int cell_type(uint8_t cell) { return cell & VIEW_TYPE_MASK; }
 
-/* Fills e's beliefs (eval_beliefs); bot_heuristic.c. */
+/* Fills e's beliefs (eval_beliefs) and the expectations of own type a (eval_type);
+ * bot_odds.c. */
 void eval_beliefs_fill(Eval *e);
+void eval_type_fill(Eval *e, int a);
 
 /* The type distributions of unidentified opponent pieces (p_moved, p_unmoved), computed
  * when first needed. */
 static inline void eval_beliefs(Eval *e) {
     if (!e->have_beliefs) eval_beliefs_fill(e);
+}
+
+/* The expectations of own type a against an unidentified piece (gain_*, kill_*,
+ * loss_*), computed when first needed. */
+static inline void eval_type(Eval *e, int a) {
+    if (!(e->have & (1u << a))) eval_type_fill(e, a);
 }
 
 /* The Flag's defence (bot_flag_defence.c). */

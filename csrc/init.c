@@ -7,6 +7,7 @@
 #include "observe.h"
 #include "observe_codes.h"
 #include "observe_full.h"
+#include "square_geometry.h"
 #include "view.h"
 #include "view_codes.h"
 
@@ -20,4 +21,5 @@ void stratego_init(void) {
     observe_codes_init();
     view_codes_init();
     observe_full_init();
+    square_geometry_init();
 }

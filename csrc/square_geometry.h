@@ -27,9 +27,8 @@ SQUARE_GEOMETRY_TABLE Bits NEIGHBOURS[SQ_NB];
  * walked square by square without a bounds test. */
 SQUARE_GEOMETRY_TABLE uint8_t RAY_LEN[SQ_NB][DIR_NB];
 
-/* Fills NEIGHBOURS and RAY_LEN (SQ_BIT is constant). Idempotent; call it before the first
- * read, before any other thread reads them (the heuristic bot calls it under its
- * pthread_once). */
+/* Fills NEIGHBOURS and RAY_LEN (SQ_BIT is constant). Idempotent; stratego_init (init.h)
+ * calls it with the engine's other tables, before any thread reads them. */
 void square_geometry_init(void);
 
 #endif
