@@ -67,8 +67,8 @@ static inline __m128i byte_ones(__m128i x) {
  * at run time (mask_bits_init), as observe.c chooses its AVX2 encoder. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(STRATEGO_NO_SIMD)
 #define MASK_BITS_POPCNT 1
-#endif
 static int use_popcnt;
+#endif
 
 void mask_bits_init(void) {
 #ifdef MASK_BITS_POPCNT
