@@ -291,11 +291,16 @@ static PyObject *Batch_reset_some(BatchObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* Finished games waiting to be handed out (record.h); 0 when not recording. */
+static int64_t Batch_records_waiting(const BatchObject *self) {
+    return self->batch.recording ? recorder_waiting(&self->batch.rec) : 0;
+}
+
 /* save() and restore() hold the games in progress, not finished games waiting to be
  * handed out: with any waiting, both refuse (docs/recording.md). 0, or -1 with an
  * exception. */
 static int Batch_check_no_records_waiting(BatchObject *self, const char *what) {
-    int64_t waiting = (self->batch.recording ? recorder_waiting(&self->batch.rec) : 0);
+    int64_t waiting = Batch_records_waiting(self);
     if (waiting == 0) return 0;
     PyErr_Format(PyExc_ValueError, "cannot %s: %lld finished game(s) wait to be handed out; call pop_records() "
                  "first (a save holds the games in progress, not the finished ones)", what, (long long)waiting);
@@ -567,7 +572,7 @@ static int Batch_set_num_threads(BatchObject *self, PyObject *value, void *closu
 
 static PyObject *Batch_get_records_waiting(BatchObject *self, void *closure) {
     STRATEGO_UNUSED(closure);
-    return PyLong_FromLongLong((long long)(self->batch.recording ? recorder_waiting(&self->batch.rec) : 0));
+    return PyLong_FromLongLong((long long)Batch_records_waiting(self));
 }
 
 static PyObject *Batch_get_record_capacity(BatchObject *self, void *closure) {
