@@ -114,9 +114,8 @@ static int spin_until(int (*done)(const void *), const void *arg) {
     }
 }
 
-/* Claims and runs chunks of the job of `generation` until none is left; the number of
- * games this thread ran. */
-static int64_t pool_work(uint64_t generation) {
+/* Claims and runs chunks of the job of `generation` until none is left. */
+static void pool_work(uint64_t generation) {
     /* The caller may still be writing the job's fields: wait for it to open the claim. */
     uint64_t seen = atomic_load(&pool.claim);
     while (claim_generation(seen) == generation && (seen & CLAIM_CLOSED) == CLAIM_CLOSED) {
@@ -126,16 +125,15 @@ static int64_t pool_work(uint64_t generation) {
     PoolTask task = atomic_load(&pool.task);
     void *ctx = atomic_load(&pool.ctx);
     int64_t n = atomic_load(&pool.n);
-    int64_t chunk = atomic_load(&pool.chunk), ran = 0;
+    int64_t chunk = atomic_load(&pool.chunk);
     for (;;) {
-        if (claim_generation(seen) != generation) return ran;
+        if (claim_generation(seen) != generation) return;
         int64_t begin = (int64_t)(seen & 0xFFFFFFFFu);
-        if (begin >= n) return ran;
+        if (begin >= n) return;
         int64_t end = begin + chunk < n ? begin + chunk : n;
         uint64_t next = (generation << 32) | (uint64_t)end;
         if (!atomic_compare_exchange_weak(&pool.claim, &seen, next)) continue;
         task(ctx, begin, end);
-        ran += end - begin;
         int64_t total = atomic_fetch_add_explicit(&pool.finished, end - begin, memory_order_acq_rel) + (end - begin);
         if (total == n) {
             /* The last chunk: wake the caller if it sleeps (under the lock it checks
@@ -169,7 +167,7 @@ static void *pool_worker(void *arg) {
             pthread_mutex_unlock(&pool.lock);
         }
         seen.generation = claim_generation(atomic_load_explicit(&pool.claim, memory_order_acquire));
-        if (index < atomic_load_explicit(&pool.helpers, memory_order_relaxed)) (void)pool_work(seen.generation);
+        if (index < atomic_load_explicit(&pool.helpers, memory_order_relaxed)) pool_work(seen.generation);
     }
     return NULL;
 }
