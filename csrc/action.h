@@ -32,9 +32,6 @@ extern ActionLine action_lines[LINE_ACTION_NB];
 /* Builds action_lines. Idempotent; stratego_init calls it. */
 void action_init(void);
 
-/* A square of red's frame in `player`'s, and back (board.h's sq_to_frame). */
-static inline int action_frame_sq(int sq, int player) { return player == BLUE ? SQ_NB - 1 - sq : sq; }
-
 /* Decodes the actions past the line moves (action_decode). */
 ActionKind action_decode_other(int player, int action, int *a, int *b);
 
@@ -43,8 +40,8 @@ ActionKind action_decode_other(int player, int action, int *a, int *b);
 static inline ActionKind action_decode(int player, int action, int *a, int *b) {
     if (action < LINE_ACTION_NB) {
         ActionLine m = action_lines[action];
-        *a = action_frame_sq(m.from, player);
-        *b = action_frame_sq(m.to, player);
+        *a = sq_to_frame(m.from, player);
+        *b = sq_to_frame(m.to, player);
         return ACTION_MOVE;
     }
     return action_decode_other(player, action, a, b);

@@ -133,8 +133,5 @@ int board_sets_match(const GameState *s);
  * on it. Otherwise -1 with the first problem in err. */
 int board_validate(const GameState *s, char *err, size_t err_len);
 
-/* The rotation between absolute squares and the acting player's frame: blue sees the
- * board turned 180 degrees, so both players see their own back row as row 0. */
-static inline int sq_to_frame(int sq, int player) { return player == BLUE ? SQ_NB - 1 - sq : sq; }
 
 #endif

@@ -99,7 +99,7 @@ IllegalReason moves_check_action(const GameState *s, const Rules *r, int action)
     if (action < LINE_ACTION_NB && s->phase == PHASE_MOVE) {
         int player = s->to_move;
         ActionLine m = action_lines[action];
-        return check_squares(s, r, player, action_frame_sq(m.from, player), action_frame_sq(m.to, player), 1,
+        return check_squares(s, r, player, sq_to_frame(m.from, player), sq_to_frame(m.to, player), 1,
                              m.dir ^ player, m.dist);
     }
     int a, b;

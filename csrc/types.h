@@ -14,6 +14,12 @@ enum { BOARD_SIZE = 10, SQ_NB = 100, SQ_NONE = 0xFF };
 
 enum { RED = 0, BLUE = 1, PLAYER_NB = 2 };
 
+/* The rotation between absolute squares and the acting player's frame: blue sees the
+ * board turned 180 degrees, so both players see their own back row as row 0. Here, not
+ * in board.h, because the files behind the information wall (action.h's decoding, the
+ * bots) turn squares too. */
+static inline int sq_to_frame(int sq, int player) { return player == BLUE ? SQ_NB - 1 - sq : sq; }
+
 /* Piece types in Gravon's letter order (B..M for red, N..Y for blue). For Spy..Marshal
  * the value is the rank in the new numbering (Spy 1, Scout 2, ..., Marshal 10), which
  * is the strength compared in combat. */
