@@ -267,6 +267,9 @@ static void batch_seed_game(void *ctx, int64_t i, uint64_t seed) {
 /* Starts game i's next game (episode, against the opponent) from its streams. */
 static void batch_start_game(void *ctx, int64_t i, int first_episode) {
     Batch *b = ctx;
+    /* A new game's mask is written by its first turn, never taken from the last one's
+     * end (batch_play sets mask_ready, batch_write_turn uses it up). */
+    if (b->mask_ready != NULL) b->mask_ready[i] = 0;
     if (b->versus) {
         versus_start(b, i, first_episode);
     } else {
