@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #ifdef __SSE2__
@@ -220,6 +221,11 @@ static void pool_after_fork_child(void) {
     pool.sleepers = 0;
     pool.caller_sleeping = 0;
     pool.workers = 0;
+    /* The parent's paces were of its helpers and its machine's load: the child measures
+     * its own, its first loops with helpers of its own (which also starts them). */
+    memset(paces, 0, sizeof(paces));
+    pace_next = 0;
+    loops_parallel = loops_alone = 0;
 }
 
 static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
