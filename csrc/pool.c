@@ -1,12 +1,15 @@
-#define _GNU_SOURCE /* pthread_sigmask, clock_gettime */
+#define _GNU_SOURCE /* pthread_sigmask, clock_gettime, sched_getaffinity */
 #include "pool.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -15,7 +18,6 @@
 #define cpu_relax() ((void)0)
 #endif
 
-enum { POOL_MAX_WORKERS = 4095 };
 #define CLAIM_CLOSED 0xFFFFFFFFull
 
 /* How long a thread spins before it sleeps: while it spins it wakes within a
@@ -23,6 +25,11 @@ enum { POOL_MAX_WORKERS = 4095 };
  * microseconds; after it, the core goes to whatever else wants it. Measured on 2 cores
  * at 4,096 games (benchmarks/README.md): 50 us keeps 2 threads at 1.9x on an idle machine. */
 static long spin_ns = 50000;
+
+/* How long a worker sleeps without work before it exits (pool.h), and the most threads a
+ * loop runs on; both set once by pool_init. */
+static int64_t idle_ns = (int64_t)POOL_IDLE_EXIT_MS * 1000000;
+static int max_threads = 1;
 
 /* One loop at a time. `claim` packs the job's generation (high 32 bits) with the next
  * unclaimed game (low 32 bits; num_envs < 2^26): a worker claims a chunk with a CAS that
@@ -33,12 +40,12 @@ static long spin_ns = 50000;
  * field then sees the newer generation, and its CAS fails. */
 static struct {
     pthread_mutex_t run_lock; /* held by the caller of the running loop */
-    pthread_mutex_t lock;     /* guards the sleeps below */
-    pthread_cond_t wake;      /* workers wait here for a new job */
+    pthread_mutex_t lock;     /* guards the sleeps below and `workers` */
+    pthread_cond_t wake;      /* workers wait here for a new job (or a higher one's exit) */
     pthread_cond_t done;      /* the caller waits here for the last chunk */
-    int sleepers;             /* workers inside pthread_cond_wait(wake) */
+    int sleepers;             /* workers inside pthread_cond_(timed)wait(wake) */
     int caller_sleeping;
-    int workers;              /* threads started */
+    int workers;              /* threads running: indices 0..workers-1 */
     _Atomic uint64_t claim;
     _Atomic(PoolTask) task;
     _Atomic(void *) ctx;
@@ -156,17 +163,42 @@ static int new_job(const void *arg) {
     return claim_generation(atomic_load_explicit(&pool.claim, memory_order_acquire)) != s->generation;
 }
 
+/* Sleeps until a new job comes; 0 instead when the worker has slept through the idle
+ * period and is the highest-indexed one left: it has then left the pool and must return.
+ * Workers leave from the top down, so the ones left are always 0..workers-1 (pool_grow
+ * gives a new one the next index); each that leaves wakes the others, so that those idle
+ * as long follow it at once rather than one idle period apart. */
+static int pool_sleep(int index, const Seen *seen) {
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    int64_t ns = until.tv_nsec + idle_ns % 1000000000;
+    until.tv_sec += (time_t)(idle_ns / 1000000000 + ns / 1000000000);
+    until.tv_nsec = (long)(ns % 1000000000);
+    int idle_over = 0, stay = 1;
+    pthread_mutex_lock(&pool.lock);
+    pool.sleepers++;
+    while (!new_job(seen)) {
+        if (idle_over && index == pool.workers - 1) {
+            pool.workers--;
+            pthread_cond_broadcast(&pool.wake);
+            stay = 0;
+            break;
+        }
+        /* Past its idle period a worker that is not the highest waits for the one above
+         * it to leave (or for work), without a deadline. */
+        if (idle_over) pthread_cond_wait(&pool.wake, &pool.lock);
+        else idle_over = pthread_cond_timedwait(&pool.wake, &pool.lock, &until) == ETIMEDOUT;
+    }
+    pool.sleepers--;
+    pthread_mutex_unlock(&pool.lock);
+    return stay;
+}
+
 static void *pool_worker(void *arg) {
     int index = (int)(intptr_t)arg;
     Seen seen = {claim_generation(atomic_load(&pool.claim))};
     for (;;) {
-        if (!spin_until(new_job, &seen)) {
-            pthread_mutex_lock(&pool.lock);
-            pool.sleepers++;
-            while (!new_job(&seen)) pthread_cond_wait(&pool.wake, &pool.lock);
-            pool.sleepers--;
-            pthread_mutex_unlock(&pool.lock);
-        }
+        if (!spin_until(new_job, &seen) && !pool_sleep(index, &seen)) return NULL;
         seen.generation = claim_generation(atomic_load_explicit(&pool.claim, memory_order_acquire));
         if (index < atomic_load_explicit(&pool.helpers, memory_order_relaxed)) pool_work(seen.generation);
     }
@@ -174,10 +206,15 @@ static void *pool_worker(void *arg) {
 }
 
 /* Starts workers up to `want`, with every signal blocked (Python handles signals in its
- * main thread). Returns how many there are. Called with run_lock held. */
+ * main thread). Returns how many there are. Called with run_lock held; takes `lock`, so
+ * that no worker leaves while the indices are handed out. */
 static int pool_grow(int want) {
-    if (want > POOL_MAX_WORKERS) want = POOL_MAX_WORKERS;
-    if (pool.workers >= want) return pool.workers;
+    pthread_mutex_lock(&pool.lock);
+    if (pool.workers >= want) {
+        int workers = pool.workers;
+        pthread_mutex_unlock(&pool.lock);
+        return workers;
+    }
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -193,7 +230,9 @@ static int pool_grow(int want) {
     }
     pthread_attr_destroy(&attr);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    return pool.workers;
+    int workers = pool.workers;
+    pthread_mutex_unlock(&pool.lock);
+    return workers;
 }
 
 static int job_done(const void *arg) {
@@ -212,12 +251,22 @@ static void pool_after_fork_parent(void) {
     pthread_mutex_unlock(&pool.run_lock);
 }
 
+/* The condition variables, on the monotonic clock that a worker's idle deadline is
+ * measured on (a change of the wall clock must not stretch or cut it). */
+static void pool_conds_init(void) {
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&pool.wake, &attr);
+    pthread_cond_init(&pool.done, &attr);
+    pthread_condattr_destroy(&attr);
+}
+
 static void pool_after_fork_child(void) {
     pthread_mutex_unlock(&pool.lock);
     pthread_mutex_unlock(&pool.run_lock);
     /* The parent's sleepers are not here; their condition variables are made anew. */
-    pool.wake = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
-    pool.done = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
+    pool_conds_init();
     pool.sleepers = 0;
     pool.caller_sleeping = 0;
     pool.workers = 0;
@@ -230,25 +279,48 @@ static void pool_after_fork_child(void) {
 
 static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
 
+/* The CPUs this process may run on: its affinity mask, or the online CPUs where that
+ * cannot be read (more CPUs than a cpu_set_t holds). */
+static int pool_cpus(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? (int)(online < POOL_MAX_THREADS ? online : POOL_MAX_THREADS) : 1;
+}
+
 static void pool_init(void) {
     const char *spin = getenv("STRATEGO_SPIN_US");
     if (spin != NULL && spin[0] != '\0') {
         long us = strtol(spin, NULL, 10);
         if (us >= 0 && us <= 1000000) spin_ns = us * 1000;
     }
+    const char *idle = getenv("STRATEGO_POOL_IDLE_MS");
+    if (idle != NULL && idle[0] != '\0') {
+        long ms = strtol(idle, NULL, 10);
+        if (ms >= 1 && ms <= 3600000) idle_ns = (int64_t)ms * 1000000;
+    }
+    int64_t cap = (int64_t)pool_cpus() * POOL_THREADS_PER_CPU;
+    max_threads = cap < POOL_MAX_THREADS ? (int)cap : POOL_MAX_THREADS;
+    pool_conds_init();
     pthread_atfork(pool_before_fork, pool_after_fork_parent, pool_after_fork_child);
+}
+
+int pool_max_threads(void) {
+    pthread_once(&pool_once, pool_init);
+    return max_threads;
 }
 
 int pool_workers(void) {
     pthread_once(&pool_once, pool_init);
-    pthread_mutex_lock(&pool.run_lock);
+    pthread_mutex_lock(&pool.lock);
     int workers = pool.workers;
-    pthread_mutex_unlock(&pool.run_lock);
+    pthread_mutex_unlock(&pool.lock);
     return workers;
 }
 
 void pool_run(int num_threads, int64_t n, PoolTask task, void *ctx) {
     pthread_once(&pool_once, pool_init);
+    if (num_threads > max_threads) num_threads = max_threads;
     /* Chunks of about 1/32 of a thread's share, at least 16 games (a chunk costs one
      * atomic claim) and at most 256: a descheduled thread holds up the others for at
      * most the chunk it has claimed. */

@@ -14,7 +14,10 @@
  *   - a thread waiting for work (or the caller waiting for the last chunk) spins for a
  *     bounded time, then sleeps on a condition variable: it gives its core away;
  *   - pthread_atfork makes a fork()ed child start with no workers, creating new ones
- *     when it first runs a loop on more than one thread.
+ *     when it first runs a loop on more than one thread;
+ *   - a loop runs on at most pool_max_threads() threads, whatever it asks for, and a
+ *     worker asleep for the idle period exits (new ones start when a loop wants them):
+ *     one step with num_threads=4096 used to leave 4,095 threads for the process's life.
  *
  * Determinism does not depend on which thread runs a game: each game owns its streams
  * (batch.h), and what tasks add up across games they add with commutative operations.
@@ -28,13 +31,29 @@
  * ranges, and so must only touch those games' data (or use atomics). */
 typedef void (*PoolTask)(void *ctx, int64_t begin, int64_t end);
 
-/* Runs task over [0, n) on up to num_threads threads, the caller among them, and
- * returns when every game is done. Runs on the caller alone when num_threads is 1, n
- * is small, another loop is running (two batches stepped from two threads at once), or
- * no worker thread could be started. */
+/* Runs task over [0, n) on up to num_threads threads (cut to pool_max_threads()), the
+ * caller among them, and returns when every game is done. Runs on the caller alone when
+ * num_threads is 1, n is small, another loop is running (two batches stepped from two
+ * threads at once), or no worker thread could be started. */
 void pool_run(int num_threads, int64_t n, PoolTask task, void *ctx);
 
-/* Worker threads started (for tests of fork safety; 0 in a fresh fork()ed child). */
+/* The most threads a loop runs on, the caller included: POOL_THREADS_PER_CPU times the
+ * CPUs this process may run on (sched_getaffinity, read once; the online CPUs where that
+ * fails), at most POOL_MAX_THREADS. More threads than that only take turns on the same
+ * cores: each costs a stack and a slot in the scheduler and does no more work. A few a
+ * CPU, not one, because the games never depend on the thread count and callers that ask
+ * for a handful more than the cores (tests of odd counts) should get them. */
+enum { POOL_THREADS_PER_CPU = 4, POOL_MAX_THREADS = 4096 };
+int pool_max_threads(void);
+
+/* How long a worker sleeps without work before it exits: POOL_IDLE_EXIT_MS, or
+ * STRATEGO_POOL_IDLE_MS (read once, 1 to 3,600,000). Workers exit from the highest
+ * index down, so the ones left are always 0..workers-1; a loop that wants more starts
+ * them again (tens of microseconds each, against the seconds they were idle). */
+enum { POOL_IDLE_EXIT_MS = 5000 };
+
+/* Worker threads running now (for tests of fork safety and of the cap and the idle
+ * exit; 0 in a fresh fork()ed child). */
 int pool_workers(void);
 
 /* Helpers that do not pay. A thread the system deschedules while it holds a chunk holds

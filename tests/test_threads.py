@@ -7,6 +7,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+import warnings
 
 import gymnasium as gym
 import numpy as np
@@ -270,3 +271,82 @@ def test_default_rounds_a_quota_up(monkeypatch):
     assert default_num_threads() == 3
     monkeypatch.setattr(threads, "cgroup_cpu_limit", lambda: 0.2)
     assert default_num_threads() == 1
+
+
+# -- the cap on threads and idle helpers -------------------------------------------------
+def test_a_request_above_the_cap_is_cut_with_a_warning():
+    from stratego import castle
+
+    cap = _core.pool_max_threads()
+    assert 1 <= cap <= _core.MAX_THREADS
+    want = f"num_threads=4096 is more threads than this machine runs at once: using {cap},"
+    for make in (lambda t: stratego.VecEnv(64, num_threads=t, seed=0), lambda t: castle.VecEnv(64, num_threads=t)):
+        with pytest.warns(RuntimeWarning, match=want):
+            env = make(4096)
+        assert env.num_threads == cap
+        with pytest.warns(RuntimeWarning, match=want):
+            env.num_threads = np.int64(4096)
+        assert env.num_threads == cap
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            env.num_threads = cap  # at the cap: no warning, the count as asked
+        assert env.num_threads == cap
+        with pytest.raises(ValueError, match="num_threads"):
+            env.num_threads = _core.MAX_THREADS + 1  # out of range is still refused, not cut
+        env.close()
+
+
+# Run in a fresh interpreter: the pool reads STRATEGO_POOL_IDLE_MS once, and this process's
+# pool already has workers from other tests.
+_IDLE_SCRIPT = """
+import os, sys, time, warnings
+import stratego
+from stratego import _core
+
+def threads():
+    return len(os.listdir("/proc/self/task"))
+
+def run(num_threads, n=2048, steps=3):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        env = stratego.VecEnv(n, num_threads=num_threads, seed=5, observations=False)
+    for _ in range(steps):
+        env.step(env.sample_actions())
+    checksum = env.stats()["checksum"]
+    env.close()
+    return checksum
+
+def wait_for(cond, seconds=30.0):
+    end = time.monotonic() + seconds
+    while not cond() and time.monotonic() < end:
+        time.sleep(0.05)
+    return cond()
+
+base = threads()
+want = run(1)
+cap = _core.pool_max_threads()
+assert run(4096) == want, "the games changed with the thread count"
+peak = threads()
+assert _core.pool_workers() <= cap - 1, (_core.pool_workers(), cap)
+assert peak <= base + cap - 1, f"{peak} threads after num_threads=4096, cap {cap}, {base} before"
+assert wait_for(lambda: _core.pool_workers() == 0 and threads() == base), (
+    f"idle helpers did not exit: {_core.pool_workers()} workers, {threads()} threads, {base} before")
+# Helpers start again on demand, and play the same games (another number of games: the
+# first loop of a loop the pool has not seen runs with helpers, csrc/pool.h).
+want = run(1, n=2047)
+assert run(4096, n=2047) == want
+assert 1 <= _core.pool_workers() <= cap - 1
+assert wait_for(lambda: _core.pool_workers() == 0 and threads() == base)
+print("ok", base, peak, cap)
+"""
+
+
+def test_threads_stay_at_the_cap_and_idle_helpers_exit():
+    import subprocess
+    import sys
+
+    env = {**os.environ, "STRATEGO_POOL_IDLE_MS": "200"}
+    done = subprocess.run([sys.executable, "-c", _IDLE_SCRIPT], capture_output=True, text=True, env=env,
+                          timeout=JOIN_TIMEOUT_S)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("ok")

@@ -210,6 +210,12 @@ static PyObject *core_pool_workers(PyObject *mod, PyObject *unused) {
     return PyLong_FromLong(pool_workers());
 }
 
+static PyObject *core_pool_max_threads(PyObject *mod, PyObject *unused) {
+    STRATEGO_UNUSED(mod);
+    STRATEGO_UNUSED(unused);
+    return PyLong_FromLong(pool_max_threads());
+}
+
 /* pool_loops() -> {"parallel": loops run with helpers, "alone": loops run on the caller
  * alone because the helpers had not paid (pool.h)}: how often the pool gave them up. */
 static PyObject *core_pool_loops(PyObject *mod, PyObject *unused) {
@@ -313,7 +319,11 @@ static PyMethodDef core_methods[] = {
     {"check_num_envs", core_check_num_envs, METH_O,
      "check_num_envs(n) -> n: TypeError if not an int, ValueError outside [1, MAX_ENVS]."},
     {"pool_workers", core_pool_workers, METH_NOARGS,
-     "pool_workers() -> worker threads started in this process (0 in a fresh fork()ed child)."},
+     "pool_workers() -> worker threads running in this process (0 in a fresh fork()ed child; idle ones "
+     "exit after STRATEGO_POOL_IDLE_MS, csrc/pool.h)."},
+    {"pool_max_threads", core_pool_max_threads, METH_NOARGS,
+     "pool_max_threads() -> the most threads a loop runs on (POOL_THREADS_PER_CPU x the CPUs of this "
+     "process's affinity, csrc/pool.h); a larger num_threads is cut to it."},
     {"pool_loops", core_pool_loops, METH_NOARGS,
      "pool_loops() -> {'parallel': loops run with helper threads, 'alone': loops run on the caller alone "
      "because the helpers had not paid}."},

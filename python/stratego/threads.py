@@ -1,4 +1,5 @@
-"""How many threads a VecEnv uses when num_threads is 0.
+"""How many threads a VecEnv uses: the default when num_threads is 0, and the cut of a
+request above what the machine runs (the pool's cap, csrc/pool.h).
 
 The CPUs this process may use, the smallest of:
 - `os.sched_getaffinity(0)` (taskset, cpusets, a job scheduler's allocation);
@@ -10,7 +11,9 @@ The CPUs this process may use, the smallest of:
 from __future__ import annotations
 
 import math
+import numbers
 import os
+import warnings
 from pathlib import Path
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
@@ -93,3 +96,28 @@ def default_num_threads() -> int:
     if omp is not None:
         cpus = min(cpus, omp)
     return max(1, min(cpus, 4096))
+
+
+def resolve_num_threads(num_threads):
+    """The thread count a batch gets for a `num_threads` argument: 0 is
+    default_num_threads(); a count above the pool's cap (`_core.pool_max_threads()`: a
+    few threads a CPU of this process's affinity, csrc/pool.h) is cut to the cap with a
+    RuntimeWarning naming both counts (the games are the same for any count; more
+    threads than that would only take turns on the same cores). Anything else goes to
+    the core unchanged, which checks it (type, range)."""
+    # Plain integers only: an object with its own __index__ goes to the core, which
+    # converts it once (a second conversion here could run its code twice).
+    if isinstance(num_threads, bool) or not isinstance(num_threads, numbers.Integral):
+        return num_threads
+    requested = int(num_threads)
+    if requested == 0:
+        return default_num_threads()
+    from . import _core
+
+    cap = _core.pool_max_threads()
+    if cap < requested <= _core.MAX_THREADS:
+        warnings.warn(f"num_threads={requested} is more threads than this machine runs at once: using {cap}, "
+                      f"the pool's cap for the CPUs this process may run on (stratego._core.pool_max_threads(), "
+                      f"docs/performance.md#threads)", RuntimeWarning, stacklevel=4)
+        return cap
+    return num_threads

@@ -17,7 +17,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv as GymVectorEnv
 
 from . import _core
 from .seeding import resolve_seed
-from .threads import default_num_threads
+from .threads import resolve_num_threads
 
 # The modes as every game's batch takes them (AUTORESET_* of csrc/vec.h).
 AUTORESET_MODES = {
@@ -46,11 +46,9 @@ def _check_memory(num_envs: int, per_game: int, what: str = "games",
 
 
 def _resolve_threads(num_threads):
-    """0 is the default count (stratego.default_num_threads); anything else goes to the
-    core, which checks it."""
-    if isinstance(num_threads, (int, np.integer)) and not isinstance(num_threads, bool) and num_threads == 0:
-        return default_num_threads()
-    return num_threads
+    """0 is the default count, a count above the pool's cap is cut to it with a warning
+    (stratego.threads.resolve_num_threads); anything else goes to the core, which checks it."""
+    return resolve_num_threads(num_threads)
 
 
 class VecShell(GymVectorEnv):
