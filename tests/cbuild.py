@@ -20,18 +20,24 @@ BUILD = ROOT / "build" / "c-tests"
 # The core: every csrc/*.c but the main program (the binding lives in csrc/python/).
 CORE = sorted(p for p in CSRC.glob("*.c") if p.stem != "main")
 SANITIZE = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
+# ThreadSanitizer: its own build (it cannot be combined with ASan).
+TSAN = ["-fsanitize=thread", "-fno-omit-frame-pointer"]
 
 
 # A test program's flags: the project's warnings, optimised a little, with symbols.
 TEST_FLAGS = ["-std=c11", "-g", "-O1", "-pthread", "-Wall", "-Wextra", "-Wno-missing-field-initializers"]
 # Under the sanitizers, a report stops the program with a failing exit.
 SANITIZER_ENV = {"ASAN_OPTIONS": "abort_on_error=1:detect_leaks=1", "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1"}
+# Under TSan the first report stops the program with exit 66 (told apart from a failed check).
+TSAN_EXIT = 66
+TSAN_ENV = {"TSAN_OPTIONS": f"halt_on_error=1:exitcode={TSAN_EXIT}:second_deadlock_stack=1"}
 
 
 def clean_env() -> dict[str, str]:
     """The environment without the sanitizer settings that CI's ASan pass gives Python:
     they must not reach the compiler or the programs it builds."""
-    return {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")}
+    return {k: v for k, v in os.environ.items()
+            if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS")}
 
 
 def compiler() -> str | None:
@@ -55,10 +61,10 @@ def works(cc: str, flags: list[str]) -> bool:
             return False
 
 
-def _key(cc: str, flags: list[str], programs: dict[str, list[Path]]) -> str:
+def _key(cc: str, flags: list[str], programs: dict[str, list[Path]], core: list[Path] = CORE) -> str:
     digest = hashlib.sha256()
     version = subprocess.run([cc, "--version"], capture_output=True, text=True, env=clean_env(), timeout=60)
-    digest.update(f"{cc}\n{version.stdout}\n{flags}\n{sorted(programs)}\n".encode())
+    digest.update(f"{cc}\n{version.stdout}\n{flags}\n{sorted(programs)}\n{[p.name for p in core]}\n".encode())
     for path in sorted(CSRC.rglob("*.[ch]")):
         digest.update(str(path.relative_to(CSRC)).encode() + b"\0" + path.read_bytes() + b"\0")
     # The programs' own sources and the headers beside them (a test program outside
@@ -70,10 +76,12 @@ def _key(cc: str, flags: list[str], programs: dict[str, list[Path]]) -> str:
     return digest.hexdigest()[:16]
 
 
-def build(name: str, cc: str, flags: list[str], programs: dict[str, list[Path]]) -> dict[str, Path]:
-    """Programs linking the core with their own sources ({program: [sources]}), each
-    core file compiled once for all of them. Returns {program: path}."""
-    out = BUILD / f"{name}-{_key(cc, flags, programs)}"
+def build(name: str, cc: str, flags: list[str], programs: dict[str, list[Path]],
+          core: list[Path] = CORE) -> dict[str, Path]:
+    """Programs linking the core (or the files of csrc/ named by `core`) with their own
+    sources ({program: [sources]}), each core file compiled once for all of them.
+    Returns {program: path}."""
+    out = BUILD / f"{name}-{_key(cc, flags, programs, core)}"
     paths = {prog: out / prog for prog in programs}
     if all(p.is_file() for p in paths.values()):
         return paths
@@ -83,7 +91,7 @@ def build(name: str, cc: str, flags: list[str], programs: dict[str, list[Path]])
     work = Path(tempfile.mkdtemp(prefix=f"tmp-{name}-", dir=BUILD))
     try:
         objects = []
-        for source in CORE:
+        for source in core:
             obj = work / f"{source.stem}.o"
             done = subprocess.run([cc, *flags, f"-I{CSRC}", "-c", str(source), "-o", str(obj)],
                                   capture_output=True, text=True, env=clean_env(), timeout=600)
@@ -163,3 +171,19 @@ def run_checked(program: Path, *args: str, timeout: int = 300) -> subprocess.Com
     """Runs a program of build_checked, its sanitizers set to fail it on any report."""
     return subprocess.run([str(program), *args], capture_output=True, text=True,
                           env={**clean_env(), **SANITIZER_ENV}, timeout=timeout)
+
+
+def build_tsan(name: str, programs: dict[str, list[Path]], extra_flags: list[str] = (),
+               core: list[Path] = CORE) -> dict[str, Path] | None:
+    """A test's programs (as build()) with TEST_FLAGS under ThreadSanitizer, or None where
+    the compiler cannot build or run a TSan program here (no compiler, no libtsan)."""
+    cc = compiler()
+    if cc is None or not works(cc, ["-pthread", *TSAN]):
+        return None
+    return build(name, cc, [*TEST_FLAGS, *TSAN, *extra_flags], programs, core)
+
+
+def run_tsan(program: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:
+    """Runs a program of build_tsan; any report stops it with exit TSAN_EXIT."""
+    return subprocess.run([str(program), *args], capture_output=True, text=True,
+                          env={**clean_env(), **TSAN_ENV}, timeout=timeout)

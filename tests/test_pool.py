@@ -3,14 +3,27 @@ made-up timings (each loop's pace both ways, the faster taken, the other tried n
 then), and a real loop whose helper is held up as a descheduled thread is, which then
 runs on the caller alone but for the probes.
 tests/c/pool_main.c, built with the C compiler on PATH, under ASan and UBSan where the
-compiler has them (tests/cbuild.py caches it)."""
+compiler has them (tests/cbuild.py caches it). And the pool alone under ThreadSanitizer:
+tests/c/pool_stress.c, several callers at once (tests/tsan.py runs it longer in .ci/run,
+with the games' threaded programs)."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from cbuild import build_checked, run_checked
+import pytest
+
+from cbuild import CSRC, TSAN_EXIT, build_checked, build_tsan, run_checked, run_tsan
 
 TESTS_C = Path(__file__).resolve().parent / "c"
+
+
+@pytest.fixture(scope="module")
+def pool_stress() -> Path:
+    """tests/c/pool_stress.c with csrc/pool.c alone under TSan (a few seconds to build)."""
+    programs = build_tsan("pool-tsan", {"pool_stress": [TESTS_C / "pool_stress.c"]}, core=[CSRC / "pool.c"])
+    if programs is None:
+        pytest.skip("the C compiler cannot build a ThreadSanitizer program here")
+    return programs["pool_stress"]
 
 
 def test_pool_runs_alone_after_helpers_that_did_not_pay():
@@ -38,3 +51,19 @@ def test_pool_loops_counts_the_loops_of_a_threaded_env():
     one.step(one.sample_actions())
     one.close()
     assert _core.pool_loops() == after  # one thread: no loop of the pool at all
+
+
+def test_pool_from_several_callers_under_thread_sanitizer(pool_stress):
+    # Loops of 0 to 5,000 games on 1 to 12 threads from 4 callers at once, workers leaving
+    # after 2 ms idle and starting again: every game of every loop runs once, no report.
+    done = run_tsan(pool_stress, "300")
+    assert done.returncode == 0, done.stdout + done.stderr[-6000:]
+    assert done.stdout.splitlines()[-1] == "ok"
+    assert "ThreadSanitizer" not in done.stderr
+
+
+def test_thread_sanitizer_reports_a_planted_race(pool_stress):
+    # The detector is armed: a task that races on purpose is reported and fails the run.
+    done = run_tsan(pool_stress, "race")
+    assert done.returncode == TSAN_EXIT, done.stdout + done.stderr[-3000:]
+    assert "WARNING: ThreadSanitizer: data race" in done.stderr
