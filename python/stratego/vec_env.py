@@ -19,7 +19,7 @@ from .deploy import parse_setup
 from .recording import RecordedGames
 from .seeding import resolve_seed
 from .variants import Variant, load_variant
-from .vec_shell import AUTORESET_MODES, VecShell, _autoreset_mode, _check_memory, _resolve_threads
+from .vec_shell import AUTORESET_MODES, VecShell, _autoreset_mode, _check_memory, _resolve_threads, batch_space
 
 ILLEGAL_ACTION_MODES = {"raise": _core.ILLEGAL_RAISE, "lose": _core.ILLEGAL_LOSES}
 END_REASONS: tuple[str, ...] = _core.END_REASONS
@@ -236,13 +236,9 @@ class VecEnv(VecShell):
         else:
             single = spaces.Box(0, high, obs_shape, dtype)
         self.single_observation_space = single
-        if not observations:
-            self.observation_space = single
-        elif self.belief_obs is not None:
-            self.observation_space = spaces.Dict({"codes": spaces.Box(0, 255, (n, *obs_shape), np.uint8),
-                                                  "belief": spaces.Box(0, 1, (n, *belief_shape), np.float32)})
-        else:
-            self.observation_space = spaces.Box(0, high, (n, *obs_shape), dtype)
+        # Bounds that do not grow with n (vec_shell.BatchBox); without observations, the
+        # empty Box of no observation.
+        self.observation_space = batch_space(single, n) if observations else single
         self.single_action_space = spaces.Discrete(num_actions)
         self.action_space = spaces.MultiDiscrete(np.full(n, num_actions, dtype=np.int64))
         self.render_mode = "ansi"

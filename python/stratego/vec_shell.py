@@ -13,7 +13,9 @@ from __future__ import annotations
 import os
 
 import numpy as np
+from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv as GymVectorEnv
+from gymnasium.vector.utils import batch_space as gym_batch_space
 
 from . import _core
 from .seeding import resolve_seed
@@ -43,6 +45,42 @@ def _check_memory(num_envs: int, per_game: int, what: str = "games",
             f"{num_envs} {what} need {need / 2**30:.1f} GiB ({per_game} bytes each), more than "
             f"this machine's {physical / 2**30:.1f} GiB of memory; {advice}"
         )
+
+
+class BatchBox(spaces.Box):
+    """The Box of `num_envs` observations of one game's Box `single`: the space
+    gymnasium.vector.utils.batch_space makes (same shape, dtype and bounds element for
+    element, equal to it), but its bounds are read-only views of single's
+    (np.broadcast_to), not arrays of num_envs rows. Gymnasium's Box keeps low, high,
+    bounded_below and bounded_above at full size, four bytes for each byte of uint8
+    observations, plus temporaries while it builds them: more than the observations
+    themselves, and not in the memory check (issue 26: VecEnv(20000) peaked at about 5x
+    its estimate). Pickles and copies as (single, num_envs)."""
+
+    def __init__(self, single: spaces.Box, num_envs: int):
+        # Box's own checks of the bounds, on one row.
+        super().__init__(single.low[np.newaxis], single.high[np.newaxis], dtype=single.dtype)
+        shape = (int(num_envs), *single.shape)
+        self._shape = shape
+        self.low = np.broadcast_to(single.low, shape)
+        self.high = np.broadcast_to(single.high, shape)
+        self.bounded_below = np.broadcast_to(single.bounded_below, shape)
+        self.bounded_above = np.broadcast_to(single.bounded_above, shape)
+        self.single = single
+
+    def __reduce__(self):
+        return type(self), (self.single, self.shape[0])
+
+
+def batch_space(single: spaces.Space, num_envs: int) -> spaces.Space:
+    """The observation space of num_envs games of one game's space `single`, as
+    gymnasium.vector.utils.batch_space makes it, with every Box a BatchBox (a Dict's
+    too): no part of the space grows with num_envs but its shape."""
+    if isinstance(single, spaces.Box):
+        return BatchBox(single, num_envs)
+    if isinstance(single, spaces.Dict):
+        return spaces.Dict({key: batch_space(space, num_envs) for key, space in single.spaces.items()})
+    return gym_batch_space(single, num_envs)
 
 
 def _resolve_threads(num_threads):

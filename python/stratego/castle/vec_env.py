@@ -14,7 +14,7 @@ from gymnasium.vector import AutoresetMode
 
 from stratego import _core
 from stratego.compact import unpack_mask
-from stratego.vec_shell import AUTORESET_MODES, VecShell, _autoreset_mode, _check_memory, _resolve_threads
+from stratego.vec_shell import AUTORESET_MODES, VecShell, _autoreset_mode, _check_memory, _resolve_threads, batch_space
 
 from . import variants
 from .observation import CHANNELS, SHAPES
@@ -69,7 +69,7 @@ class VecEnv(VecShell):
         self.observation_channels = CHANNELS if obs_format == "planes" else None
         if obs_format:
             self.single_observation_space = spaces.Box(0, 255, view, np.uint8)
-            self.observation_space = spaces.Box(0, 255, (n, *view), np.uint8)
+            self.observation_space = batch_space(self.single_observation_space, n)
         self.single_action_space = spaces.Discrete(self.num_actions)
         self.action_space = spaces.MultiDiscrete(np.full(n, self.num_actions, dtype=np.int64))
         if seed is not None:
