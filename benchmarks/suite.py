@@ -503,7 +503,12 @@ def measure_peer(python: Path | None, steps: int) -> dict:
         return {"steps_per_s": PEER_QUOTED_STEPS_PER_S, "measured": False, "source": "quoted in issue 12"}
     env = dict(os.environ, NUMBA_NUM_THREADS="1", OMP_NUM_THREADS="1")
     cmd = [str(python), str(HERE / "peer.py"), "--json", "--steps", str(steps)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    try:
+        # Bounded like every wait of the package (docs/distributed.md): a peer that hangs
+        # stops the suite with its command named instead of holding it for good.
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
+    except subprocess.TimeoutExpired:
+        raise SystemExit(f"--peer-python: {' '.join(cmd)} did not finish within 1800 s") from None
     if proc.returncode != 0:
         raise SystemExit(f"--peer-python: {' '.join(cmd)} failed (exit {proc.returncode}):\n{proc.stderr[-2000:]}")
     got = json.loads(proc.stdout.strip().splitlines()[-1])

@@ -137,6 +137,22 @@ def test_cli_refuses_an_unreachable_address_quickly():
     assert "no Ray head at 127.0.0.1:1" in out.stderr
 
 
+def test_cli_at_a_grpc_server_that_is_no_ray_head_stops_at_its_timeout():
+    # It answers HTTP/2 as a head's GCS does, so it passes the probe (tests/test_ray_connect.py),
+    # but Ray's own connect to it retried for over 5 minutes: connect's deadline stops it,
+    # and the process exits although Ray's thread still retries.
+    from test_ray_connect import H2_SETTINGS, FakeServer
+
+    with FakeServer(H2_SETTINGS, read_first=True) as server:
+        start = time.monotonic()
+        out = _cli("bench", "--ray", server.address, "--ray-timeout", "5", "--steps", "3", "--no-progress",
+                   timeout=120)
+        elapsed = time.monotonic() - start
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert f"Ray did not connect to the head at {server.address} within 5 s" in out.stderr
+    assert elapsed < 90, elapsed
+
+
 def test_cli_refuses_a_malformed_address():
     out = _cli("bench", "--ray", "nowhere", "--steps", "3", timeout=60)
     assert out.returncode == 2 and "a Ray address is HOST:PORT" in out.stderr

@@ -7,7 +7,7 @@ import sys
 from . import _core
 from .arguments import MAX_ENVS, MAX_THREADS, float_in, int_in
 from .bench import format_result, run_bench
-from .distributed import ActorFailed
+from .distributed import CONNECT_TIMEOUT, ActorFailed
 from .threads import default_num_threads
 from .variants import RULE_SETTINGS, variants
 
@@ -78,12 +78,13 @@ def _bench_ray(args: argparse.Namespace) -> int:
     if args.seconds:
         raise ValueError("--ray runs --steps (a timed run has no checksum to compare): leave out --seconds")
     address = None if args.ray == "local" else args.ray
-    ray = connect(address, num_cpus=args.actors * max(args.threads, 1) if address is None else None)
+    ray = connect(address, num_cpus=args.actors * max(args.threads, 1) if address is None else None,
+                  timeout=args.ray_timeout)
     print(f"stratego bench --ray: variant {args.variant}, {args.actors} actor(s) x {max(args.threads, 1)} "
           f"thread(s), Ray {ray.__version__} at {address or 'a local Ray started here'}")
     r = run_bench_ray(args.num_envs, args.steps, actors=args.actors, threads=max(args.threads, 1),
                       seed=args.seed, variant=args.variant, address=address, observations=not args.no_obs,
-                      obs_dtype=args.obs_dtype)
+                      obs_dtype=args.obs_dtype, connect_timeout=args.ray_timeout)
     for s, a in zip(r.slices, r.actors):
         print(f"  {s}: {a.steps_per_second:,.0f} steps/s in {a.seconds:.2f} s, checksum {a.checksum:016x}")
     print(format_result(r.total))
@@ -248,6 +249,9 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
                        help="run across Ray actors: at ADDRESS (HOST:PORT of `ray start --head`), or on a local "
                             "Ray started here when no address is given (docs/distributed.md)")
+    bench.add_argument("--ray-timeout", type=float_in(0, MAX_SECONDS, lo_open=True), default=CONNECT_TIMEOUT,
+                       metavar="SECONDS", help=f"with --ray ADDRESS: how long to wait for the Ray head to answer "
+                                               f"({CONNECT_TIMEOUT:g}); past it the run stops with an error")
     bench.add_argument("--actors", type=int_in(1, MAX_THREADS), default=2,
                        help="with --ray: actors, each stepping a slice of the games on --threads threads (2)")
     arena = sub.add_parser("arena", help="round robin among bots and policies, with Elo ratings",

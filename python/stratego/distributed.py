@@ -9,7 +9,9 @@ checksums is the local checksum (docs/distributed.md).
 Faults: actors are created with `max_restarts` and `max_task_retries`, so an actor whose
 process dies mid-run is restarted by Ray and its slice played again from the seed; the
 result does not change. Every wait is bounded (`timeout`), and an actor's failure is
-raised as `ActorFailed` naming the actor, its slice and the cause.
+raised as `ActorFailed` naming the actor, its slice and the cause. Joining a cluster
+takes at most `connect(timeout=)` seconds (CONNECT_TIMEOUT): the address is checked
+without Ray first (probe_ray_head), then Ray's own connect runs against the rest of it.
 
 Ray is an optional dependency (`pip install -e '.[ray]'`); this module imports it only
 when called.
@@ -17,14 +19,26 @@ when called.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import socket
+import sys
+import threading
 import time
 from dataclasses import dataclass
 
 from .bench import BenchResult, run_bench
 
 MASK64 = (1 << 64) - 1
+# How long connect() waits for a Ray head by default: a head answers in milliseconds;
+# Ray's own connect to an address that accepts TCP but is no head waited over 11 minutes.
+CONNECT_TIMEOUT = 30.0
+# HTTP/2's client connection preface and an empty SETTINGS frame (RFC 9113, sections 3.4
+# and 6.5). A Ray head's address is its GCS, a gRPC server, which answers over HTTP/2
+# with a SETTINGS frame of its own (frame type 4, on stream 0) at once.
+_H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+_H2_FRAME_HEADER = 9
+_H2_SETTINGS = 4
 # The package every actor imports; a test names a missing one to see the error a node
 # without the package gives.
 PACKAGE = "stratego"
@@ -70,30 +84,105 @@ def _import_ray():
     return ray
 
 
-def _check_reachable(address: str, timeout: float) -> None:
-    """Ray's own connect retries for minutes against a dead address: try the socket first."""
+def _check_timeout(timeout) -> float:
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < math.inf:
+        raise ValueError(f"timeout must be a number of seconds > 0, got {timeout!r}")
+    return float(timeout)
+
+
+def probe_ray_head(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Checks, without Ray, that HOST:PORT answers as a Ray head within `timeout` seconds:
+    it accepts a TCP connection and answers HTTP/2's connection preface with a SETTINGS
+    frame, as the head's GCS (a gRPC server) does at once. ConnectionError when nothing
+    listens or something else answers, TimeoutError when it accepts but stays silent
+    (Ray's own connect waited there for over 11 minutes), each naming the address and
+    what was expected. Under RAY_USE_TLS the GCS expects TLS first: only the TCP
+    connection is checked. 'auto', 'local' and ray:// addresses are not probed."""
+    timeout = _check_timeout(timeout)
     if address in ("auto", "local") or address.startswith("ray://"):
         return
     host, sep, port = address.rpartition(":")
-    if not sep or not port.isdigit():
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise ValueError(f"a Ray address is HOST:PORT (e.g. 10.0.0.5:6379), 'auto' or ray://..., got {address!r}")
+    deadline = time.monotonic() + timeout
     try:
-        socket.create_connection((host, int(port)), timeout=timeout).close()
+        sock = socket.create_connection((host.strip("[]"), int(port)), timeout=timeout)
+    except TimeoutError:
+        raise TimeoutError(f"no Ray head at {address}: no TCP connection within {timeout:g} s (a firewall, or "
+                           f"no such host?)") from None
     except OSError as exc:
         raise ConnectionError(f"no Ray head at {address}: {exc} (start one with `ray start --head`, "
                               f"or leave out the address to start a local Ray)") from None
+    head = b""
+    try:
+        with sock:
+            if os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true"):
+                return
+            sock.sendall(_H2_PREFACE)
+            while len(head) < _H2_FRAME_HEADER:
+                sock.settimeout(max(deadline - time.monotonic(), 1e-3))
+                chunk = sock.recv(_H2_FRAME_HEADER - len(head))
+                if not chunk:
+                    break
+                head += chunk
+    except TimeoutError:
+        raise TimeoutError(f"{address} accepted a TCP connection but did not answer as a Ray head within "
+                           f"{timeout:g} s (a head's GCS answers HTTP/2 at once): is this the address "
+                           f"`ray start --head` printed (HOST:6379 by default)? A slow network: raise the "
+                           f"timeout (connect(timeout=), stratego bench --ray-timeout)") from None
+    except OSError as exc:
+        raise ConnectionError(f"{address} accepted a TCP connection, then failed before answering as a Ray "
+                              f"head: {exc}") from None
+    if len(head) < _H2_FRAME_HEADER or head[3] != _H2_SETTINGS:
+        raise ConnectionError(f"{address} answered, but not as a Ray head: expected the HTTP/2 (gRPC) SETTINGS "
+                              f"frame of a head's GCS, got {head[:16]!r}{' (then closed)' if len(head) < 9 else ''}")
 
 
-def connect(address: str | None = None, *, num_cpus: int | None = None, timeout: float = 10.0):
+def _init_within(ray, address: str, left: float, timeout: float) -> None:
+    """ray.init(address) in a thread of its own, waited for at most `left` seconds (what
+    is left of connect's `timeout`): Ray's connect has no deadline of its own to give
+    (Ray 2.60, at a gRPC server that is no head: it retried in C++ for over 5 minutes). On
+    time out the thread is left to Ray's retries (a daemon: the process still exits) and
+    TimeoutError names the address. Ray then logs that it set no SIGTERM handler (not the
+    main thread): a driver stopped by SIGTERM ends as by default, which the cluster sees."""
+    outcome = {}
+
+    def init():
+        try:
+            ray.init(address=address, log_to_driver=False)
+        except BaseException as exc:  # handed to the caller below
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=init, name=f"ray.init({address})", daemon=True)
+    worker.start()
+    worker.join(left)
+    if worker.is_alive():
+        raise TimeoutError(f"Ray did not connect to the head at {address} within {timeout:g} s: the address "
+                           f"answers as a gRPC server, but Ray's handshake did not finish (a head of another "
+                           f"Ray version, or one still starting?); raise the timeout (connect(timeout=), "
+                           f"stratego bench --ray-timeout) if the network is slow")
+    if "error" in outcome:
+        raise outcome["error"]
+
+
+def connect(address: str | None = None, *, num_cpus: int | None = None, timeout: float = CONNECT_TIMEOUT):
     """Joins the Ray cluster at `address` (HOST:PORT, 'auto', ray://...), or starts a
     local one with num_cpus CPUs when address is None; nothing if Ray is already up.
-    Returns the ray module."""
+    Returns the ray module. Joining takes at most `timeout` seconds (CONNECT_TIMEOUT, 30),
+    the address's check included (probe_ray_head, which needs no Ray): past it, or when
+    the address is no Ray head, an error names the address and what was expected."""
+    timeout = _check_timeout(timeout)
+    running = sys.modules.get("ray")
+    if running is not None and running.is_initialized():
+        return running
+    deadline = time.monotonic() + timeout
+    if address is not None:
+        probe_ray_head(address, timeout)
     ray = _import_ray()
     if ray.is_initialized():
         return ray
     if address is not None:
-        _check_reachable(address, timeout)
-        ray.init(address=address, log_to_driver=False)
+        _init_within(ray, address, max(deadline - time.monotonic(), 1e-3), timeout)
     else:
         # Ray starts its workers 15 nice levels below the raylet by default, so on a busy
         # machine an actor ran at half the speed of the same loop in this process
@@ -196,10 +285,11 @@ class SimulationPool:
     """
 
     def __init__(self, num_envs: int, *, actors: int = 2, threads: int = 1, address: str | None = None,
-                 max_restarts: int = 1, package: str = PACKAGE, start_timeout: float = 120.0):
+                 max_restarts: int = 1, package: str = PACKAGE, start_timeout: float = 120.0,
+                 connect_timeout: float = CONNECT_TIMEOUT):
         self.slices = split_games(num_envs, actors)
         self.threads = threads
-        self.ray = connect(address)
+        self.ray = connect(address, timeout=connect_timeout)
         self.actors, self.pids = start_actors(self.slices, threads=threads, max_restarts=max_restarts,
                                               package=package, timeout=start_timeout)
 
@@ -240,13 +330,13 @@ class SimulationPool:
 def run_bench_ray(num_envs: int = 4096, batch_steps: int = 1000, *, actors: int = 2, threads: int = 1,
                   seed: int = 0, variant: str = "classic", address: str | None = None,
                   timeout: float | None = None, max_restarts: int = 1, package: str = PACKAGE,
-                  on_started=None, **env_kwargs) -> RayBenchResult:
+                  on_started=None, connect_timeout: float = CONNECT_TIMEOUT, **env_kwargs) -> RayBenchResult:
     """One run of the main job on a SimulationPool made for it (and killed after).
     `on_started(pids)` is called once the actors are up (the fault test kills one)."""
     if isinstance(batch_steps, bool) or not isinstance(batch_steps, int) or batch_steps < 1:
         raise ValueError(f"batch_steps must be an int >= 1, got {batch_steps!r}")
     with SimulationPool(num_envs, actors=actors, threads=threads, address=address, max_restarts=max_restarts,
-                        package=package) as pool:
+                        package=package, connect_timeout=connect_timeout) as pool:
         if on_started is not None:
             on_started(pool.pids)
         return pool.bench(batch_steps, seed=seed, variant=variant, timeout=timeout, **env_kwargs)
