@@ -163,17 +163,17 @@ static int new_job(const void *arg) {
     return claim_generation(atomic_load_explicit(&pool.claim, memory_order_acquire)) != s->generation;
 }
 
-/* Sleeps until a new job comes; 0 instead when the worker has slept through the idle
- * period and is the highest-indexed one left: it has then left the pool and must return.
- * Workers leave from the top down, so the ones left are always 0..workers-1 (pool_grow
- * gives a new one the next index); each that leaves wakes the others, so that those idle
- * as long follow it at once rather than one idle period apart. */
-static int pool_sleep(int index, const Seen *seen) {
-    struct timespec until;
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    int64_t ns = until.tv_nsec + idle_ns % 1000000000;
-    until.tv_sec += (time_t)(idle_ns / 1000000000 + ns / 1000000000);
-    until.tv_nsec = (long)(ns % 1000000000);
+/* Sleeps until a new job comes; 0 instead when the worker has had no work for the idle
+ * period since `last_work` (its last loop, or its start) and is the highest-indexed one
+ * left: it has then left the pool and must return. Idle counts from the last loop it
+ * took part in, not from its last wake-up: every new job wakes every sleeper, and a
+ * worker above a loop's helpers (started for 8 threads, now asked for 2) wakes for each
+ * loop without working in any. Workers leave from the top down, so the ones left are
+ * always 0..workers-1 (pool_grow gives a new one the next index); each that leaves wakes
+ * the others, so that those idle as long follow it at once. */
+static int pool_sleep(int index, const Seen *seen, int64_t last_work) {
+    int64_t deadline = last_work + idle_ns;
+    struct timespec until = {(time_t)(deadline / 1000000000), (long)(deadline % 1000000000)};
     int idle_over = 0, stay = 1;
     pthread_mutex_lock(&pool.lock);
     pool.sleepers++;
@@ -197,10 +197,14 @@ static int pool_sleep(int index, const Seen *seen) {
 static void *pool_worker(void *arg) {
     int index = (int)(intptr_t)arg;
     Seen seen = {claim_generation(atomic_load(&pool.claim))};
+    int64_t last_work = now_ns();
     for (;;) {
-        if (!spin_until(new_job, &seen) && !pool_sleep(index, &seen)) return NULL;
+        if (!spin_until(new_job, &seen) && !pool_sleep(index, &seen, last_work)) return NULL;
         seen.generation = claim_generation(atomic_load_explicit(&pool.claim, memory_order_acquire));
-        if (index < atomic_load_explicit(&pool.helpers, memory_order_relaxed)) pool_work(seen.generation);
+        if (index < atomic_load_explicit(&pool.helpers, memory_order_relaxed)) {
+            pool_work(seen.generation);
+            last_work = now_ns();
+        }
     }
     return NULL;
 }

@@ -331,6 +331,18 @@ assert _core.pool_workers() <= cap - 1, (_core.pool_workers(), cap)
 assert peak <= base + cap - 1, f"{peak} threads after num_threads=4096, cap {cap}, {base} before"
 assert wait_for(lambda: _core.pool_workers() == 0 and threads() == base), (
     f"idle helpers did not exit: {_core.pool_workers()} workers, {threads()} threads, {base} before")
+# Helpers above what the loops now ask for are idle too, though each loop wakes them:
+# after a step on every thread, steps on 2 threads for a while leave at most one.
+run(4096)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", RuntimeWarning)
+    two = stratego.VecEnv(2048, num_threads=2, seed=5, observations=False)
+end = time.monotonic() + 1.5
+while time.monotonic() < end:
+    two.step(two.sample_actions())
+assert _core.pool_workers() <= 1, f"{_core.pool_workers()} workers while loops ask for 2 threads"
+two.close()
+assert wait_for(lambda: _core.pool_workers() == 0 and threads() == base)
 # Helpers start again on demand, and play the same games (another number of games: the
 # first loop of a loop the pool has not seen runs with helpers, csrc/pool.h).
 want = run(1, n=2047)
