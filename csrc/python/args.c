@@ -204,16 +204,36 @@ int parse_square(PyObject *obj, const char *name, int *out) {
     return 0;
 }
 
+/* The one seed rule of both games (docs/api.md "Seeds"): an integer (int, NumPy's, any
+ * __index__; not a bool) in [0, 2**64), the engine's 64-bit seed as it is. Anything else
+ * is refused, never wrapped: seed 2**64 would otherwise play seed 0's games. */
 int parse_seed(PyObject *obj, uint64_t *out) {
-    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "seed must be an int, got %s", Py_TYPE(obj)->tp_name);
-        return -1;
+    int result = -1;
+    PyObject *index = NULL;
+    if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "seed must be an int in [0, 2**64), got %s", Py_TYPE(obj)->tp_name);
+        goto done;
     }
-    /* Any Python int: its value modulo 2^64 (negative seeds included). */
-    unsigned long long v = PyLong_AsUnsignedLongLongMask(obj);
-    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    index = PyNumber_Index(obj);
+    if (index == NULL) goto done;
+    unsigned long long v = PyLong_AsUnsignedLongLong(index);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) goto done;
+        PyErr_Clear();
+        /* A huge int may be too long to print (the digit limit): then say so instead. */
+        PyObject *text = PyObject_Str(index);
+        const char *shown = text != NULL ? PyUnicode_AsUTF8(text) : NULL;
+        if (shown == NULL) PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "seed must be an int in [0, 2**64), got %s",
+                     shown != NULL ? shown : "an int too large to print");
+        Py_XDECREF(text);
+        goto done;
+    }
     *out = (uint64_t)v;
-    return 0;
+    result = 0;
+done:
+    Py_XDECREF(index);
+    return result;
 }
 
 int parse_reset_some(PyObject *args, PyObject **mask, int *reseed, uint64_t *seed) {

@@ -9,6 +9,7 @@ import operator
 import re
 
 from stratego import _core
+from stratego.seeding import check_seed
 
 from . import variants
 
@@ -71,8 +72,7 @@ class Game:
             settings["mode"] = mode
         if first_seat is not None:
             settings["first_seat"] = first_seat
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
-            raise ValueError(f"seed must be an int in [0, 2**64), got {seed!r}")
+        seed = check_seed(seed)
         values = variants.load_settings(variant, **settings)
         letters = "new" if variants.MODES[values["mode"]] == "ffa3" else "nesw"
         if setups is not None:
