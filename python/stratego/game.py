@@ -10,6 +10,7 @@ from .compact import mask_bytes
 from .actions import action_to_move, move_to_action, rescue_to_action, squares_to_action
 from .history import HistoryMove, Record, RecordError, action_players, make_record
 from .deploy import parse_setup
+from .pickle_check import CHECK_KEY, check_digest, parts_digest
 from .notation import check_numbering, format_move, is_rescue_text, parse_move, parse_rescue
 from .render import board_tokens, parse_perspective, render_cells
 from .seeding import resolve_seed
@@ -512,14 +513,17 @@ class Game:
         # The state's save holds the bot stream too (csrc/save.h). The history is two
         # things the C save format already has, the start's save and action ints: it is
         # unbounded, the C state fixed-size (docs/records.md "History").
-        return {"variant": self._variant, "state": self._state.to_bytes(), "numbering": self.numbering,
+        data = {"variant": self._variant, "state": self._state.to_bytes(), "numbering": self.numbering,
                 "start": self._start.to_bytes(), "actions": np.asarray(self._actions, _ACTION_BYTES).tobytes()}
+        data[CHECK_KEY] = _pickle_digest(data)
+        return data
 
     def __setstate__(self, data: dict) -> None:
         # A pickle without a history (made before games kept one) starts its history at
         # the position it holds.
-        if not isinstance(data, dict) or set(data) - {"start", "actions"} != {"variant", "state", "numbering"} \
-                or ("start" in data) != ("actions" in data):
+        # A pickle made before the check (CHECK_KEY) has none: it loads as before.
+        if not isinstance(data, dict) or set(data) - {"start", "actions", CHECK_KEY} != {"variant", "state", "numbering"} \
+                or ("start" in data) != ("actions" in data) or (CHECK_KEY in data and "start" not in data):
             raise ValueError("not a pickled stratego.Game")
         numbering = check_numbering(data["numbering"])
         variant = data["variant"]
@@ -537,6 +541,8 @@ class Game:
             actions = np.frombuffer(data["actions"], _ACTION_BYTES).tolist()
             if any(a >= variant.num_actions for a in actions):
                 raise ValueError(f"a pickled Game's actions are in [0, {variant.num_actions})")
+        if CHECK_KEY in data:  # the parts are known good types now: bound together?
+            check_digest("stratego.Game", data[CHECK_KEY], _pickle_digest(data))
         # Only a game that loaded is set: a refused pickle leaves no half-made Game.
         self._variant, self.numbering, self._state = variant, numbering, state
         self._start, self._actions = start, actions
@@ -544,3 +550,11 @@ class Game:
     def __repr__(self) -> str:
         status = f"winner={self.winner} ({self.end_reason})" if self.done else f"to_move={self.to_move}"
         return f"Game(variant={self._variant.name!r}, ply={self.ply}, {status})"
+
+
+def _pickle_digest(data: dict) -> str:
+    """The digest of a pickled Game's parts (stratego.pickle_check): its variant, both
+    saves, the actions and the numbering."""
+    variant = data["variant"]
+    return parts_digest([variant.name, variant.description, list(variant.piece_counts), dict(variant.settings)],
+                        data["state"], data["start"], data["actions"], data["numbering"])

@@ -99,6 +99,10 @@ class Variant:
         object.__setattr__(self, "piece_counts", counts)
         object.__setattr__(self, "settings", settings)
 
+    def __reduce__(self):
+        # Unpickled through the constructor, so a pickle is checked as a new Variant is.
+        return (Variant, (self.name, self.description, tuple(self.piece_counts), dict(self.settings)))
+
     @property
     def rules(self) -> dict[str, Any]:
         """The dict the C core takes."""
