@@ -56,17 +56,23 @@ class Game:
 
     @classmethod
     def from_field(cls, field: str, to_move: int = 0, variant: str | Variant = "classic", *,
-                   numbering: str = "new", seed: int | None = 0, **settings: int) -> "Game":
+                   numbering: str = "new", seed: int | None = 0, allow_flagless: bool = False,
+                   **settings: int) -> "Game":
         """A game from a Gravon field string (docs/rules.md "Notation (Gravon)"), `to_move` to play.
 
-        `seed` seeds only the bots' stream (bot_move): the board is given."""
+        `seed` seeds only the bots' stream (bot_move): the board is given. A side without
+        a Flag where the variant has Flags is a ValueError (no game reaches it, and it
+        could never be won by capture), unless `allow_flagless=True` asks for such a study
+        position: it ends only by a side unable to move or by a cap."""
+        if not isinstance(allow_flagless, bool):
+            raise TypeError(f"allow_flagless must be a bool, got {type(allow_flagless).__name__}")
         if not isinstance(field, str):
             raise TypeError(f"field must be a str of 100 letters, got {type(field).__name__}")
         game = cls.__new__(cls)
         game._variant = load_variant(variant, **settings)
         game.numbering = check_numbering(numbering)
         game._state = _core.GameState(game._variant.rules)
-        game._state.set_field(field, to_move)
+        game._state.set_field(field, to_move, allow_flagless)
         game._state.seed_bot(resolve_seed(seed))
         game._begin_history()
         return game
@@ -88,7 +94,10 @@ class Game:
                             "(stratego.records.replay takes Gravon records too)")
         where = f"{record.source}: " if record.source else ""
         try:
-            game = cls.from_field(record.field, record.to_move, record.variant, numbering=numbering, seed=seed)
+            # A record's start is played as written, a study position without a Flag too:
+            # its moves and result are checked, and a writer's record reads back.
+            game = cls.from_field(record.field, record.to_move, record.variant, numbering=numbering, seed=seed,
+                                  allow_flagless=True)
         except ValueError as exc:
             raise RecordError(f"{where}bad start: {exc}") from None
         game._play_recorded(record.actions, [f"action {i + 1}" for i in range(len(record.actions))], where, before)
