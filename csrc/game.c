@@ -122,6 +122,14 @@ void game_judge_start(GameState *s, const Rules *r) {
     if (!s->done && s->phase == PHASE_MOVE) game_judge(s, r, NULL);
 }
 
+int game_side_without_flag(const GameState *s, const Rules *r) {
+    if (s->done || s->phase == PHASE_DEPLOY || r->piece_counts[FLAG] == 0) return -1;
+    for (int p = 0; p < PLAYER_NB; p++) {
+        if (s->on_board[p][FLAG] == 0) return p;
+    }
+    return -1;
+}
+
 int game_validate(const GameState *s, const Rules *r, char *err, size_t err_len) {
     if (board_validate(s, err, err_len) < 0) return -1;
     if (s->phase == PHASE_DEPLOY) {

@@ -65,6 +65,13 @@ void game_reset_random(GameState *s, const Rules *r);
  * stands on the opponent's back row). Otherwise -1 with the problem in err. */
 int game_validate(const GameState *s, const Rules *r, char *err, size_t err_len);
 
+/* The player (RED or BLUE) with no Flag on the board in a game in play, although the
+ * rules give each side Flags; -1 if none. No game reaches that (taking a Flag ends it)
+ * and played on it could never be won by capture: a position from a field with it is
+ * refused unless asked for (a study position). While deploying, the Flag may still be
+ * in hand. */
+int game_side_without_flag(const GameState *s, const Rules *r);
+
 /* Decides whether a position just set up is already over (no movable piece, no legal
  * move for the player to move). */
 void game_judge_start(GameState *s, const Rules *r);

@@ -48,10 +48,12 @@ def board(ascii: str) -> str:
 
 
 def game(drawing: str, to_move: int = 0, variant: str = "classic", **settings):
-    """A Game from a drawing (`to_move` 0 red, 1 blue)."""
+    """A Game from a drawing (`to_move` 0 red, 1 blue): a study position, which may leave
+    out a side's Flag."""
     import stratego
 
-    return stratego.Game.from_field(board(drawing), to_move=to_move, variant=variant, **settings)
+    return stratego.Game.from_field(board(drawing), to_move=to_move, variant=variant, allow_flagless=True,
+                                    **settings)
 
 
 def letter(token: str) -> str:

@@ -159,7 +159,7 @@ def test_diagonal_notation_raises_value_error():
     # classic game refuses it as a move.
     assert move_to_action("A1-B2", RED) == 1800 + 3
     with pytest.raises(ValueError, match="not diagonally"):
-        stratego.Game.from_field("E" + "A" * 39 + "AA__AA__AA" * 2 + "A" * 39 + "Q").play("A1-B2")
+        stratego.Game.from_field("E" + "A" * 39 + "AA__AA__AA" * 2 + "A" * 39 + "Q", allow_flagless=True).play("A1-B2")
     with pytest.raises(ValueError, match="share a row or a column"):
         move_to_action("A1-C3", RED)
     with pytest.raises(ValueError, match="share a row or a column"):

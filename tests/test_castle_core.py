@@ -460,6 +460,33 @@ def test_bad_text():
         Game.from_text(b"mode: ffa4")
 
 
+def test_a_text_board_gives_each_header_once_and_no_result():
+    """A repeated header line won silently (the later one), and a `result:` line was
+    read as nothing: both are refused naming the line (issue 26, item 5)."""
+    good = board({"D4": "n9", "H1": "n7n", "O8": "e4e"})
+    lines = good.splitlines()
+    at = {line.split(":")[0]: i + 1 for i, line in enumerate(lines) if ":" in line}
+    for key, value in (("to_move", "e"), ("ring", "."), ("lone", ""), ("mode", "ffa4")):
+        twice = good + f"{key}: {value}\n"
+        last = len(lines) + 1
+        with pytest.raises(ValueError, match=rf"^line {last}: {key}: given twice \(first on line {at[key]}\); "
+                                             "expected each header once$"):
+            Game.from_text(twice)
+    changed = good.replace("to_move: n", "to_move: n\nsliders: n=1\nsliders: n=2")
+    with pytest.raises(ValueError, match=r"sliders: given twice"):
+        Game.from_text(changed)
+    over = Game.from_text(board({"ring": "n5n", "O8": "e4e", "H15": "s4s", "A8": "w4w"}))
+    over.play("ring-turret")
+    assert over.done and "result:" in over.to_text()
+    result_line = over.to_text().splitlines().index(next(l for l in over.to_text().splitlines()
+                                                         if l.startswith("result:"))) + 1
+    with pytest.raises(ValueError, match=rf"^line {result_line}: result: n wins \(turret\): from_text reads a game "
+                                         "in play; expected no result line$"):
+        Game.from_text(over.to_text())
+    with pytest.raises(ValueError, match="expected no result line"):
+        Game.from_text(good + "result: draw (stuck)\n")
+
+
 def test_back_and_forth_and_ply_fields_are_checked():
     """A state or text whose A10 count or ply no game could reach is refused: a count above
     the limit, ends that are no move of the piece, a ply at the cap."""

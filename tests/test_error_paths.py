@@ -88,7 +88,7 @@ def test_reset_some_arguments_are_checked_by_each_batch(make):
     batch = env._batch
     mask = np.zeros(8, dtype=np.bool_)
     mask[3] = True
-    with pytest.raises(TypeError, match="seed must be an int, got float"):
+    with pytest.raises(TypeError, match=r"seed must be an int in \[0, 2\*\*64\), got float"):
         batch.reset_some(mask, 1.5)
     with pytest.raises(TypeError, match="reset_mask"):
         batch.reset_some(mask.astype(np.int64), None)
@@ -96,6 +96,8 @@ def test_reset_some_arguments_are_checked_by_each_batch(make):
         batch.reset_some(np.zeros(3, dtype=np.bool_), 7)
     with pytest.raises(TypeError):
         batch.reset_some(mask)
-    batch.reset_some(mask, -5)  # any int seeds, negative ones too (modulo 2**64)
+    with pytest.raises(ValueError, match=r"seed must be an int in \[0, 2\*\*64\), got -5"):
+        batch.reset_some(mask, -5)  # the seed rule (stratego.seeding): nothing wraps
+    batch.reset_some(mask, 2**64 - 1)
     env.step(env.sample_actions())
     env.close()

@@ -148,3 +148,22 @@ def test_observation_settings_are_checked_once_in_c(game_kwargs, env_kwargs, mes
     with pytest.raises(ValueError) as from_env:
         stratego.VecEnv(2, **env_kwargs)
     assert str(from_game.value) == str(from_env.value) == message
+
+
+def test_from_field_refuses_a_side_without_a_flag_in_a_variant_with_flags():
+    """No game reaches a side without its Flag (taking it ends the game), and played on it
+    could never be won by capture: a silent wrong game (issue 26, item 5). A study
+    position asks for it by name."""
+    field = stratego.Game(seed=1).field
+    for letter, side in (("M", "red"), ("Y", "blue")):
+        with pytest.raises(ValueError, match=rf"^bad field: {side} has no Flag \(letter {letter}\), but the rules "
+                                             r"give each side 1 \(a study position without one: allow_flagless=True\)$"):
+            stratego.Game.from_field(field.replace(letter, "A"))
+        study = stratego.Game.from_field(field.replace(letter, "A"), allow_flagless=True)
+        assert not study.done and study.legal_actions()
+    with pytest.raises(TypeError, match="allow_flagless must be a bool, got int"):
+        stratego.Game.from_field(field, allow_flagless=1)
+    # Duel has Flags too; a variant with none would take any field.
+    duel = stratego.Game("duel", seed=1)
+    with pytest.raises(ValueError, match="red has no Flag"):
+        stratego.Game.from_field(duel.field.replace("M", "A"), variant="duel")

@@ -116,3 +116,56 @@ def test_read_only_acted_is_replaced_never_written():
     assert info["acted"] is not frozen and np.array_equal(info["acted"], to_play)
     np.testing.assert_array_equal(frozen, kept)
     env.reset(seed=1)
+
+
+# -- outputs cannot be resized (issue 26, item 5) ---------------------------------------
+def _arrays(value, where="", seen=None):
+    """Every ndarray reachable from a step's results (dicts, tuples), with its path."""
+    if isinstance(value, np.ndarray):
+        yield where, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _arrays(item, f"{where}[{key!r}]", seen)
+    elif isinstance(value, (tuple, list)):
+        for i, item in enumerate(value):
+            yield from _arrays(item, f"{where}[{i}]", seen)
+
+
+def _envs():
+    from stratego import castle
+    yield "classic", stratego.VecEnv(8, seed=1, max_plies=4, full_obs=True)
+    yield "classic codes belief both", stratego.VecEnv(8, seed=1, max_plies=4, obs_format="codes", belief=True,
+                                                       views="both", mask_format="bits")
+    yield "classic opponent", stratego.VecEnv(8, seed=1, max_plies=4, opponent="random")
+    yield "classic deploy", stratego.VecEnv(8, seed=1, setup="agent")
+    yield "castle", castle.VecEnv(8, seed=1, max_plies=4)
+    yield "castle codes bits", castle.VecEnv(8, seed=1, max_plies=4, obs_format="codes", mask_format="bits")
+
+
+@pytest.mark.parametrize("label, env", list(_envs()), ids=lambda v: v if isinstance(v, str) else "")
+def test_no_output_can_be_resized(label, env):
+    """An output that owned its memory could be resized with refcheck=False, freeing the
+    memory C writes into (the audit: a heap use-after-free in the sampler). Every array an
+    env hands out, and every array under it, refuses; the env plays on."""
+    results = {"reset": env.reset(seed=2)}
+    for i in range(6):
+        results[f"step {i}"] = env.step(env.sample_actions())
+    results["sample_actions"] = env.sample_actions()
+    if hasattr(env, "bot_actions"):
+        results["bot_actions"] = env.bot_actions("random")
+    results["attributes"] = {name: value for name, value in vars(env).items() if isinstance(value, np.ndarray)}
+    arrays = list(_arrays(results))
+    assert len(arrays) >= 20
+    for where, array in arrays:
+        base = array
+        while isinstance(base, np.ndarray):
+            with pytest.raises(ValueError, match="does not own its data"):
+                base.resize((1,), refcheck=False)
+            base = base.base
+        if isinstance(base, bytearray):
+            with pytest.raises(BufferError):
+                base.clear()
+    before = env.action_mask.copy()
+    env.step(env.sample_actions())
+    assert env.action_mask.shape == before.shape
+    env.close()

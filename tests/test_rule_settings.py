@@ -4,6 +4,7 @@ Python file keeps a copy of its own."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
@@ -105,3 +106,122 @@ def test_docs_table_gives_the_exported_ranges():
     rows = dict(re.findall(r"^\| `([a-z_]+)` \| ([0-9/-]+) \|", text, re.M))
     for name, _type, lo, hi, _default, _doc in _core.RULE_SETTINGS:
         assert rows.get(name) == ("0/1" if (lo, hi) == (0, 1) else f"{lo}-{hi}"), name
+
+
+# -- unknown settings are refused wherever rules are built (issue 26, item 4) ----------
+CLASSIC = stratego.load_variant("classic")
+NEAR = r"unknown rule setting 'two_square_limt' \(did you mean 'two_square_limit'\?\)"
+
+
+def _misspelt() -> dict:
+    return {**CLASSIC.settings, "two_square_limt": 5}
+
+
+def test_a_variant_with_a_misspelt_setting_is_refused_naming_the_nearest():
+    import dataclasses
+
+    with pytest.raises(ValueError, match=NEAR):
+        stratego.Variant("mine", "", CLASSIC.piece_counts, _misspelt())
+    with pytest.raises(ValueError, match=NEAR):
+        dataclasses.replace(CLASSIC, settings=_misspelt())
+    with pytest.raises(ValueError, match=NEAR):
+        stratego.load_variant("classic", two_square_limt=5)
+    with pytest.raises(ValueError, match=NEAR):
+        stratego.Game(two_square_limt=5)
+    with pytest.raises(ValueError, match=NEAR):
+        stratego.VecEnv(2, two_square_limt=5)
+
+
+def test_a_variant_file_with_a_misspelt_setting_is_refused(tmp_path):
+    text = (ROOT / "configs" / "classic.toml").read_text(encoding="utf-8")
+    path = tmp_path / "mine.toml"
+    path.write_text(text.replace("two_square_limit", "two_square_limt"), encoding="utf-8")
+    with pytest.raises(ValueError, match=NEAR):
+        stratego.load_variant(path)
+
+
+@pytest.mark.parametrize("make", [_core.GameState, _core.num_actions])
+def test_a_rules_dict_with_an_unknown_key_is_refused_in_c(make):
+    with pytest.raises(ValueError, match=NEAR + "; expected one of piece_counts, setup_rows"):
+        make({**CLASSIC.rules, "two_square_limt": 5})
+    with pytest.raises(ValueError, match=r"^unknown rule setting 7; expected one of piece_counts"):
+        make({**CLASSIC.rules, 7: 5})
+
+
+def test_a_batch_refuses_an_unknown_rule_setting():
+    env = stratego.VecEnv(2)
+    rules = {**env.variant.rules, "two_square_limt": 5}
+    with pytest.raises(ValueError, match=NEAR):
+        _core.Batch(2, 1, rules, *env._outputs())
+    env.close()
+
+
+def test_a_record_header_with_a_misspelt_setting_is_refused():
+    from stratego.history import RecordError
+    from stratego.jsonl import record_from_json, record_to_json
+
+    line = json.loads(record_to_json(stratego.Game(seed=3).record()))
+    line["rules"] = {"two_square_limt": 5}
+    with pytest.raises(RecordError, match=r"rules has unknown name 'two_square_limt' "
+                                                   r"\(did you mean 'two_square_limit'\?\)"):
+        record_from_json(json.dumps(line))
+
+
+def test_the_castle_game_refuses_a_misspelt_setting_everywhere(tmp_path):
+    from stratego import castle
+    from stratego.castle import records
+
+    near = r"unknown castle setting 'back_and_forht' \(did you mean 'back_and_forth'\?\)"
+    with pytest.raises(ValueError, match=near):
+        castle.Game(back_and_forht=5)
+    with pytest.raises(ValueError, match=near):
+        castle.VecEnv(2, back_and_forht=5)
+    path = tmp_path / "mine.toml"
+    path.write_text("[castle]\nback_and_forht = 5\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=near):
+        castle.load_settings(path)
+    line = json.loads(records.record_to_json(castle.Game(seed=1)))
+    line["settings"]["back_and_forht"] = 5
+    with pytest.raises(records.RecordError, match=near):
+        records.record_from_json(json.dumps(line))
+
+
+# -- messages: integers of any kind, and what a Variant lacks (issue 26, "Messages") ----
+def test_settings_take_any_integer():
+    np = pytest.importorskip("numpy")
+    from stratego import castle
+
+    assert stratego.load_variant("classic", two_square_limit=np.int64(5)).settings["two_square_limit"] == 5
+    settings = {**CLASSIC.settings, "max_plies": np.uint16(300)}
+    variant = stratego.Variant("mine", "", tuple(np.int8(c) for c in CLASSIC.piece_counts), settings)
+    assert type(variant.settings["max_plies"]) is int and variant.settings["max_plies"] == 300
+    assert all(type(c) is int for c in variant.piece_counts)
+    assert stratego.Game(variant, seed=1).variant.settings["max_plies"] == 300
+    assert castle.Game(back_and_forth=np.int64(7)).settings["back_and_forth"] == 7
+
+
+@pytest.mark.parametrize("value, got", [(5.0, "float"), ("5", "str"), (True, "a bool"), (None, "NoneType")])
+def test_settings_refuse_what_is_no_integer(value, got):
+    from stratego import castle
+
+    message = rf"two_square_limit must be an int in \[0, 255\], got {got}"
+    with pytest.raises(TypeError, match=message):
+        stratego.load_variant("classic", two_square_limit=value)
+    with pytest.raises(TypeError, match=message):
+        stratego.Variant("mine", "", CLASSIC.piece_counts, {**CLASSIC.settings, "two_square_limit": value})
+    with pytest.raises(TypeError, match=rf"back_and_forth must be an int in \[1, 50\] \(.*\), got {got}"):
+        castle.Game(back_and_forth=value)
+
+
+def test_a_variant_without_a_setting_or_with_a_bad_name_says_what_is_wrong():
+    settings = dict(CLASSIC.settings)
+    del settings["max_plies"], settings["rescue"]
+    with pytest.raises(ValueError, match=r"^Variant 'mine': settings lack max_plies, rescue; a Variant names "
+                                         r"every rule setting"):
+        stratego.Variant("mine", "", CLASSIC.piece_counts, settings)
+    with pytest.raises(ValueError, match=r"^Variant 'mine': unknown rule setting 5; expected one of setup_rows"):
+        stratego.Variant("mine", "", CLASSIC.piece_counts, {**CLASSIC.settings, 5: 1})
+    with pytest.raises(TypeError, match=r"^a Variant's name must be a str, got int$"):
+        stratego.Variant(5, "", CLASSIC.piece_counts, CLASSIC.settings)
+    with pytest.raises(ValueError, match=r"piece_counts must be 12 ints"):
+        stratego.Variant("mine", "", CLASSIC.piece_counts[:11], CLASSIC.settings)

@@ -431,7 +431,7 @@ def test_two_square_limit_setting(limit):
 
 
 def test_gravon_variant_uses_limit_5():
-    g = stratego.Game.from_field(board(TWO_SQUARE), variant="gravon")
+    g = stratego.Game.from_field(board(TWO_SQUARE), variant="gravon", allow_flagless=True)
     red_then_blue(g, "E2-E3", "E3-E2", "E2-E3", "E3-E2", "E2-E3")
     illegal(g, "E3-E2", "two-square rule")
 
@@ -801,7 +801,8 @@ bF  .   .   .   r4  .   .   .   .   .
 def test_ply_counts_past_65535_without_caps():
     # The gravon variant has no caps (docs/rules.md "End of game": no rulebook has them), so
     # a game may be arbitrarily long; `ply` is the number of plies played.
-    g = stratego.Game.from_field(board(CAPS.replace("b2", ". ").replace("r10", ".  ")), variant="gravon")
+    g = stratego.Game.from_field(board(CAPS.replace("b2", ". ").replace("r10", ".  ")), variant="gravon",
+                                 allow_flagless=True)
     plies = 66_000
     play_cycles(g, plies)
     assert not g.done

@@ -162,7 +162,7 @@ def test_game_save_holds_the_bot_stream():
     game.bot_move("random")
     back = pickle.loads(pickle.dumps(game))
     # The state as the C save, and the history: the start's C save and the actions.
-    assert set(game.__getstate__()) == {"variant", "state", "numbering", "start", "actions"}
+    assert set(game.__getstate__()) == {"variant", "state", "numbering", "start", "actions", "check"}
     assert [back.bot_move("random") for _ in range(20)] == [game.bot_move("random") for _ in range(20)]
 
 

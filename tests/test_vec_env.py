@@ -383,11 +383,15 @@ def test_bad_seeds_raise_type_error(seed):
         stratego.Game(seed=seed)
 
 
-def test_big_and_negative_seeds_are_fine():
-    for seed in (-1, 2**64 - 1, 2**100, np.int64(-5), np.uint64(2**63)):
+def test_seeds_are_the_integers_below_2_to_the_64():
+    # The seed rule (stratego.seeding): nothing wraps, so 2**64 is not seed 0.
+    for seed in (0, 2**64 - 1, np.int64(5), np.uint64(2**63)):
         e = VecEnv(2, seed=seed)
         e.step(e.sample_actions())
         e.close()
+    for seed in (-1, 2**64, 2**100, np.int64(-5)):
+        with pytest.raises(ValueError, match=r"seed must be an int in \[0, 2\*\*64\), got -?\d+$"):
+            VecEnv(2, seed=seed)
 
 
 @pytest.mark.parametrize("index", [-1, 4, 2**40])

@@ -359,9 +359,29 @@ static int read_header(Reader *r, const CastleSettings *cfg, const char *key, co
             s->rep_b[seat] = (uint8_t)other;
             s->rep_count[seat] = (uint8_t)count;
         }
-    } else if (strcmp(key, "result") != 0) {
+    } else if (strcmp(key, "result") == 0) {
+        /* to_text writes it for a game over; a board read back is a game in play, and a
+         * result it would not keep must not pass as read. */
+        return fail(r, "result: %s: from_text reads a game in play; expected no result line", value);
+    } else {
         return fail(r, "unknown header %s (expected mode, to_move, phase, ply, sliders, removed, lone, ring, turret, repeat)", key);
     }
+    return 0;
+}
+
+/* The header keys a text board may give, each at most once. */
+static const char *const HEADER_KEYS[] = {"mode",  "to_move", "phase",  "ply",    "sliders",
+                                          "removed", "lone",  "ring",   "turret", "repeat"};
+#define HEADER_KEY_NB ((int)(sizeof(HEADER_KEYS) / sizeof(HEADER_KEYS[0])))
+
+/* Notes the line of header `key`; a second one fails naming both lines (the later would
+ * otherwise win silently). 0 or -1. */
+static int header_once(Reader *r, const char *key, int lines[HEADER_KEY_NB]) {
+    for (int k = 0; k < HEADER_KEY_NB; k++)
+        if (strcmp(key, HEADER_KEYS[k]) == 0) {
+            if (lines[k]) return fail(r, "%s: given twice (first on line %d); expected each header once", key, lines[k]);
+            lines[k] = r->line;
+        }
     return 0;
 }
 
@@ -371,7 +391,7 @@ int castle_from_text(CastleState *s, const CastleSettings *cfg, const char *text
     int to_move = cfg->first_seat, rows_seen[CASTLE_ROWS_MAX] = {0}, removed_seen = 0;
     int removed_given[CASTLE_SEATS_MAX][CASTLE_RANK_MAX + 1] = {{0}};
     char repeat[128] = {0}; /* read after the grid and the castle: it names pieces */
-    int repeat_line = 0;
+    int repeat_line = 0, header_lines[HEADER_KEY_NB] = {0};
     castle_clear(s, cfg);
     const char *p = text;
     while (*p) {
@@ -393,6 +413,7 @@ int castle_from_text(CastleState *s, const CastleSettings *cfg, const char *text
             while (*value == ' ' || *value == '\t') value++;
             size_t vl = strlen(value);
             while (vl && (value[vl - 1] == ' ' || value[vl - 1] == '\r' || value[vl - 1] == '\t')) value[--vl] = 0;
+            if (header_once(&r, key, header_lines) < 0) return -1;
             if (strcmp(key, "repeat") == 0) {
                 if (vl >= sizeof(repeat)) return fail(&r, "repeat: too long");
                 strcpy(repeat, value);

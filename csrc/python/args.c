@@ -73,16 +73,80 @@ static int dict_get_int(PyObject *dict, const char *key, long lo, long hi, long 
     return parse_int_in(value, name, lo, hi, NULL, out);
 }
 
+/* ValueError for a key of a rules dict that is neither piece_counts nor a setting of
+ * RULE_SETTINGS: it names the key and the nearest known names (difflib, as
+ * stratego.variants.unknown_name does), then all of them. Always -1. */
+static int rules_unknown_key(PyObject *key) {
+    PyObject *known = NULL, *difflib = NULL, *near = NULL, *sep = NULL, *shown = NULL;
+    known = PyList_New(0);
+    if (known == NULL) goto done;
+    /* -1: piece_counts, then the settings in the list's order. */
+    for (int k = -1; k < RULE_SETTING_NB; k++) {
+        PyObject *name = PyUnicode_FromString(k < 0 ? "piece_counts" : RULE_SETTING_TABLE[k].name);
+        int failed = name == NULL || PyList_Append(known, name) < 0;
+        Py_XDECREF(name);
+        if (failed) goto done;
+    }
+    if (PyUnicode_Check(key)) {
+        difflib = PyImport_ImportModule("difflib");
+        if (difflib == NULL) goto done;
+        near = PyObject_CallMethod(difflib, "get_close_matches", "OO", key, known);
+        if (near == NULL) goto done;
+    }
+    sep = PyUnicode_FromString(", ");
+    if (sep == NULL) goto done;
+    shown = PyUnicode_Join(sep, known);
+    if (shown == NULL) goto done;
+    if (near != NULL && PyList_Check(near) && PyList_GET_SIZE(near) > 0) {
+        /* The names near it as repr's joined by " or ", as unknown_name writes them. */
+        Py_ssize_t n = PyList_GET_SIZE(near);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *text = PyObject_Repr(PyList_GET_ITEM(near, i));
+            if (text == NULL) goto done;
+            if (PyList_SetItem(near, i, text) < 0) goto done; /* steals text, drops the name */
+        }
+        Py_SETREF(sep, PyUnicode_FromString(" or "));
+        if (sep == NULL) goto done;
+        PyObject *hint = PyUnicode_Join(sep, near);
+        if (hint == NULL) goto done;
+        PyErr_Format(PyExc_ValueError, "unknown rule setting %.60R (did you mean %U?); expected one of %U",
+                     key, hint, shown);
+        Py_DECREF(hint);
+    } else {
+        PyErr_Format(PyExc_ValueError, "unknown rule setting %.60R; expected one of %U", key, shown);
+    }
+done:
+    Py_XDECREF(known);
+    Py_XDECREF(difflib);
+    Py_XDECREF(near);
+    Py_XDECREF(sep);
+    Py_XDECREF(shown);
+    return -1;
+}
+
 /* Fills Rules from a dict {piece_counts: 12 ints, and every setting of RULE_SETTINGS
- * (rules.h)}. 0, or -1 with an exception. */
+ * (rules.h)}, and nothing else: a misspelt setting would otherwise leave the one meant at
+ * its default. 0, or -1 with an exception. */
 int rules_from_dict(PyObject *dict, Rules *r) {
     int result = -1;
-    PyObject *seq = NULL;
+    PyObject *seq = NULL, *key, *value;
+    Py_ssize_t pos = 0;
     long v;
     char err[200];
     if (!PyDict_Check(dict)) {
         PyErr_Format(PyExc_TypeError, "rules must be a dict, got %s", Py_TYPE(dict)->tp_name);
         goto done;
+    }
+    while (PyDict_Next(dict, &pos, &key, &value)) {
+        const char *name = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+        if (name == NULL && PyErr_Occurred()) goto done;
+        int found = name != NULL && strcmp(name, "piece_counts") == 0;
+        for (int k = 0; name != NULL && !found && k < RULE_SETTING_NB; k++)
+            found = strcmp(name, RULE_SETTING_TABLE[k].name) == 0;
+        if (!found) {
+            rules_unknown_key(key);
+            goto done;
+        }
     }
     rules_default(r);
     PyObject *counts = PyDict_GetItemString(dict, "piece_counts");
@@ -140,16 +204,36 @@ int parse_square(PyObject *obj, const char *name, int *out) {
     return 0;
 }
 
+/* The one seed rule of both games (docs/api.md "Seeds"): an integer (int, NumPy's, any
+ * __index__; not a bool) in [0, 2**64), the engine's 64-bit seed as it is. Anything else
+ * is refused, never wrapped: seed 2**64 would otherwise play seed 0's games. */
 int parse_seed(PyObject *obj, uint64_t *out) {
-    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "seed must be an int, got %s", Py_TYPE(obj)->tp_name);
-        return -1;
+    int result = -1;
+    PyObject *index = NULL;
+    if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "seed must be an int in [0, 2**64), got %s", Py_TYPE(obj)->tp_name);
+        goto done;
     }
-    /* Any Python int: its value modulo 2^64 (negative seeds included). */
-    unsigned long long v = PyLong_AsUnsignedLongLongMask(obj);
-    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    index = PyNumber_Index(obj);
+    if (index == NULL) goto done;
+    unsigned long long v = PyLong_AsUnsignedLongLong(index);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) goto done;
+        PyErr_Clear();
+        /* A huge int may be too long to print (the digit limit): then say so instead. */
+        PyObject *text = PyObject_Str(index);
+        const char *shown = text != NULL ? PyUnicode_AsUTF8(text) : NULL;
+        if (shown == NULL) PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "seed must be an int in [0, 2**64), got %s",
+                     shown != NULL ? shown : "an int too large to print");
+        Py_XDECREF(text);
+        goto done;
+    }
     *out = (uint64_t)v;
-    return 0;
+    result = 0;
+done:
+    Py_XDECREF(index);
+    return result;
 }
 
 int parse_reset_some(PyObject *args, PyObject **mask, int *reseed, uint64_t *seed) {

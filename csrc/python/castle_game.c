@@ -128,19 +128,20 @@ static int setups_arg(PyObject *obj, int seats, uint8_t ranks[][CASTLE_PIECES], 
  * a random one from the seed's stream. */
 static int CastleGame_init(CastleGameObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"settings", "seed", "setups", NULL};
-    PyObject *settings_obj, *setups_obj = Py_None;
-    unsigned long long seed = 0;
+    PyObject *settings_obj, *seed_obj = NULL, *setups_obj = Py_None;
+    uint64_t seed = 0;
     CastleSettings cfg;
     CastleState state;
     uint8_t ranks[CASTLE_SEATS_MAX][CASTLE_PIECES];
     int given[CASTLE_SEATS_MAX] = {0};
     char err[160];
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|KO", kwlist, &settings_obj, &seed, &setups_obj)) return -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|OO", kwlist, &settings_obj, &seed_obj, &setups_obj)) return -1;
+    if (seed_obj != NULL && parse_seed(seed_obj, &seed) < 0) return -1;
     if (settings_from_tuple(settings_obj, &cfg) < 0) return -1;
     int seats = cfg.mode == CASTLE_FFA3 ? 3 : 4;
     if (setups_arg(setups_obj, seats, ranks, given) < 0) return -1;
     memset(&state, 0, sizeof(state));
-    state.rng = rng_seed_stream((uint64_t)seed, 0, 0);
+    state.rng = rng_seed_stream(seed, 0, 0);
     castle_clear(&state, &cfg);
     for (int p = 0; p < seats; p++) {
         if (!given[p]) castle_setup_random(&state, p);

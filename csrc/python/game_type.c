@@ -73,9 +73,9 @@ static PyObject *GameState_reset(GameStateObject *self, PyObject *args) {
 
 static PyObject *GameState_set_field(GameStateObject *self, PyObject *args) {
     PyObject *field_obj = NULL, *to_move_obj = NULL;
-    int to_move;
+    int to_move, allow_flagless = 0;
     char err[200];
-    if (!PyArg_ParseTuple(args, "UO", &field_obj, &to_move_obj)) return NULL;
+    if (!PyArg_ParseTuple(args, "UO|p", &field_obj, &to_move_obj, &allow_flagless)) return NULL;
     if (parse_player(to_move_obj, "to_move", &to_move) < 0 || GameState_check_ready(self) < 0)
         return NULL;
     Py_ssize_t len;
@@ -93,6 +93,13 @@ static PyObject *GameState_set_field(GameStateObject *self, PyObject *args) {
     }
     fresh.to_move = (uint8_t)to_move;
     fresh.rng = self->state.rng;
+    int flagless = allow_flagless ? -1 : game_side_without_flag(&fresh, &self->rules);
+    if (flagless >= 0) {
+        PyErr_Format(PyExc_ValueError, "bad field: %s has no Flag (letter %c), but the rules give each side %d "
+                     "(a study position without one: allow_flagless=True)",
+                     flagless == RED ? "red" : "blue", flagless == RED ? 'M' : 'Y', self->rules.piece_counts[FLAG]);
+        return NULL;
+    }
     game_judge_start(&fresh, &self->rules);
     self->state = fresh;
     Py_RETURN_NONE;
@@ -528,7 +535,8 @@ static PyMethodDef GameState_methods[] = {
      "reset(seed, setups=None, deploy=0): a new game from seed, random setups or rows of setups; "
      "the sides in deploy (bit 0 red, bit 1 blue) place their own pieces."},
     {"set_field", (PyCFunction)GameState_set_field, METH_VARARGS,
-     "set_field(field, to_move): the position of a 100-letter Gravon field."},
+     "set_field(field, to_move, allow_flagless=False): the position of a 100-letter Gravon field; "
+     "ValueError for a side without a Flag where the rules have Flags, unless allowed."},
     {"field", (PyCFunction)GameState_field, METH_NOARGS, "The board as 100 Gravon letters."},
     {"legal_actions", (PyCFunction)GameState_legal_actions, METH_NOARGS,
      "Legal actions of the player to move (its frame); [] once the game is over."},

@@ -282,6 +282,15 @@ static PyObject *core_check_num_envs(PyObject *mod, PyObject *obj) {
     return PyLong_FromLong(n);
 }
 
+/* check_seed(seed) -> seed as an int, by the rule every seed of both games follows
+ * (parse_seed): stratego.seeding asks it, so Python holds no copy of the rule. */
+static PyObject *core_check_seed(PyObject *mod, PyObject *obj) {
+    STRATEGO_UNUSED(mod);
+    uint64_t seed;
+    if (parse_seed(obj, &seed) < 0) return NULL;
+    return PyLong_FromUnsignedLongLong(seed);
+}
+
 /* Adds a new reference `value` (NULL: an error is set) as `name`. 0 or -1. */
 static int add_new(PyObject *m, const char *name, PyObject *value) {
     if (value == NULL) return -1;
@@ -316,6 +325,8 @@ static PyMethodDef core_methods[] = {
      "codes_table() -> (CODE_NB, board channels) uint8: the board planes of each square code."},
     {"full_codes_table", core_full_codes_table, METH_NOARGS,
      "full_codes_table() -> (FULL_CODE_NB, 30) uint8: the full view's planes of each square code."},
+    {"check_seed", core_check_seed, METH_O,
+     "check_seed(seed) -> seed: TypeError if not an int, ValueError outside [0, 2**64)."},
     {"check_num_envs", core_check_num_envs, METH_O,
      "check_num_envs(n) -> n: TypeError if not an int, ValueError outside [1, MAX_ENVS]."},
     {"pool_workers", core_pool_workers, METH_NOARGS,

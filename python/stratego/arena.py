@@ -241,7 +241,7 @@ class ArenaResult:
 
 def _derive_seed(seed: int, *keys: int) -> int:
     """A 64-bit seed for one part of the run, from the run's seed (NumPy's SeedSequence)."""
-    words = np.random.SeedSequence([seed % 2**64, *keys]).generate_state(2, np.uint32)
+    words = np.random.SeedSequence([seed, *keys]).generate_state(2, np.uint32)
     return int(words[0]) | int(words[1]) << 32
 
 

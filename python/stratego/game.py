@@ -10,6 +10,7 @@ from .compact import mask_bytes
 from .actions import action_to_move, move_to_action, rescue_to_action, squares_to_action
 from .history import HistoryMove, Record, RecordError, action_players, make_record
 from .deploy import parse_setup
+from .pickle_check import CHECK_KEY, check_digest, parts_digest
 from .notation import check_numbering, format_move, is_rescue_text, parse_move, parse_rescue
 from .render import board_tokens, parse_perspective, render_cells
 from .seeding import resolve_seed
@@ -55,17 +56,23 @@ class Game:
 
     @classmethod
     def from_field(cls, field: str, to_move: int = 0, variant: str | Variant = "classic", *,
-                   numbering: str = "new", seed: int | None = 0, **settings: int) -> "Game":
+                   numbering: str = "new", seed: int | None = 0, allow_flagless: bool = False,
+                   **settings: int) -> "Game":
         """A game from a Gravon field string (docs/rules.md "Notation (Gravon)"), `to_move` to play.
 
-        `seed` seeds only the bots' stream (bot_move): the board is given."""
+        `seed` seeds only the bots' stream (bot_move): the board is given. A side without
+        a Flag where the variant has Flags is a ValueError (no game reaches it, and it
+        could never be won by capture), unless `allow_flagless=True` asks for such a study
+        position: it ends only by a side unable to move or by a cap."""
+        if not isinstance(allow_flagless, bool):
+            raise TypeError(f"allow_flagless must be a bool, got {type(allow_flagless).__name__}")
         if not isinstance(field, str):
             raise TypeError(f"field must be a str of 100 letters, got {type(field).__name__}")
         game = cls.__new__(cls)
         game._variant = load_variant(variant, **settings)
         game.numbering = check_numbering(numbering)
         game._state = _core.GameState(game._variant.rules)
-        game._state.set_field(field, to_move)
+        game._state.set_field(field, to_move, allow_flagless)
         game._state.seed_bot(resolve_seed(seed))
         game._begin_history()
         return game
@@ -87,7 +94,10 @@ class Game:
                             "(stratego.records.replay takes Gravon records too)")
         where = f"{record.source}: " if record.source else ""
         try:
-            game = cls.from_field(record.field, record.to_move, record.variant, numbering=numbering, seed=seed)
+            # A record's start is played as written, a study position without a Flag too:
+            # its moves and result are checked, and a writer's record reads back.
+            game = cls.from_field(record.field, record.to_move, record.variant, numbering=numbering, seed=seed,
+                                  allow_flagless=True)
         except ValueError as exc:
             raise RecordError(f"{where}bad start: {exc}") from None
         game._play_recorded(record.actions, [f"action {i + 1}" for i in range(len(record.actions))], where, before)
@@ -512,14 +522,17 @@ class Game:
         # The state's save holds the bot stream too (csrc/save.h). The history is two
         # things the C save format already has, the start's save and action ints: it is
         # unbounded, the C state fixed-size (docs/records.md "History").
-        return {"variant": self._variant, "state": self._state.to_bytes(), "numbering": self.numbering,
+        data = {"variant": self._variant, "state": self._state.to_bytes(), "numbering": self.numbering,
                 "start": self._start.to_bytes(), "actions": np.asarray(self._actions, _ACTION_BYTES).tobytes()}
+        data[CHECK_KEY] = _pickle_digest(data)
+        return data
 
     def __setstate__(self, data: dict) -> None:
         # A pickle without a history (made before games kept one) starts its history at
         # the position it holds.
-        if not isinstance(data, dict) or set(data) - {"start", "actions"} != {"variant", "state", "numbering"} \
-                or ("start" in data) != ("actions" in data):
+        # A pickle made before the check (CHECK_KEY) has none: it loads as before.
+        if not isinstance(data, dict) or set(data) - {"start", "actions", CHECK_KEY} != {"variant", "state", "numbering"} \
+                or ("start" in data) != ("actions" in data) or (CHECK_KEY in data and "start" not in data):
             raise ValueError("not a pickled stratego.Game")
         numbering = check_numbering(data["numbering"])
         variant = data["variant"]
@@ -537,6 +550,8 @@ class Game:
             actions = np.frombuffer(data["actions"], _ACTION_BYTES).tolist()
             if any(a >= variant.num_actions for a in actions):
                 raise ValueError(f"a pickled Game's actions are in [0, {variant.num_actions})")
+        if CHECK_KEY in data:  # the parts are known good types now: bound together?
+            check_digest("stratego.Game", data[CHECK_KEY], _pickle_digest(data))
         # Only a game that loaded is set: a refused pickle leaves no half-made Game.
         self._variant, self.numbering, self._state = variant, numbering, state
         self._start, self._actions = start, actions
@@ -544,3 +559,11 @@ class Game:
     def __repr__(self) -> str:
         status = f"winner={self.winner} ({self.end_reason})" if self.done else f"to_move={self.to_move}"
         return f"Game(variant={self._variant.name!r}, ply={self.ply}, {status})"
+
+
+def _pickle_digest(data: dict) -> str:
+    """The digest of a pickled Game's parts (stratego.pickle_check): its variant, both
+    saves, the actions and the numbering."""
+    variant = data["variant"]
+    return parts_digest([variant.name, variant.description, list(variant.piece_counts), dict(variant.settings)],
+                        data["state"], data["start"], data["actions"], data["numbering"])

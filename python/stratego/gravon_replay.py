@@ -110,7 +110,8 @@ def _replay(record: GameRecord | Record, settings: dict, before=None, parsed=Non
         parsed = variant, _gravon_actions(record, variant.num_actions)
     variant, (actions, names) = parsed
     try:
-        game = Game.from_field(record.field, 0, variant)
+        # Played as written: the archive holds a start without a Flag (classicfree-2005.5-4228).
+        game = Game.from_field(record.field, 0, variant, allow_flagless=True)
     except ValueError as exc:
         raise RecordError(f"{where}bad start: {exc}") from None
     game._play_recorded(actions, names, where, before)

@@ -21,6 +21,7 @@ from .arguments import check_one_of
 from .deploy import parse_setup
 from .game import Game
 from .opponent import Opponent
+from .seeding import check_seed
 from .variants import RULE_SETTINGS, Variant, load_variant
 from .vec_env import ILLEGAL_ACTION_MODES, LEARNER_COLORS, MASK_FORMATS, OBS_DTYPES
 
@@ -127,7 +128,7 @@ class StrategoEnv(gym.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """A new game; the opponent has made its first move if it plays red.
         Returns (obs, info)."""
-        super().reset(seed=seed)
+        super().reset(seed=None if seed is None else check_seed(seed))  # the rule of every env (seeding.py)
         if options:
             raise ValueError(f"reset takes no options, got {sorted(options)}")
         if seed is not None:

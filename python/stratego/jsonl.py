@@ -28,7 +28,7 @@ from .actions import action_to_move, check_in_variant, move_to_action
 from .history import Record, RecordError, make_record, turn_players
 from .notation import is_rescue_text
 from . import _core
-from .variants import PIECE_NAMES, RULE_SETTINGS, SWITCHES, Variant, load_variant, variants
+from .variants import PIECE_NAMES, RULE_SETTINGS, SWITCHES, Variant, load_variant, unknown_name, variants
 
 __all__ = ["JSONL_FORMAT", "JSONL_VERSION", "DEFAULT_MAX_LINE_BYTES", "MAX_JSONL_MOVES", "MAX_NAME_CHARS",
            "MAX_DESCRIPTION_CHARS", "record_to_json",
@@ -140,7 +140,7 @@ def _int_table(value, what: str, names) -> dict[str, int]:
         raise RecordError(f"{what} must be an object of names to integers, got {type(value).__name__}")
     for key, v in value.items():
         if key not in names:
-            raise RecordError(f"{what} has unknown name {key!r:.40}; expected names from {', '.join(names)}")
+            raise RecordError(f"{what} has " + unknown_name("name", key, names))
         if isinstance(v, bool) and key in SWITCHES:
             continue
         if not isinstance(v, int) or isinstance(v, bool):

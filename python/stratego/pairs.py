@@ -71,7 +71,7 @@ def training_pairs(records: Iterable, *, players: Iterable[int] = (0, 1), histor
            (("action", np.int64), ("player", np.int8), ("game", np.int64), ("step", np.int64))}
     # Shapes and dtypes from a start position; the arrays whole, filled in place.
     record, variant = parsed[0][0], parsed[0][1]
-    probe = Game.from_field(record.field, getattr(record, "to_move", 0), variant)
+    probe = Game.from_field(record.field, getattr(record, "to_move", 0), variant, allow_flagless=True)
     example = probe.observation(0, **obs_kwargs)
     examples = {"obs": example, "mask": probe.action_mask(mask_format)}
     if isinstance(example, dict):

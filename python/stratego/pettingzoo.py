@@ -37,6 +37,7 @@ from pettingzoo.utils.env import ActionType
 
 from .deploy import parse_setup
 from .game import AGENTS, Game
+from .seeding import check_seed
 from .variants import Variant, load_variant
 
 
@@ -125,7 +126,9 @@ class raw_env(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
-            self._np_random, _ = seeding.np_random(seed)
+            # The seed rule of every env (stratego.seeding): gymnasium's own check would
+            # take 2**64 and more.
+            self._np_random, _ = seeding.np_random(check_seed(seed))
         self._game = Game(self.variant, seed=int(self._np_random.integers(2**63)), setup=self.setup)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)

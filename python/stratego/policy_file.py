@@ -251,7 +251,7 @@ def _variant_from(record: dict, path: Path) -> Variant:
     if not isinstance(counts, list) or not all(isinstance(c, int) for c in counts):
         raise PolicyFileError(f"{path}: variant piece_counts must be a list of ints")
     try:
-        base = Variant(str(rec.get("name")), str(rec.get("description", "")), tuple(counts), {})
+        base = Variant(str(rec.get("name")), str(rec.get("description", "")), tuple(counts), settings)
         variant = load_variant(base, **settings)
         num_actions = variant.num_actions
     except (TypeError, ValueError) as exc:

@@ -34,6 +34,7 @@ from gymnasium.utils import seeding
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from .game import AGENTS, Game
+from .seeding import check_seed
 from .variants import load_variant
 
 CONFIG_KEYS = ("variant", "setup", "history_k", "flatten", "illegal_action")
@@ -78,7 +79,7 @@ class StrategoMultiAgentEnv(MultiAgentEnv):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         if seed is not None:
-            self._np_random, _ = seeding.np_random(seed)
+            self._np_random, _ = seeding.np_random(check_seed(seed))
         self._game = Game(self.variant, seed=int(self._np_random.integers(2**63)), setup=self.setup)
         agent = AGENTS[self._game.to_move]
         return {agent: self._observe(self._game.to_move)}, {}

@@ -6,7 +6,9 @@ such a file. Keyword settings override the file's `[rules]` values, so
 """
 from __future__ import annotations
 
+import difflib
 import functools
+import operator
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -28,14 +30,78 @@ SWITCHES: tuple[str, ...] = tuple(name for name, (lo, hi) in RULE_SETTINGS.items
 _DEFAULTS = {name: default for name, _type, _lo, _hi, default, _doc in _core.RULE_SETTINGS}
 
 
+def unknown_name(what: str, name: Any, known) -> str:
+    """The message for a name that is none of `known` (a setting, a key): the nearest
+    known names (difflib), then all of them, so a misspelling is found at a glance."""
+    known = list(known)
+    near = difflib.get_close_matches(name, known, n=3) if isinstance(name, str) else []
+    hint = f" (did you mean {' or '.join(repr(n) for n in near)}?)" if near else ""
+    return f"unknown {what} {name!r:.60}{hint}; expected one of {', '.join(known)}"
+
+
+def setting_int(where: str, key: str, value: Any, lo: int, hi: int, switch: bool = False, meaning: str = "") -> int:
+    """A setting's value as a Python int in [lo, hi]: any integer (int, NumPy integers:
+    operator.index), a bool only for a switch (TOML's true/false); else TypeError or
+    ValueError naming `where` (if any), the setting and (if given) what it means."""
+    prefix = f"{where}: " if where else ""
+    about = f" ({meaning})" if meaning else ""
+    if isinstance(value, bool):
+        if switch:
+            return int(value)
+        raise TypeError(f"{prefix}{key} must be an int in [{lo}, {hi}]{about}, got a bool")
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{prefix}{key} must be an int in [{lo}, {hi}]{about}, got {type(value).__name__}") from None
+    if not lo <= value <= hi:
+        raise ValueError(f"{prefix}{key} must be in [{lo}, {hi}]{about}, got {value}")
+    return value
+
+
 @dataclass(frozen=True)
 class Variant:
-    """A variant's name, description, piece counts and rule settings."""
+    """A variant's name, description, piece counts and rule settings.
+
+    Checked when made, so that no path plays or records a setting the engine does not
+    know: `settings` names every setting of RULE_SETTINGS (a misspelt or missing one is a
+    ValueError naming it and the nearest known names), each an integer in its range
+    (NumPy integers too; stored as Python ints); `piece_counts` is 12 integers."""
 
     name: str
     description: str
     piece_counts: tuple[int, ...]
     settings: Mapping[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        where = f"Variant {self.name!r:.60}"
+        if not isinstance(self.name, str):
+            raise TypeError(f"a Variant's name must be a str, got {type(self.name).__name__}")
+        if not isinstance(self.description, str):
+            raise TypeError(f"{where}: description must be a str, got {type(self.description).__name__}")
+        counts = self.piece_counts
+        if isinstance(counts, (str, bytes)) or not hasattr(counts, "__len__") or len(counts) != len(PIECE_NAMES):
+            raise ValueError(f"{where}: piece_counts must be {len(PIECE_NAMES)} ints ({', '.join(PIECE_NAMES)}), "
+                             f"got {counts!r:.80}")
+        counts = tuple(setting_int(where, f"piece_counts[{i}] ({n})", c, 0, _core.MAX_PIECES)
+                       for i, (n, c) in enumerate(zip(PIECE_NAMES, counts)))
+        if not isinstance(self.settings, Mapping):
+            raise TypeError(f"{where}: settings must be a mapping of setting names to ints, "
+                            f"got {type(self.settings).__name__}")
+        settings = {}
+        for key, value in self.settings.items():
+            if key not in RULE_SETTINGS:
+                raise ValueError(f"{where}: " + unknown_name("rule setting", key, RULE_SETTINGS))
+            settings[key] = setting_int(where, key, value, *RULE_SETTINGS[key], switch=key in SWITCHES)
+        missing = [key for key in RULE_SETTINGS if key not in settings]
+        if missing:
+            raise ValueError(f"{where}: settings lack {', '.join(missing)}; a Variant names every rule setting "
+                             "(load_variant(name, **settings) fills them from a variant file)")
+        object.__setattr__(self, "piece_counts", counts)
+        object.__setattr__(self, "settings", settings)
+
+    def __reduce__(self):
+        # Unpickled through the constructor, so a pickle is checked as a new Variant is.
+        return (Variant, (self.name, self.description, tuple(self.piece_counts), dict(self.settings)))
 
     @property
     def rules(self) -> dict[str, Any]:
@@ -80,14 +146,6 @@ def _read_variant_text(variant: str | os.PathLike, package: str = "stratego.conf
     return resources.files(package).joinpath(f"{variant}.toml").read_text("utf-8"), variant
 
 
-def _check_int(where: str, key: str, value: Any, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{where}: {key} must be an int, got {type(value).__name__}")
-    if not lo <= value <= hi:
-        raise ValueError(f"{where}: {key} must be in [{lo}, {hi}], got {value}")
-    return value
-
-
 def load_variant(variant: str | os.PathLike | Variant = "classic", **overrides: int) -> Variant:
     """Reads a variant by name or path; keyword settings override its [rules]."""
     if isinstance(variant, Variant):
@@ -111,17 +169,15 @@ def load_variant(variant: str | os.PathLike | Variant = "classic", **overrides: 
         bad = set(pieces) - set(PIECE_NAMES)
         if bad:
             raise ValueError(f"variant {where}: unknown pieces {sorted(bad)}; expected names from {PIECE_NAMES}")
-        counts = tuple(_check_int(where, n, pieces.get(n, 0), 0, _core.MAX_PIECES) for n in PIECE_NAMES)
+        counts = tuple(setting_int(where, n, pieces.get(n, 0), 0, _core.MAX_PIECES) for n in PIECE_NAMES)
         rules = data.get("rules", {})
         if not isinstance(rules, dict):
             raise ValueError(f"variant {where}: [rules] must be a table")
         settings = {}
         for key, value in rules.items():
             if key not in RULE_SETTINGS:
-                raise ValueError(f"variant {where}: unknown rule setting {key!r}; expected one of {sorted(RULE_SETTINGS)}")
-            if key in SWITCHES and isinstance(value, bool):
-                value = int(value)
-            settings[key] = _check_int(where, key, value, *RULE_SETTINGS[key])
+                raise ValueError(f"variant {where}: " + unknown_name("rule setting", key, RULE_SETTINGS))
+            settings[key] = setting_int(f"variant {where}", key, value, *RULE_SETTINGS[key], switch=key in SWITCHES)
         for switch in SWITCHES:
             settings.setdefault(switch, _DEFAULTS[switch])
         missing = set(RULE_SETTINGS) - set(settings)
@@ -133,8 +189,6 @@ def load_variant(variant: str | os.PathLike | Variant = "classic", **overrides: 
     settings = dict(base.settings)
     for key, value in overrides.items():
         if key not in RULE_SETTINGS:
-            raise ValueError(f"unknown rule setting {key!r}; expected one of {sorted(RULE_SETTINGS)}")
-        if key in SWITCHES and isinstance(value, bool):
-            value = int(value)
-        settings[key] = _check_int("setting", key, value, *RULE_SETTINGS[key])
+            raise ValueError(unknown_name("rule setting", key, RULE_SETTINGS))
+        settings[key] = setting_int("setting", key, value, *RULE_SETTINGS[key], switch=key in SWITCHES)
     return Variant(base.name, base.description, base.piece_counts, settings)

@@ -19,7 +19,7 @@ from .deploy import parse_setup
 from .recording import RecordedGames
 from .seeding import resolve_seed
 from .variants import Variant, load_variant
-from .vec_shell import AUTORESET_MODES, VecShell, _autoreset_mode, _check_memory, _resolve_threads, batch_space
+from .vec_shell import AUTORESET_MODES, VecShell, _autoreset_mode, _check_memory, _resolve_threads, batch_space, fixed_array
 
 ILLEGAL_ACTION_MODES = {"raise": _core.ILLEGAL_RAISE, "lose": _core.ILLEGAL_LOSES}
 END_REASONS: tuple[str, ...] = _core.END_REASONS
@@ -203,9 +203,9 @@ class VecEnv(VecShell):
                                final_shape, dtype, observations)
         try:
             with_belief = observations and codes and belief
-            self.belief_obs = np.zeros((n, *belief_shape), np.float32) if with_belief else None
-            self.final_belief_obs = np.zeros((n, *final_belief_shape), np.float32) if with_belief else None
-            self.full_obs = np.zeros((n, *full_shape), np.uint8) if full_obs else None
+            self.belief_obs = fixed_array((n, *belief_shape), np.float32) if with_belief else None
+            self.final_belief_obs = fixed_array((n, *final_belief_shape), np.float32) if with_belief else None
+            self.full_obs = fixed_array((n, *full_shape), np.uint8) if full_obs else None
         except (MemoryError, ValueError) as exc:
             raise MemoryError(f"cannot allocate the buffers of {n} games: {exc}") from None
         self._batch = _core.Batch(
@@ -222,7 +222,7 @@ class VecEnv(VecShell):
             record_capacity=self.record_plies, deploy=deploy,
         )
         self.game_offset = int(game_offset)
-        self._deploying = np.zeros(n, dtype=np.bool_) if deploy_planes else None
+        self._deploying = fixed_array((n,), np.bool_) if deploy_planes else None
         self.autoreset_mode = autoreset_mode
         self.metadata = {**self.metadata, "autoreset_mode": autoreset_mode}
         if not action_mask:

@@ -89,6 +89,20 @@ def _resolve_threads(num_threads):
     return resolve_num_threads(num_threads)
 
 
+def fixed_array(shape, dtype, fill=0) -> np.ndarray:
+    """A new array filled with `fill` that nothing can resize, for the buffers C keeps a
+    pointer to (the outputs, the sampler's): its memory is a bytearray's, which refuses
+    to change size while an array holds it, and the array does not own that memory, so
+    `resize(..., refcheck=False)` raises ValueError, as for any NumPy view, instead of
+    freeing what C goes on writing into."""
+    dtype = np.dtype(dtype)
+    shape = tuple(int(d) for d in shape)
+    array = np.frombuffer(bytearray(int(np.prod(shape)) * dtype.itemsize), dtype).reshape(shape)
+    if fill:
+        array.fill(fill)
+    return array
+
+
 class VecShell(GymVectorEnv):
     """The parts of a vector env that know no game (module docstring)."""
 
@@ -100,23 +114,23 @@ class VecShell(GymVectorEnv):
         the shell's own buffers. MemoryError, naming the games, if they do not fit."""
         n = num_envs
         try:
-            self.action_mask = np.zeros((n, mask_width), dtype=mask_dtype)
-            self.rewards = np.zeros((n, num_players), dtype=np.float32)
-            self.reward = np.zeros(n, dtype=np.float32)
-            self.terminated = np.zeros(n, dtype=np.bool_)
-            self.truncated = np.zeros(n, dtype=np.bool_)
-            self.to_play = np.zeros(n, dtype=np.int8)
-            self.final_winner = np.full(n, -1, dtype=np.int8)
-            self.final_reason = np.zeros(n, dtype=np.uint8)
-            self.final_plies = np.zeros(n, dtype=np.int32)
-            self.obs = np.zeros((n, *obs_shape), dtype=obs_dtype) if observations else None
-            self.final_obs = np.zeros((n, *final_shape), dtype=obs_dtype) if observations else None
-            self.acted = np.full(n, -1, dtype=np.int8)
-            self._over = np.zeros(n, dtype=np.bool_)
-            self._acting = np.zeros(n, dtype=np.int8)
-            self._reset_mask = np.zeros(n, dtype=np.bool_)
-            self._sampled = np.zeros(n, dtype=np.int64)
-            self._finished = np.zeros(n, dtype=np.bool_)
+            self.action_mask = fixed_array((n, mask_width), mask_dtype)
+            self.rewards = fixed_array((n, num_players), np.float32)
+            self.reward = fixed_array((n,), np.float32)
+            self.terminated = fixed_array((n,), np.bool_)
+            self.truncated = fixed_array((n,), np.bool_)
+            self.to_play = fixed_array((n,), np.int8)
+            self.final_winner = fixed_array((n,), np.int8, -1)
+            self.final_reason = fixed_array((n,), np.uint8)
+            self.final_plies = fixed_array((n,), np.int32)
+            self.obs = fixed_array((n, *obs_shape), obs_dtype) if observations else None
+            self.final_obs = fixed_array((n, *final_shape), obs_dtype) if observations else None
+            self.acted = fixed_array((n,), np.int8, -1)
+            self._over = fixed_array((n,), np.bool_)
+            self._acting = fixed_array((n,), np.int8)
+            self._reset_mask = fixed_array((n,), np.bool_)
+            self._sampled = fixed_array((n,), np.int64)
+            self._finished = fixed_array((n,), np.bool_)
         except (MemoryError, ValueError) as exc:
             raise MemoryError(f"cannot allocate the buffers of {n} games: {exc}") from None
 
@@ -215,7 +229,8 @@ class VecShell(GymVectorEnv):
         if self.acted.flags.writeable:
             self.acted[:] = values
         else:
-            self.acted = values.astype(np.int8, copy=True)
+            self.acted = fixed_array(values.shape, np.int8)
+            self.acted[:] = values
 
     def _observation(self, final: bool = False):
         """The observation buffer (final: the final observations); a game with more than
@@ -240,7 +255,7 @@ class VecShell(GymVectorEnv):
                 # lose its results, hand out a new buffer and never write the frozen one.
                 if self._finished.flags.writeable:
                     raise
-                self._finished = np.zeros_like(self._finished)
+                self._finished = fixed_array(self._finished.shape, np.bool_)
                 done = np.logical_or(self.terminated, self.truncated, out=self._finished)
             if done.any():
                 info["final_info"] = {

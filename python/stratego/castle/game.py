@@ -9,6 +9,8 @@ import operator
 import re
 
 from stratego import _core
+from stratego.pickle_check import CHECK_KEY, check_digest, parts_digest
+from stratego.seeding import check_seed
 
 from . import variants
 
@@ -71,8 +73,7 @@ class Game:
             settings["mode"] = mode
         if first_seat is not None:
             settings["first_seat"] = first_seat
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
-            raise ValueError(f"seed must be an int in [0, 2**64), got {seed!r}")
+        seed = check_seed(seed)
         values = variants.load_settings(variant, **settings)
         letters = "new" if variants.MODES[values["mode"]] == "ffa3" else "nesw"
         if setups is not None:
@@ -119,10 +120,26 @@ class Game:
         return game
 
     def __reduce__(self):
-        # The history and the bots' stream as the pickle's state (set on the restored
-        # object's __dict__), so the arguments stay (settings, state bytes).
-        return (_restore, (self._core.settings(), self._core.state()),
-                {"_start": self._start, "_moves": list(self._moves), "_bot_rng": self._bot_rng})
+        # The history and the bots' stream as the pickle's state (set by __setstate__),
+        # so the arguments stay (settings, state bytes); a check binds them together.
+        settings, state = self._core.settings(), self._core.state()
+        extra = {"_start": self._start, "_moves": list(self._moves), "_bot_rng": self._bot_rng}
+        extra[CHECK_KEY] = _pickle_digest(settings, state, extra)
+        return (_restore, (settings, state), extra)
+
+    def __setstate__(self, extra) -> None:
+        # A pickle made before the check (CHECK_KEY) has none: it loads as before.
+        if not isinstance(extra, dict) or set(extra) - {CHECK_KEY} != {"_start", "_moves", "_bot_rng"}:
+            raise ValueError("not a pickled stratego.castle.Game")
+        start, moves, bot_rng = extra["_start"], extra["_moves"], extra["_bot_rng"]
+        if not (start is None or isinstance(start, dict)) or not isinstance(moves, list) or \
+                not all(isinstance(m, str) for m in moves) or type(bot_rng) is not int:
+            raise ValueError("a pickled stratego.castle.Game's history is its start (a dict or None), its moves "
+                             "(a list of str) and its bot stream (an int)")
+        if CHECK_KEY in extra:
+            check_digest("stratego.castle.Game", extra[CHECK_KEY],
+                         _pickle_digest(self._core.settings(), self._core.state(), extra))
+        self._start, self._moves, self._bot_rng = start, list(moves), bot_rng
 
     # -------------------------------------------------------------- history
     @property
@@ -347,3 +364,9 @@ def _action_int(action) -> int:
 
 def _restore(settings, state) -> Game:
     return Game._wrap(_core.CastleGame.from_state(settings, state))
+
+
+def _pickle_digest(settings, state: bytes, extra: dict) -> str:
+    """The digest of a pickled Game's parts (stratego.pickle_check): settings, state,
+    start, moves and bot stream."""
+    return parts_digest(list(settings), state, extra["_start"], list(extra["_moves"]), extra["_bot_rng"])

@@ -33,6 +33,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env import ActionType
 
 from stratego.pettingzoo import raw_env as _ClassicEnv
+from stratego.seeding import check_seed
 
 from . import variants
 from .game import Game
@@ -118,7 +119,9 @@ class raw_env(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
-            self._np_random, _ = seeding.np_random(seed)
+            # The seed rule of every env (stratego.seeding): gymnasium's own check would
+            # take 2**64 and more.
+            self._np_random, _ = seeding.np_random(check_seed(seed))
         self._game = Game(seed=int(self._np_random.integers(2**63)), **self.settings)
         self._clear()
         if self.render_mode == "human":

@@ -9,7 +9,7 @@ from __future__ import annotations
 import tomllib
 
 from stratego import _core
-from stratego.variants import _read_variant_text
+from stratego.variants import _read_variant_text, setting_int, unknown_name
 from stratego.variants import variants as _variants
 
 SETTINGS = tuple(row[0] for row in _core.CASTLE_SETTINGS)
@@ -24,23 +24,16 @@ def variant_names() -> list[str]:
 
 
 def _value(name: str, value) -> int:
-    """A setting's value as the core's int: mode by name, switches by bool, ranges checked."""
+    """A setting's value as the core's int: mode by name, switches by bool, integers
+    (NumPy's too) in range; errors name the setting and, for a misspelt one, the nearest."""
     if name not in _INFO:
-        raise ValueError(f"unknown castle setting {name!r}; expected one of {list(SETTINGS)}")
+        raise ValueError(unknown_name("castle setting", name, SETTINGS))
     _, lo, hi, _, doc = _INFO[name]
     if name == "mode" and isinstance(value, str):
         if value not in MODES:
             raise ValueError(f"mode must be one of {list(MODES)}, got {value!r}")
         return MODES.index(value)
-    if isinstance(value, bool):
-        if (lo, hi) != (0, 1):
-            raise TypeError(f"{name} must be an int in [{lo}, {hi}], got a bool")
-        return int(value)
-    if not isinstance(value, int):
-        raise TypeError(f"{name} must be an int in [{lo}, {hi}] ({doc}), got {type(value).__name__}")
-    if not lo <= value <= hi:
-        raise ValueError(f"{name} must be in [{lo}, {hi}] ({doc}), got {value}")
-    return value
+    return setting_int("", name, value, lo, hi, switch=(lo, hi) == (0, 1), meaning=doc)
 
 
 def load_settings(variant=None, **overrides) -> dict[str, int]:
