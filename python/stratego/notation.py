@@ -65,7 +65,7 @@ def parse_move(text: str) -> tuple[int, int]:
         raise TypeError(f"a move must be a str like 'B4-B7', got {type(text).__name__}")
     m = _MOVE.match(text)
     if m is None:
-        raise ValueError(f"bad move {text!r}: expected two squares like 'B4-B7' ({_COLUMN_WORDS}, rows 1-10)")
+        raise ValueError(f"bad move {text!r}: expected two squares like 'B4-B7'")
     return parse_square(m.group(1)), parse_square(m.group(2))
 
 
