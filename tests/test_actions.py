@@ -173,10 +173,44 @@ def test_non_str_move_raises_type_error(move):
 
 
 def test_notation_forms():
-    # Row 10 may be written ':' (Gravon) or '10'; 'J' is read as the tenth column.
-    assert move_to_action("K10-K9", BLUE) == move_to_action("K:-K9", BLUE) == move_to_action("J10-J9", BLUE)
+    # Row 10 may be written ':' (Gravon) or '10'.
+    assert move_to_action("K10-K9", BLUE) == move_to_action("K:-K9", BLUE)
     assert action_to_move(move_to_action("A10-A9", BLUE), BLUE) == "A:-A9"
     assert move_to_action("e2-e3", RED) == move_to_action("E2-E3", RED)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: stratego.parse_square("J4"),
+    lambda: stratego.parse_move("J4-J5"),
+    lambda: move_to_action("j10-j9", BLUE),
+    lambda: stratego.Game(seed=1).play("A4-J4"),
+])
+def test_a_j_column_is_refused_naming_the_columns(call):
+    # Gravon has no J: read as K (as it once was, silently), "J4-J5" played K4-K5.
+    with pytest.raises(ValueError, match="the columns are A B C D E F G H I K, with no J"):
+        call()
+
+
+def test_a_refused_j_move_changes_nothing():
+    game = stratego.Game(seed=1)
+    legal_k = next(m for m in game.legal_moves() if m.startswith("K"))
+    with pytest.raises(ValueError, match="no J"):
+        game.play("J" + legal_k[1:].replace("-K", "-J"))
+    assert game.ply == 0 and len(game.history) == 0
+    game.play(legal_k)  # the same move in K is played
+
+
+def test_a_j_column_in_a_rescue_is_refused():
+    from stratego.notation import parse_rescue
+    with pytest.raises(ValueError, match="no J"):
+        parse_rescue("6@J4")
+
+
+def test_the_archive_reader_alone_reads_j_as_k():
+    # Two Ultimate Lightning records of the Gravon archive write the tenth column "J"
+    # (tests/test_records.py reads them); only that reader keeps them readable.
+    from stratego.records import parse_square as record_square
+    assert record_square("J9") == stratego.parse_square("K9")
 
 
 def test_moves_to_the_same_square_and_off_board_diagonals_are_refused():

@@ -222,12 +222,20 @@ def test_actions_and_observations_share_the_square_numbering():
         env.step(env.sample_actions())
 
 
-def test_progress_without_tqdm_falls_back_to_a_plain_bar(monkeypatch, capsys):
-    # The arena runs with the core install, where tqdm (the train extra) may be missing.
+def test_progress_without_tqdm_falls_back_to_plain_lines(monkeypatch, capsys):
+    # The arena runs with the core install, where tqdm (the train extra) may be missing:
+    # on a terminal it shows plain lines (no carriage-return frames).
+    import stratego.bench
     monkeypatch.setitem(sys.modules, "tqdm", None)
+    monkeypatch.setattr(stratego.bench, "stderr_is_terminal", lambda: True)
     run_arena(["random", ("r2", "random")], games=3, seed=0, max_plies=40, progress=True)
     err = capsys.readouterr().err
-    assert "arena" in err and "100.0%" in err and "games/s" in err
+    assert "arena" in err and "100.0%" in err and "games/s" in err and "\r" not in err
+
+
+def test_progress_is_silent_when_stderr_is_no_terminal(capsys):
+    run_arena(["random", ("r2", "random")], games=3, seed=0, max_plies=40, progress=True)
+    assert capsys.readouterr().err == ""
 
 
 def test_the_heuristic_bot_plays_and_beats_random():

@@ -280,7 +280,7 @@ def test_look_ahead_keeps_the_one_block_of_an_open_line() -> None:
         .  .  .  .  rB .  rB .  .  .
         r4 .  .  .  rB rF rB .  .  .
     """), BLUE)
-    g.play("J3-G3")  # a move only a Scout makes: now known
+    g.play("K3-G3")  # a move only a Scout makes: now known
     for seed in range(8):
         g._state.seed_bot(seed)
         move = stratego.action_to_move(g.bot_move("heuristic"), RED)

@@ -29,7 +29,7 @@ def test_render_test(capsys):
     pettingzoo_test.render_test(castle_pz.env)
     assert "turret:" in capsys.readouterr().out  # human mode printed boards
     with pytest.raises(ValueError, match="render_mode"):
-        castle_pz.raw_env(render_mode="rgb_array")
+        castle_pz.raw_env(render_mode="rgb")
 
 
 def test_spaces_and_bad_arguments():

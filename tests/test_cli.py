@@ -75,3 +75,93 @@ def test_run_bench_refuses_limits_it_never_reaches(kwargs):
     from stratego.bench import run_bench
     with pytest.raises(ValueError, match="seconds|batch_steps"):
         run_bench(num_envs=1, progress=False, **({"batch_steps": None} | kwargs))
+
+
+# ---------------------------------------------------------------- issue 29, item 6: the CLI as people expect it
+
+def _subcommands() -> dict:
+    """The subcommands' parsers by name, as main builds them."""
+    import argparse
+    built = {}
+    original = argparse.ArgumentParser.parse_args
+
+    def capture(self, args=None, namespace=None):
+        subparsers = next(a for a in self._actions if isinstance(a, argparse._SubParsersAction))
+        built.update(subparsers.choices)
+        raise SystemExit(0)
+
+    argparse.ArgumentParser.parse_args = capture
+    try:
+        with pytest.raises(SystemExit):
+            cli.main(["bench"])
+    finally:
+        argparse.ArgumentParser.parse_args = original
+    return built
+
+
+def test_version(capsys):
+    from importlib.metadata import version
+
+    import stratego
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"stratego {version('stratego-sim')}"
+    assert version("stratego-sim") == stratego.__version__  # pyproject.toml's and the package's agree
+
+
+def test_every_subcommand_has_a_description(capsys):
+    parsers = _subcommands()
+    assert {"bench", "arena", "pairs", "record", "view", "replay", "play"} <= set(parsers)
+    for name, parser in parsers.items():
+        assert parser.description, f"stratego {name} -h has no description"
+        with pytest.raises(SystemExit):
+            cli.main([name, "-h"])
+        assert parser.description.split()[0] in capsys.readouterr().out
+
+
+def test_an_error_in_a_subcommand_prints_its_usage(capsys):
+    err = usage_error(cli.main, ["bench", "--variant", "clasic", "--no-progress"], capsys)
+    assert err.startswith("usage: stratego bench ") and "stratego bench: error: unknown variant 'clasic'" in err
+    err = usage_error(cli.main, ["pairs", "/nonexistent/records.jsonl", "-o", "/nonexistent/x.npz"], capsys)
+    assert err.startswith("usage: stratego pairs ") and "stratego pairs: error:" in err
+
+
+def test_a_bad_variant_fails_before_the_banner(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["bench", "--variant", "clasic"])
+    captured = capsys.readouterr()
+    assert captured.out == "" and "unknown variant 'clasic'" in captured.err
+
+
+def test_a_redirected_bench_writes_no_frames(tmp_path):
+    # Output to files (not a terminal): no progress bar frames, only the results.
+    import subprocess
+    import sys
+    out, err = tmp_path / "out.log", tmp_path / "err.log"
+    with open(out, "wb") as stdout, open(err, "wb") as stderr:
+        done = subprocess.run([sys.executable, "-m", "stratego.cli", "bench", "--num-envs", "16", "--steps", "200",
+                               "--threads", "1"], stdout=stdout, stderr=stderr, timeout=120)
+    assert done.returncode == 0
+    text = out.read_bytes() + err.read_bytes()
+    assert b"\r" not in text and text.count(b"checksum") == 2
+
+
+def test_a_terminal_gets_the_progress_bar():
+    pexpect = pytest.importorskip("pexpect")
+    import sys
+    child = pexpect.spawn(sys.executable, ["-m", "stratego.cli", "bench", "--num-envs", "16", "--steps", "200",
+                                           "--threads", "1", "--no-obs"], timeout=60, dimensions=(40, 120))
+    child.expect(pexpect.EOF)
+    text = child.before.decode()
+    assert "100.0%" in text and "M steps/s" in text and "checksum" in text
+
+
+def test_arena_help_lists_every_bot(capsys):
+    import stratego
+    with pytest.raises(SystemExit):
+        cli.main(["arena", "-h"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert all(f"'{bot}'" in out for bot in stratego.BOTS)
+    docs = " ".join((ROOT / "docs" / "agents.md").read_text(encoding="utf-8").split())
+    assert all(f"`{bot}`" in docs.split("## Arena", 1)[1][:400] for bot in stratego.BOTS)

@@ -217,7 +217,7 @@ def test_settings_are_forwarded():
     ({"opponent": 3}, TypeError, "opponent must be"),
     ({"learner_color": "green"}, ValueError, "learner_color"),
     ({"illegal_action": "ignore"}, ValueError, "illegal_action"),
-    ({"render_mode": "rgb_array"}, ValueError, "render_mode"),
+    ({"render_mode": "rgb"}, ValueError, "render_mode"),
     ({"obs_dtype": "int8"}, ValueError, "obs_dtype"),
     ({"setup": "mine"}, ValueError, "setup"),
 ])

@@ -26,7 +26,7 @@ def test_render_test(capsys):
     pettingzoo_test.render_test(stratego_pz.env)
     assert "~~" in capsys.readouterr().out  # human mode printed boards
     with pytest.raises(ValueError, match="render_mode"):
-        stratego_pz.raw_env(render_mode="rgb_array")
+        stratego_pz.raw_env(render_mode="rgb")
 
 
 def test_reachable_from_the_package_and_the_spaces():
@@ -97,7 +97,7 @@ def test_illegal_actions():
     ({"history_k": 99}, ValueError, "history_k"),
     ({"variant": "nope"}, ValueError, "unknown variant"),
     ({"max_plies": -3}, ValueError, "max_plies"),
-    ({"render_mode": "rgb_array"}, ValueError, "render_mode"),
+    ({"render_mode": "rgb"}, ValueError, "render_mode"),
 ])
 def test_bad_settings(kwargs, error, match):
     with pytest.raises(error, match=match):

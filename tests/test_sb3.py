@@ -72,3 +72,57 @@ def test_maskable_ppo_trains_on_the_batch() -> None:
     obs = env.reset()
     actions, _ = model.predict(obs, action_masks=np.stack(env.env_method("action_masks")))
     assert env.venv.action_masks()[np.arange(64), actions].all()  # masked: every action legal
+
+
+# ---------------------------------------------------------------- issue 29: no warnings, progress bar
+
+def test_the_train_extra_brings_what_sb3s_progress_bar_needs() -> None:
+    # SB3's learn(progress_bar=True) imports tqdm and rich; the train extra must bring both.
+    from importlib.metadata import requires
+    train = {r.split(";")[0].split(">")[0].split("=")[0].strip().lower()
+             for r in requires("stratego-sim") if 'extra == "train"' in r}
+    assert {"tqdm", "rich", "moviepy"} <= train
+
+
+@pytest.mark.parametrize("flatten", [False, True])
+def test_maskable_ppo_on_gym_make_trains_without_warnings(flatten: bool) -> None:
+    """The example of docs/agents.md "Stable-Baselines3 without warnings": float32 planes
+    (flattened for check_env) and the package's BoardFeatures, every warning an error."""
+    import warnings
+
+    import gymnasium as gym
+    from gymnasium.wrappers import FlattenObservation
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.env_checker import check_env
+
+    from stratego.sb3 import BoardFeatures
+
+    from tqdm import TqdmExperimentalWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        # SB3 silences tqdm.rich's "experimental" warning for its progress bar on import;
+        # "error" above put that filter behind it, so it is put back first.
+        warnings.filterwarnings("ignore", category=TqdmExperimentalWarning)
+        env = gym.make("stratego/Stratego-v0", variant="barrage", opponent="random", history_k=1,
+                       obs_dtype="float32")
+        if flatten:
+            env = FlattenObservation(env)
+            check_env(env)
+        model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu",
+                            policy_kwargs={"features_extractor_class": BoardFeatures,
+                                           "features_extractor_kwargs": {"features_dim": 64, "channels": 16}})
+        model.learn(total_timesteps=64, progress_bar=True)
+        obs, info = env.reset(seed=1)
+        action, _ = model.predict(obs, action_masks=info["action_mask"], deterministic=True)
+        assert info["action_mask"][int(action)]
+
+
+def test_board_features_refuses_what_is_no_board() -> None:
+    from gymnasium import spaces
+
+    from stratego.sb3 import BoardFeatures
+    with pytest.raises(ValueError, match="float32 Box"):
+        BoardFeatures(spaces.Box(0, 255, (68, 10, 10), np.uint8))
+    with pytest.raises(ValueError, match=r"\(C, 10, 10\)"):
+        BoardFeatures(spaces.Box(0, 1, (68, 9, 10), np.float32))

@@ -218,7 +218,7 @@ def test_hostile_records_give_a_clear_error_and_write_nothing(name, command, tmp
     assert exit_info.value.code == 2
     captured = capsys.readouterr()
     assert message in captured.err and "Traceback" not in captured.err
-    assert "stratego: error:" in captured.err
+    assert f"stratego {command}: error:" in captured.err  # under its own usage
     assert not out.exists() and captured.out == ""
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
 

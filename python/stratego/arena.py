@@ -24,7 +24,6 @@ import importlib.util
 import itertools
 import json
 import os
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -246,33 +245,21 @@ def _derive_seed(seed: int, *keys: int) -> int:
 
 
 class _Progress:
-    """tqdm when it is installed (the train extra), else the package's plain bar: the
-    arena runs with the core install (bots, NumPy policies), so it must not need tqdm."""
+    """Games done so far, shown by bench.ProgressBar (tqdm's bar on a terminal when tqdm
+    is installed, plain lines without it, nothing in a log): the arena runs with the core
+    install (bots, NumPy policies), so it must not need tqdm."""
 
     def __init__(self, total: int, enabled: bool):
         self.total, self.done, self.start = total, 0, time.perf_counter()
-        self.tqdm = self.plain = None
-        if not enabled:
-            return
-        try:
-            from tqdm import tqdm
-            self.tqdm = tqdm(total=total, unit="game", desc="arena", file=sys.stderr)
-        except ImportError:
-            self.plain = ProgressBar("arena", True, unit="games/s", scale=1.0)
+        self.bar = ProgressBar("arena", enabled, unit="games/s", scale=1.0)
 
     def update(self, n: int) -> None:
         self.done += n
-        if self.tqdm is not None:
-            self.tqdm.update(n)
-        elif self.plain is not None:
-            elapsed = max(time.perf_counter() - self.start, 1e-9)
-            self.plain.update(self.done / self.total, self.done / elapsed, force=self.done == self.total)
+        elapsed = max(time.perf_counter() - self.start, 1e-9)
+        self.bar.update(self.done / self.total, self.done / elapsed, force=self.done == self.total)
 
     def close(self) -> None:
-        if self.tqdm is not None:
-            self.tqdm.close()
-        elif self.plain is not None:
-            self.plain.close()
+        self.bar.close()
 
 
 def _play_chunk(players: list[ArenaPlayer], red: np.ndarray, blue: np.ndarray, first_game: int, variant: Variant,

@@ -56,27 +56,56 @@ def step_bytes(env: VecEnv) -> int:
     return sum(a.nbytes for a in arrays) // env.num_envs
 
 
+def stderr_is_terminal() -> bool:
+    """Whether stderr is a terminal, where a progress bar is for someone to watch."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # replaced by an object without it, or closed
+        return False
+
+
 class ProgressBar:
-    """A one-line bar on stderr, redrawn at most 10 times a second; the rate is shown
-    divided by `scale`, followed by `unit`."""
+    """Progress of a run on stderr, for people; the rate is shown divided by `scale`,
+    followed by `unit`. On a terminal: tqdm's bar (redrawn at most 10 times a second)
+    when tqdm is installed (the train extra), else a plain line at each tenth of the run;
+    when stderr is not a terminal (a log, a pipe), nothing: a file gets no frames."""
+
+    STEPS = 1000  # the bar's resolution: fractions are shown in thousandths
 
     def __init__(self, label: str, enabled: bool, unit: str = "M steps/s", scale: float = 1e6):
-        self.label, self.enabled, self._last = label, enabled, 0.0
-        self.unit, self.scale = unit, scale
+        self.label, self.unit, self.scale = label, unit, scale
+        self.enabled = enabled and stderr_is_terminal()
+        self._bar = None
+        self._tenths = -1
+        if not self.enabled:
+            return
+        try:
+            from tqdm import tqdm
+        except ImportError:  # the core install: plain lines
+            return
+        self._bar = tqdm(total=self.STEPS, desc=f"{label:<12}", file=sys.stderr, mininterval=0.1, leave=True,
+                         bar_format="{desc} {bar:30} {percentage:5.1f}%{postfix}")
 
     def update(self, fraction: float, rate: float, force: bool = False) -> None:
-        now = time.perf_counter()
-        if not self.enabled or (not force and now - self._last < 0.1):
+        if not self.enabled:
             return
-        self._last = now
-        filled = int(30 * min(fraction, 1.0))
-        sys.stderr.write(f"\r{self.label:<12} [{'#' * filled}{'.' * (30 - filled)}] "
-                         f"{100 * min(fraction, 1.0):5.1f}%  {rate / self.scale:6.2f} {self.unit}")
-        sys.stderr.flush()
+        fraction = min(fraction, 1.0)
+        shown = f"{rate / self.scale:6.2f} {self.unit}"
+        if self._bar is not None:
+            self._bar.set_postfix_str(shown, refresh=False)
+            self._bar.update(round(self.STEPS * fraction) - self._bar.n)
+            if force:
+                self._bar.refresh()
+            return
+        tenths = int(10 * fraction)
+        if tenths > self._tenths or force:
+            self._tenths = tenths
+            sys.stderr.write(f"{self.label:<12} {100 * fraction:5.1f}%  {shown}\n")
+            sys.stderr.flush()
 
     def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\n")
+        if self._bar is not None:
+            self._bar.close()
 
 
 def run_bench(

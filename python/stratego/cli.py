@@ -9,11 +9,21 @@ from .arguments import MAX_ENVS, MAX_THREADS, float_in, int_in
 from .bench import format_result, run_bench
 from .distributed import CONNECT_TIMEOUT, ActorFailed
 from .threads import default_num_threads
-from .variants import RULE_SETTINGS, variants
+from .variants import RULE_SETTINGS, load_variant, variants
 
 MAX_STEPS = 2**31 - 1
 MAX_SECONDS = 1e6  # eleven days: more is a typo
 MAX_PLIES = RULE_SETTINGS["max_plies"][1]
+
+
+def _version() -> str:
+    """The installed distribution's version (pyproject.toml's), else the package's own."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("stratego-sim")
+    except PackageNotFoundError:  # run from a source tree without installing
+        from . import __version__
+        return __version__
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -21,6 +31,8 @@ def _bench(args: argparse.Namespace) -> int:
         args.steps = 3200 if args.game == "castle" else 2000
     if args.game == "castle":
         return _bench_castle(args)
+    # The variant is checked before the banner: a typo is an error, not a run's first line.
+    load_variant(args.variant)
     if args.ray is not None:
         return _bench_ray(args)
     print(f"stratego bench: variant {args.variant}, default threads {default_num_threads()}, "
@@ -183,12 +195,18 @@ def _add_viewing(sub) -> None:
     view.add_argument("--index", type=int_in(0, MAX_STEPS), default=0, help="the game's number in the file or folder (from 0)")
     view.add_argument("--title", default=None, help="the page's title")
     _add_max_moves(view)
-    replay = sub.add_parser("replay", help="step through a recorded game in the terminal")
+    replay = sub.add_parser("replay", help="step through a recorded game in the terminal",
+                            description="Shows a recorded game in the terminal one move at a time, forward and "
+                            "back by keys (docs/viewing.md); --perspective red or blue shows only what that "
+                            "player knew.")
     replay.add_argument("game", metavar="FILE", help="a Gravon .xml record, a folder of them, or a JSON lines file of games (--index)")
     replay.add_argument("--perspective", default="full", choices=VIEWS)
     replay.add_argument("--index", type=int_in(0, MAX_STEPS), default=0, help="the game's number in the file or folder (from 0)")
     _add_max_moves(replay)
-    play = sub.add_parser("play", help="play against a bot in the terminal, from your own view")
+    play = sub.add_parser("play", help="play against a bot in the terminal, from your own view",
+                          description="A game against a bot of the engine in the terminal: you see your own "
+                          "view only and type moves in Gravon notation (B4-B5; columns A-I and K); --save "
+                          "appends the game to a JSON lines file (docs/viewing.md).")
     play.add_argument("--bot", default="heuristic", choices=list(_core.BOT_NAMES))
     play.add_argument("--color", default="red", choices=["red", "blue", "random"], help="your colour (red moves first)")
     play.add_argument("--variant", default="classic", help=f"one of {variants()} or a .toml path")
@@ -229,8 +247,13 @@ def _record(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="stratego", description="Stratego simulator for RL.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
-    bench = sub.add_parser("bench", help="random-vs-random games in parallel: speed and checksum")
+    bench = sub.add_parser("bench", help="random-vs-random games in parallel: speed and checksum",
+                           description="The main job: games of uniformly random legal moves chosen in C, "
+                           "stepped in parallel, with and without observations; prints the speed and a "
+                           "checksum of the games, the same for any --threads (docs/performance.md). The "
+                           "progress bar shows on a terminal only.")
     bench.add_argument("--num-envs", type=int_in(1, MAX_ENVS), default=4096, help="games at once (4096)")
     bench.add_argument("--steps", type=int_in(1, MAX_STEPS), default=None,
                        help="batch steps, each one ply of every game (2000: every game started in the first step ends, by the ply cap at the latest; castle 3200)")
@@ -259,7 +282,8 @@ def main(argv: list[str] | None = None) -> int:
                            "first game of each env slot counts, so short games are not favoured. Elo: "
                            "Bradley-Terry fit, draws as half a win, random anchored at 0.")
     arena.add_argument("players", nargs="+", metavar="PLAYER",
-                       help="'random', 'heuristic', a policy file (.pt), 'module:function' or 'file.py:function'")
+                       help=f"a bot ({', '.join(repr(b) for b in _core.BOT_NAMES)}), a policy file (.pt), "
+                            "'module:function' or 'file.py:function'")
     arena.add_argument("--games", type=int_in(1, MAX_ENVS), default=100, help="games per pairing and colour (100)")
     arena.add_argument("--variant", default="classic", help=f"one of {variants()} or a .toml path")
     arena.add_argument("--setup", default="random", choices=["random", "human", "agent"],
@@ -315,8 +339,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return run(args)
     except (ValueError, TypeError, MemoryError, OSError, ImportError, ActorFailed) as exc:
-        # Bad settings (an unknown variant, too many games): the message, no traceback.
-        parser.error(str(exc))
+        # Bad settings (an unknown variant, too many games): the message, no traceback,
+        # under the usage of the subcommand that was given them.
+        sub.choices[args.command].error(str(exc))
 
 
 if __name__ == "__main__":

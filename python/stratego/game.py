@@ -486,6 +486,13 @@ class Game:
         name = {None: "full board", 0: "red's view", 1: "blue's view"}[perspective]
         return board_svg(tokens, perspective, last_move=self.last_move(), title=f"{self!r}, {name}")
 
+    def rgb(self, perspective: str | int | None = "full") -> "np.ndarray":
+        """The picture svg() draws, as an RGB image (436 x 436 x 3 uint8, stratego.raster):
+        for videos and the envs' render_mode="rgb_array"."""
+        from .raster import board_rgb
+        perspective = parse_perspective(perspective)
+        return board_rgb(self._tokens(perspective), perspective, last_move=self.last_move())
+
     def _repr_svg_(self) -> str:
         # Jupyter shows a Game as its full board.
         return self.svg("full")

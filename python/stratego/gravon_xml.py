@@ -130,9 +130,10 @@ class GameRecord:
 # --------------------------------------------------------------------------- squares
 
 def parse_square(text: str) -> int:
-    """Gravon square text -> sq index (see stratego.notation); RecordError if bad."""
+    """Gravon square text -> sq index (stratego.notation, the archive's J read as K);
+    RecordError if bad."""
     try:
-        return notation.parse_square(text)
+        return notation.parse_archive_square(text)
     except (TypeError, ValueError) as exc:
         raise RecordError(str(exc)) from None
 

@@ -67,7 +67,7 @@ class StrategoEnv(gym.Env):
       obs_dtype.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 2}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}
 
     def __init__(
         self,
@@ -178,7 +178,11 @@ class StrategoEnv(gym.Env):
 
     def render(self):
         """The board as the learner sees it (its pieces in full, the opponent's only
-        where identified); "ansi" returns the text, "human" prints it."""
+        where identified): "ansi" returns the text, "human" prints it, "rgb_array"
+        returns the picture of Game.svg as an RGB image (436 x 436 x 3 uint8, Game.rgb),
+        for Gymnasium's RecordVideo and SB3's VecVideoRecorder."""
+        if self.render_mode == "rgb_array":
+            return self._game.rgb(self.learner)
         text = self._game.render(self.learner)
         if self.render_mode == "human":
             print(text, end="\n\n")

@@ -1,8 +1,10 @@
 """Gravon square and move notation.
 
 Squares are named column then row: columns A B C D E F G H I K (Gravon has no J), rows
-1..9 and ":" for row 10 (Gravon's own way; "10" is accepted on input, and "J" as the
-tenth column, as two Ultimate Lightning records write it). Row 1 is red's back row.
+1..9 and ":" for row 10 (Gravon's own way; "10" is accepted on input). A "J" is refused
+with a ValueError naming the columns: read as K it would play a move nobody wrote. The
+one exception is the archive's XML (parse_archive_square), where two Ultimate Lightning
+records write the tenth column "J". Row 1 is red's back row.
 A move is "B4-B7"; an attack is written the same way. Under the rescue rule, returning
 a captured piece is "<rank>@<square>" (e.g. "6@F4" returns a Captain to F4; ranks in
 the game's numbering, below) and declining is "pass".
@@ -17,18 +19,34 @@ import re
 COLUMNS = "ABCDEFGHIK"
 ROWS = "123456789:"
 
+# J matches here so that its message can say why it is refused (parse_square).
 _SQUARE = re.compile(r"^([A-K])(10|[1-9:])$", re.IGNORECASE | re.ASCII)
 _MOVE = re.compile(r"^\s*([A-K](?:10|[1-9:]))\s*[-x ]\s*([A-K](?:10|[1-9:]))\s*$", re.IGNORECASE | re.ASCII)
+_COLUMN_WORDS = "a column A-I or K (Gravon has no J)"
 
 
 def parse_square(text: str) -> int:
-    """Square index (row * 10 + col) of a Gravon square name such as "B4" or "K:"."""
+    """Square index (row * 10 + col) of a Gravon square name such as "B4" or "K:";
+    ValueError for anything else, a J column included."""
+    return _parse_square(text, j_column=False)
+
+
+def parse_archive_square(text: str) -> int:
+    """parse_square as the Gravon archive's XML needs it: two Ultimate Lightning records
+    write the tenth column "J", so here (and only here) J is read as K."""
+    return _parse_square(text, j_column=True)
+
+
+def _parse_square(text: str, j_column: bool) -> int:
     if not isinstance(text, str):
         raise TypeError(f"a square must be a str like 'B4', got {type(text).__name__}")
     m = _SQUARE.match(text.strip())
     if m is None:
-        raise ValueError(f"bad square {text!r}: expected a column A-K (no J) and a row 1-10, like 'B4' or 'K:'")
+        raise ValueError(f"bad square {text!r}: expected {_COLUMN_WORDS} and a row 1-10, like 'B4' or 'K:'")
     col_letter = m.group(1).upper()
+    if col_letter == "J" and not j_column:
+        raise ValueError(f"bad square {text!r}: the columns are A B C D E F G H I K, with no J "
+                         f"(the tenth column is K, as in {'K' + text.strip()[1:]!r})")
     col = 9 if col_letter == "J" else COLUMNS.index(col_letter)
     row = 9 if m.group(2) in ("10", ":") else int(m.group(2)) - 1
     return row * 10 + col

@@ -64,7 +64,7 @@ class raw_env(AECEnv):
     """
 
     metadata = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "name": "stratego_v0",
         "is_parallelizable": False,
         "render_fps": 2,
@@ -165,11 +165,14 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """The full board (both sides' pieces: a spectator's view); "ansi" returns it,
-        "human" prints it."""
+    def render(self) -> str | np.ndarray | None:
+        """The full board (both sides' pieces: a spectator's view): "ansi" returns the
+        text, "human" prints it, "rgb_array" returns the picture as an RGB image
+        (H x W x 3 uint8: Game.rgb)."""
         if self.render_mode is None:
             raise ValueError(f"render() needs a render_mode, one of {self.metadata['render_modes']}")
+        if self.render_mode == "rgb_array":
+            return self._game.rgb()
         text = self._game.render()
         if self.render_mode == "human":
             print(text, end="\n\n")

@@ -11,6 +11,10 @@ in C, against a bot that replies inside the same step (docs/agents.md):
     env = VecMonitor(SB3VecEnv(256, opponent="heuristic", seed=0))
     MaskablePPO("MlpPolicy", env, n_steps=64).learn(100_000)
 
+`BoardFeatures` is a features extractor for the board planes, (C, 10, 10) or flattened
+(C * 100,): SB3's NatureCNN wants images of 36 x 36 pixels or more, and an MLP on the
+planes ignores that they are a board (docs/agents.md "Stable-Baselines3 without warnings").
+
 Needs the `train` extra (stable-baselines3, sb3-contrib, torch): imported only here.
 """
 from __future__ import annotations
@@ -20,7 +24,11 @@ from typing import Any
 import numpy as np
 
 try:
+    import torch
+    from gymnasium import spaces
+    from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
     from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
+    from torch import nn
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError(
         "stratego.sb3 needs Stable-Baselines3: pip install 'stratego-sim[train]' "
@@ -28,6 +36,40 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
     ) from exc
 
 from .vec_env import VecEnv
+
+SQUARES = 100  # the board's squares: the planes' last two dimensions, 10 x 10
+
+
+class BoardFeatures(BaseFeaturesExtractor):
+    """Two 3 x 3 convolutions over the board planes, then a linear layer to
+    `features_dim` features: SB3's `features_extractor_class` for the Stratego envs.
+
+    The observation space is a float32 Box of the planes (obs_dtype="float32"), (C, 10,
+    10) or flattened to (C * 100,) (gymnasium.wrappers.FlattenObservation, which SB3's
+    check_env takes without a warning); SB3 feeds float32 boxes unscaled, so the planes
+    arrive as the env writes them."""
+
+    def __init__(self, observation_space: spaces.Box, features_dim: int = 256, channels: int = 64):
+        shape = observation_space.shape
+        if not isinstance(observation_space, spaces.Box) or observation_space.dtype != np.float32:
+            raise ValueError(f"BoardFeatures takes a float32 Box of board planes (obs_dtype='float32'), "
+                             f"got {observation_space}")
+        if len(shape) == 3 and shape[1:] == (10, 10):
+            planes = shape[0]
+        elif len(shape) == 1 and shape[0] % SQUARES == 0:
+            planes = shape[0] // SQUARES
+        else:
+            raise ValueError(f"BoardFeatures takes planes (C, 10, 10) or their flattening (C * 100,), got {shape}")
+        super().__init__(observation_space, features_dim)
+        self.planes = planes
+        self.net = nn.Sequential(
+            nn.Conv2d(planes, channels, 3, padding=1), nn.ReLU(),
+            nn.Conv2d(channels, channels, 3, padding=1), nn.ReLU(),
+            nn.Flatten(), nn.Linear(channels * SQUARES, features_dim), nn.ReLU(),
+        )
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        return self.net(observations.reshape(-1, self.planes, 10, 10))
 
 
 class SB3VecEnv(_SB3VecEnv):

@@ -344,6 +344,12 @@ class Game:
     def render(self, seat: int | None = None) -> str:
         return self.to_text(seat)
 
+    def rgb(self, seat: int | None = None):
+        """The board as an RGB image (H x W x 3 uint8, stratego.castle.raster): the full
+        board, or what `seat` may know; north at the top."""
+        from .raster import text_rgb
+        return text_rgb(self.to_text(seat))
+
     def __str__(self) -> str:
         return self.to_text()
 

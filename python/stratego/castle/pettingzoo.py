@@ -57,7 +57,7 @@ class raw_env(AECEnv):
     seed gives the same game."""
 
     metadata = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "name": "stratego_castle_v0",
         "is_parallelizable": False,
         "render_fps": 2,
@@ -150,7 +150,8 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    # The full board as text ("ansi" returns it, "human" prints it) and close: the
-    # classic env's, which read only render_mode, metadata and _game.render().
+    # The full board ("ansi" returns the text, "human" prints it, "rgb_array" returns
+    # the picture) and close: the classic env's, which read only render_mode, metadata,
+    # _game.render() and _game.rgb().
     render = _ClassicEnv.render
     close = _ClassicEnv.close
