@@ -2,8 +2,10 @@
 caller must get a clear RuntimeError (or wait its turn), never a corrupted game."""
 from __future__ import annotations
 
+import os
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -257,3 +259,90 @@ def test_racing_calls_on_one_castle_env_refuse_the_loser_untouched():
     calls = _shell_calls(n, other)
     calls["game"] = lambda env, k: env._batch.game_state(k)
     assert _race(make, calls, start, rounds=4) > 0
+
+
+# ---------------------------------------------------------------- fork() in the middle of a call
+
+def _child_after_fork(env, make) -> int:
+    """In a child forked while another thread of the parent was inside env: 0 if the env
+    refuses every call but close, naming the fork, then closes, and a new env steps; 3 if
+    no call was in flight at the fork after all; 1 otherwise."""
+    try:
+        try:
+            env.stats()
+            interrupted = False
+        except RuntimeError as exc:
+            if "fork" not in str(exc) or "another thread" in str(exc):
+                return 1
+            interrupted = True
+        if interrupted:
+            for call in (lambda: env.step(np.zeros(env.num_envs, dtype=np.int64)), env.save_state,
+                         lambda: env.reset(seed=1)):
+                try:
+                    call()
+                    return 1
+                except RuntimeError as exc:
+                    if "fork" not in str(exc):
+                        return 1
+        env.close()
+        env.close()  # a second close is safe
+        fresh = make()
+        fresh.reset(seed=3)
+        fresh.step(fresh.sample_actions())
+        fresh.close()
+        return 0 if interrupted else 3
+    except BaseException:
+        import traceback
+        traceback.print_exc()
+        return 1
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no os.fork on this platform")
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # fork() with threads (Python 3.12+)
+@pytest.mark.parametrize("game", ["stratego", "castle"])
+def test_a_child_forked_mid_call_closes_its_inherited_env(game):
+    """issue 26: a child forked while another thread steps found the env "used by another
+    thread" and could not close it, though the child has no other thread."""
+    if game == "castle":
+        from stratego.castle import VecEnv as CastleVecEnv
+        make = lambda: CastleVecEnv(256, "ffa4", num_threads=1)  # noqa: E731
+    else:
+        make = lambda: stratego.VecEnv(2048, num_threads=1)  # noqa: E731
+    env = make()
+    env.reset(seed=0)
+    stop = threading.Event()
+
+    def stepping():
+        while not stop.is_set():
+            env.step(env.sample_actions())
+
+    stepper = threading.Thread(target=stepping)
+    stepper.start()
+    codes = []
+    try:
+        while len(codes) < 6 and codes.count(0) < 2:
+            try:
+                env.stats()  # refused while the stepper is inside a call
+                continue
+            except RuntimeError:
+                pass
+            pid = os.fork()
+            if pid == 0:
+                os._exit(_child_after_fork(env, make))
+            deadline = time.monotonic() + 60
+            while True:
+                done, status = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    break
+                if time.monotonic() > deadline:
+                    os.kill(pid, 9)
+                    os.waitpid(pid, 0)
+                    pytest.fail("a child forked mid-step hung")
+                time.sleep(0.01)
+            codes.append(os.waitstatus_to_exitcode(status))
+    finally:
+        stop.set()
+        stepper.join(60)
+    assert all(code in (0, 3) for code in codes), codes
+    assert codes.count(0) >= 1, codes
+    env.close()  # the parent's env is its own as ever

@@ -116,7 +116,7 @@ int vec_guard_idle(const VecGuard *g, int ready) {
     }
     if (guard_interrupted(g)) {
         PyErr_SetString(PyExc_RuntimeError,
-                        "this process was fork()ed while another thread of its parent was inside a call of "
+                        "this process was fork()ed while a thread of its parent was inside a call of "
                         "this environment, so its games may be half-played: close() it and make a new one "
                         "in this process");
         return -1;
