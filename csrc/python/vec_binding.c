@@ -99,9 +99,10 @@ static unsigned long guard_generation(void) {
 }
 
 /* 1 if a thread was inside the env (busy or claimed) when this process was forked from
- * its parent: that thread is not here, and the env stays where it stopped. */
+ * its parent and is not here: the env stays where it stopped. (The thread that forked
+ * is the child's own: if it was inside, its call goes on.) */
 static int guard_interrupted(const VecGuard *g) {
-    return (g->busy || g->claimed) && g->generation != guard_generation();
+    return (g->busy || g->claimed) && g->generation != guard_generation() && g->owner != PyThread_get_thread_ident();
 }
 
 int vec_guard_idle(const VecGuard *g, int ready) {
