@@ -169,7 +169,8 @@ def _race(make_env, calls: dict, start: bytes, rounds: int) -> int:
                     for t in threads:
                         t.join(60)
                     state = _state(env)
-                    lost = [j for j in (0, 1) if outcomes[j][0] == "RuntimeError" and "another thread" in outcomes[j][1]]
+                    lost = [j for j in (0, 1)
+                            if outcomes[j][0] == "RuntimeError" and "another thread" in outcomes[j][1]]
                     assert len(lost) < 2, (first, second, outcomes)
                     if lost:
                         refused += 1
