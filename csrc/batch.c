@@ -183,13 +183,14 @@ static void batch_write_turn(Batch *b, int64_t i) {
 }
 
 /* Game i's record after `action` was played in s: a move goes on it; a placement does
- * not, and the last one begins the record at the setup the deployment reached (records
- * store the resulting setup, docs/deployment.md). */
+ * not, but begins the record again at the position the deployment reached (records
+ * store the resulting setup, docs/deployment.md). So a game saved, or ended by a
+ * forfeit, during its deployment has a record that starts where it stands. */
 static inline void batch_record(Batch *b, int64_t i, const GameState *s, int action, int was_deploying) {
     if (!b->recording) return;
     if (!was_deploying) {
         recorder_push(&b->rec, i, action);
-    } else if (s->phase != PHASE_DEPLOY) {
+    } else {
         recorder_begin(&b->rec, i, s);
     }
 }

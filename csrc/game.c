@@ -123,11 +123,24 @@ void game_judge_start(GameState *s, const Rules *r) {
 }
 
 int game_side_without_flag(const GameState *s, const Rules *r) {
-    if (s->done || s->phase == PHASE_DEPLOY || r->piece_counts[FLAG] == 0) return -1;
+    if (s->phase == PHASE_DEPLOY || r->piece_counts[FLAG] == 0) return -1;
     for (int p = 0; p < PLAYER_NB; p++) {
         if (s->on_board[p][FLAG] == 0) return p;
     }
     return -1;
+}
+
+int game_from_field(GameState *s, const Rules *r, const char *field, size_t len, int to_move, char *err,
+                    size_t err_len) {
+    if (board_from_field(s, field, len, err, err_len) < 0) return -1;
+    s->to_move = (uint8_t)to_move;
+    int total = rules_piece_total(r);
+    if (r->deploy && (s->placed[RED] < total || s->placed[BLUE] < total)) {
+        s->phase = PHASE_DEPLOY;
+        return game_validate(s, r, err, err_len);
+    }
+    game_judge_start(s, r);
+    return 0;
 }
 
 int game_validate(const GameState *s, const Rules *r, char *err, size_t err_len) {

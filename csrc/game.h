@@ -76,6 +76,15 @@ int game_side_without_flag(const GameState *s, const Rules *r);
  * move for the player to move). */
 void game_judge_start(GameState *s, const Rules *r);
 
+/* The position of a Gravon field (board_from_field) with `to_move` to play: where a
+ * record or Game.from_field starts. Under the deploy rule a field on which a side has
+ * fewer pieces than the set is a position of the deployment phase, the missing pieces
+ * in hand (checked as game_validate checks a save's): a record of a game that ended
+ * while deploying starts there (docs/deployment.md). Otherwise judged as a start
+ * (game_judge_start). 0, or -1 with the problem in err. */
+int game_from_field(GameState *s, const Rules *r, const char *field, size_t len, int to_move, char *err,
+                    size_t err_len);
+
 /* Plays a legal move of the player to move (absolute squares; check it first with
  * moves_check): combat, reveals, the two-square run, history, and the end of game. */
 void game_apply_move(GameState *s, const Rules *r, int from, int to);

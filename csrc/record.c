@@ -82,7 +82,10 @@ RecordSheet recorder_current(const Recorder *rec, int64_t i, uint16_t *actions) 
     RecordSheet sheet = rec->sheets[2 * i + rec->current[i]];
     uint32_t n = rec->count[i], begin = stage_begin(n), end = n < rec->capacity ? n : rec->capacity;
     sheet.count = n;
-    memcpy(actions, sheet_actions(rec, i, rec->current[i]), (size_t)rec->capacity * sizeof(uint16_t));
+    /* The row past the game's actions is zeros, not what an earlier game on this sheet
+     * left there: equal games give equal saves. */
+    memcpy(actions, sheet_actions(rec, i, rec->current[i]), (size_t)end * sizeof(uint16_t));
+    memset(actions + end, 0, (size_t)(rec->capacity - end) * sizeof(uint16_t));
     if (begin < end)
         memcpy(actions + begin, &rec->stage[(size_t)i * RECORD_STAGE], (size_t)(end - begin) * sizeof(uint16_t));
     return sheet;
@@ -175,12 +178,10 @@ int record_replay(const RecordSheet *sheet, const uint16_t *actions, uint32_t co
         snprintf(err, err_len, "the record's side to move is %u, expected 0 or 1", sheet->to_move);
         return -1;
     }
-    if (board_from_field(out, sheet->field, SQ_NB, why, sizeof(why)) < 0) {
+    if (game_from_field(out, r, sheet->field, SQ_NB, sheet->to_move, why, sizeof(why)) < 0) {
         snprintf(err, err_len, "the record's start field is bad: %s", why);
         return -1;
     }
-    out->to_move = sheet->to_move;
-    game_judge_start(out, r);
     for (uint32_t k = 0; k < count; k++) {
         int code = actions[k] < rules_num_actions(r) ? (int)moves_check_action(out, r, actions[k]) : -1;
         if (code != 0) {

@@ -470,3 +470,111 @@ def test_batch_records_store_the_setup_the_deployment_reached():
         assert side_letters(record.field, 0) == list(env.variant.piece_counts)
         game = stratego.Game.from_record(record)
         assert game.done and game.end_reason == record.reason
+
+
+def _step_outputs(env, result) -> tuple:
+    """Copies of what a reset or step handed out (obs, rewards, flags, info's arrays)."""
+    obs, *rest = result
+    info = rest[-1]
+    kept = [np.array(obs)] + [np.array(x) for x in rest[:-1]]
+    kept += [np.array(info[k]) for k in ("action_mask", "to_play", "rewards", "acted", "deploying")]
+    return tuple(kept)
+
+
+def _same_records(a, b) -> None:
+    assert len(a) == len(b)
+    for name in ("game", "fields", "to_move", "winner", "reason", "plies", "count", "offsets", "actions"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
+
+
+@pytest.mark.parametrize("setup, opponent", [
+    ("agent", None), (("agent", "human"), None), (("random", "agent"), None), ("agent", "random"),
+])
+def test_saves_at_every_deployment_step_load_and_continue_identically(setup, opponent):
+    """A recording env saved at any step of the deployment (issue 26: "game 0 is
+    corrupt") loads into an identical env, which then plays, hands out and records
+    exactly what the saved one does."""
+    kwargs = dict(variant="barrage", setup=setup, record=True, opponent=opponent, illegal_action="lose",
+                  max_plies=60)
+    env = stratego.VecEnv(6, **kwargs)
+    other = stratego.VecEnv(6, **kwargs)
+    info = env.reset(seed=11)[1]
+    rng = np.random.default_rng(3)
+    saves = 0
+    for _ in range(30):  # barrage: 8 placements a side, then moves
+        env.pop_records()
+        saves += bool(info["deploying"].any())
+        blob = env.save_state()
+        other.load_state(blob)
+        for _ in range(3):
+            actions = env.sample_actions().copy()
+            np.testing.assert_array_equal(other.sample_actions(), actions)
+            # Now and then an illegal action: a forfeit, during the deployment too.
+            actions[rng.random(6) < 0.1] = 0
+            np.testing.assert_equal(_step_outputs(env, env.step(actions)), _step_outputs(other, other.step(actions)))
+            _same_records(env.pop_records(), other.pop_records())
+        assert other.save_state() == env.save_state()
+        env.load_state(blob)  # on from the save: the next save is one step later
+        info = env.step(env.sample_actions())[4]
+    assert saves >= 8
+
+
+@pytest.mark.parametrize("setup, opponent", [("agent", None), (("random", "agent"), None), ("agent", "heuristic")])
+def test_every_record_of_games_forfeited_while_deploying_replays_to_its_result(setup, opponent):
+    """A game lost by an illegal action during its deployment is recorded from the position
+    the deployment reached (not from the empty board, issue 26), so that every record of
+    the batch replays through Game to its recorded result."""
+    env = stratego.VecEnv(32, "barrage", setup=setup, opponent=opponent, record=True, illegal_action="lose",
+                          seed=4, max_plies=40)
+    rng = np.random.default_rng(0)
+    in_deployment = 0
+    for _ in range(60):
+        actions = env.sample_actions().copy()
+        actions[rng.random(32) < 0.05] = 0  # a move: illegal while deploying
+        env.step(actions)
+        records = env.pop_records()
+        for j, record in enumerate(records):
+            game = records.replay(j)  # checks every action and the result
+            assert game.done and (game.winner, game.end_reason) == records.result(j)
+            if sum(side_letters(record.field, 0)) + sum(side_letters(record.field, 1)) < 16:
+                in_deployment += 1
+                assert record.reason == "illegal_action" and record.actions == ()
+    assert in_deployment >= 5
+
+
+@pytest.mark.parametrize("ending", ["forfeit", "resign", "agree_draw", "lose_on_time"])
+def test_a_game_ended_while_deploying_records_the_position_it_reached(ending):
+    game = stratego.Game("barrage", seed=1, setup="agent")
+    rng = np.random.default_rng(1)
+    for _ in range(5):
+        game.play(int(rng.choice(game.legal_actions())))
+    reached, to_move, hands = game.field, game.to_move, (game.hand(0), game.hand(1))
+    if ending == "forfeit":
+        assert not game._play_or_forfeit(0)
+    else:
+        getattr(game, ending)()
+    record = game.record()
+    assert (record.field, record.to_move, record.actions) == (reached, to_move, ())
+    again = stratego.Game.from_record(record)
+    assert (again.winner, again.end_reason) == (game.winner, game.end_reason)
+    # The start of the record is that deployment position, pieces in hand.
+    start = stratego.Game.from_field(reached, to_move, game.variant)
+    assert start.deploying and (start.to_move, start.hand(0), start.hand(1)) == (to_move, *hands)
+
+
+def test_a_recording_save_from_before_the_fix_loads_during_the_deployment():
+    """Saves written before a placement began the record again held the deploying games'
+    records at their start (the empty half): the game's record is rebuilt from the game
+    on load, so those saves load and continue as a fresh save does."""
+    kwargs = dict(variant="barrage", setup="agent", record=True, max_plies=60)
+    env = stratego.VecEnv(1, seed=5, **kwargs)
+    start = env.game_field(0)
+    for _ in range(5):
+        env.step(env.sample_actions())
+    blob = env.save_state()
+    reached = env.game_field(0).encode()
+    assert blob.count(reached) == 1  # the record's start field
+    old = blob.replace(reached, start.encode())
+    other = stratego.VecEnv(1, **kwargs)
+    other.load_state(old)
+    assert other.save_state() == blob

@@ -344,3 +344,58 @@ def test_truncation_is_left_to_time_limit():
     for step in range(3):
         _, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
         assert not terminated and truncated == (step == 2)
+
+
+class _Fails(Exception):
+    pass
+
+
+def _opponent_failing_on(call: int):
+    """A policy opponent that plays its first legal action and raises on its `call`-th
+    call (counting from 1), and never again."""
+    calls = [0]
+
+    def flaky(obs, mask):
+        calls[0] += 1
+        if calls[0] == call:
+            raise _Fails("the opponent's network is down")
+        return np.flatnonzero(mask[0])[:1]
+
+    return flaky
+
+
+@pytest.mark.parametrize("setup", ["random", "agent"])
+def test_after_the_opponent_raised_in_step_the_learner_never_plays_its_side(setup):
+    env = StrategoEnv(opponent=_opponent_failing_on(2), learner_color="red", setup=setup)
+    _, info = env.reset(seed=0)
+    info = env.step(int(np.flatnonzero(info["action_mask"])[0]))[4]  # the opponent's call 1 replies
+    before = env.game.field
+    with pytest.raises(_Fails):
+        env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    # The learner's action was played (a move, or a placement), and the opponent's is due.
+    stuck = env.game.field, env.game.ply
+    assert stuck[0] != before and env.game.to_move == 1
+    for action in (int(np.flatnonzero(env.game.action_mask())[0]), 0):
+        with pytest.raises(RuntimeError, match="the opponent raised during the last step.*call reset"):
+            env.step(action)
+    assert (env.game.field, env.game.ply) == stuck and env.game.to_move == 1  # nothing played for blue
+    _, info = env.reset(seed=1)
+    assert env.game.to_move == env.learner == 0
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))  # steps again after the reset
+
+
+@pytest.mark.parametrize("setup", ["random", "agent"])
+def test_after_a_failed_reset_the_learner_never_plays_the_opponents_opening(setup):
+    env = StrategoEnv(opponent=_opponent_failing_on(2), learner_color="blue", setup=setup)
+    env.reset(seed=0)  # the opponent (red) opens: call 1
+    with pytest.raises(_Fails):
+        env.reset(seed=1)  # call 2 raises before red's opening is played
+    assert env.game.to_move == 0 and env.learner == 1
+    start = env.game.field, env.game.ply
+    with pytest.raises(RuntimeError, match="the last reset.. failed.*call reset"):
+        env.step(int(np.flatnonzero(env.game.action_mask())[0]))
+    # Red's opening was not played by the blue learner.
+    assert (env.game.field, env.game.ply) == start and env.game.to_move == 0
+    _, info = env.reset(seed=2)
+    assert env.game.to_move == env.learner == 1
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))

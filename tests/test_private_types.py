@@ -110,12 +110,15 @@ def batch_calls():
         "sample_worlds": lambda b: b.sample_worlds(None, 1, 0, np.zeros((1, 1, _core.GAME_SAVE_BYTES), np.uint8),
                                                    np.zeros(1, np.uint8)),
         "pop_records": lambda b: b.pop_records(),
+        "claim": lambda b: b.claim(),
     }
 
 
 def test_every_batch_method_is_listed():
     public = {name for name in dir(_core.Batch) if not name.startswith("_")}
-    assert public == set(batch_calls()) | {"close", "closed", "num_threads", "records_waiting", "record_capacity"}
+    # release() ends a claim(): without one it refuses (tests/test_concurrency.py).
+    assert public == set(batch_calls()) | {"close", "closed", "num_threads", "records_waiting", "record_capacity",
+                                           "release"}
 
 
 @pytest.mark.parametrize("name", sorted(batch_calls()))
@@ -226,3 +229,14 @@ def test_setup_table_pieces_outside_the_setup_zone_are_refused():
         _core.Batch(2, 1, env.variant.rules, env.action_mask, env.rewards, env.reward, env.terminated,
                     env.truncated, env.to_play, env.final_winner, env.final_reason, env.final_plies,
                     setups=bad)
+
+
+def test_release_without_a_claim_is_refused():
+    env = stratego.VecEnv(2, observations=False, seed=0)
+    with pytest.raises(RuntimeError, match="release.. without this thread's claim"):
+        env._batch.release()
+    env._batch.claim()
+    with pytest.raises(RuntimeError, match="re-entrant call"):
+        env._batch.claim()
+    env._batch.release()
+    env.step(env.sample_actions())

@@ -546,6 +546,18 @@ static PyObject *Batch_game(BatchObject *self, PyObject *index_obj) {
     return (PyObject *)g;
 }
 
+/* claim() / release(): VecShell's hold on the env across one Python-level call
+ * (vec_binding.h). */
+static PyObject *Batch_claim(BatchObject *self, PyObject *Py_UNUSED(unused)) {
+    if (vec_guard_claim(&self->guard, self->batch.states != NULL) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Batch_end_claim(BatchObject *self, PyObject *Py_UNUSED(unused)) {
+    if (vec_guard_release(&self->guard) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Batch_close(BatchObject *self, PyObject *unused) {
     STRATEGO_UNUSED(unused);
     if (vec_guard_close(&self->guard) < 0) return NULL;
@@ -618,6 +630,9 @@ static PyMethodDef Batch_methods[] = {
     {"restore", (PyCFunction)Batch_restore, METH_O, "restore(data): the batch as save() left it."},
     {"pop_records", (PyCFunction)Batch_pop_records, METH_NOARGS,
      "pop_records() -> the games finished since the last call, as a dict of arrays (record=True)."},
+    {"claim", (PyCFunction)Batch_claim, METH_NOARGS,
+     "claim(): refuses every other thread's call until release() (VecShell holds it across a call)."},
+    {"release", (PyCFunction)Batch_end_claim, METH_NOARGS, "release(): ends this thread's claim()."},
     {"close", (PyCFunction)Batch_close, METH_NOARGS, "Frees the games; a second close is safe."},
     {NULL, NULL, 0, NULL},
 };

@@ -300,6 +300,18 @@ static PyObject *CastleBatch_restore(CastleBatchObject *self, PyObject *data) {
     Py_RETURN_NONE;
 }
 
+/* claim() / release(): VecShell's hold on the env across one Python-level call
+ * (vec_binding.h). */
+static PyObject *CastleBatch_claim(CastleBatchObject *self, PyObject *Py_UNUSED(unused)) {
+    if (vec_guard_claim(&self->guard, batch_ready(self)) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *CastleBatch_end_claim(CastleBatchObject *self, PyObject *Py_UNUSED(unused)) {
+    if (vec_guard_release(&self->guard) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyObject *CastleBatch_close(CastleBatchObject *self, PyObject *Py_UNUSED(unused)) {
     if (vec_guard_close(&self->guard) < 0) return NULL;
     CastleBatch_release(self);
@@ -348,6 +360,9 @@ static PyMethodDef CastleBatch_methods[] = {
     {"stats", (PyCFunction)CastleBatch_stats, METH_NOARGS, "stats() -> counters since the last reset."},
     {"save", (PyCFunction)CastleBatch_save, METH_NOARGS, "save() -> bytes (the batch, exactly)."},
     {"restore", (PyCFunction)CastleBatch_restore, METH_O, "restore(bytes): a save of this batch's shape."},
+    {"claim", (PyCFunction)CastleBatch_claim, METH_NOARGS,
+     "claim(): refuses every other thread's call until release() (VecShell holds it across a call)."},
+    {"release", (PyCFunction)CastleBatch_end_claim, METH_NOARGS, "release(): ends this thread's claim()."},
     {"close", (PyCFunction)CastleBatch_close, METH_NOARGS, "close(): frees the games."},
     {NULL, NULL, 0, NULL},
 };

@@ -87,11 +87,10 @@ static PyObject *GameState_set_field(GameStateObject *self, PyObject *args) {
     const char *field = PyUnicode_AsUTF8AndSize(field_obj, &len);
     if (field == NULL) return NULL;
     GameState fresh;
-    if (board_from_field(&fresh, field, (size_t)len, err, sizeof(err)) < 0) {
+    if (game_from_field(&fresh, &self->rules, field, (size_t)len, to_move, err, sizeof(err)) < 0) {
         PyErr_Format(PyExc_ValueError, "bad field: %s", err);
         return NULL;
     }
-    fresh.to_move = (uint8_t)to_move;
     fresh.rng = self->state.rng;
     int flagless = allow_flagless ? -1 : game_side_without_flag(&fresh, &self->rules);
     if (flagless >= 0) {
@@ -100,7 +99,6 @@ static PyObject *GameState_set_field(GameStateObject *self, PyObject *args) {
                      flagless == RED ? "red" : "blue", flagless == RED ? 'M' : 'Y', self->rules.piece_counts[FLAG]);
         return NULL;
     }
-    game_judge_start(&fresh, &self->rules);
     self->state = fresh;
     Py_RETURN_NONE;
 }

@@ -1,6 +1,7 @@
 /* vec_binding.c: the game-agnostic half of an env's Python type (vec_binding.h). */
 #include "vec_binding.h"
 
+#include <pthread.h>
 #include <string.h>
 
 static const char *dtype_name(int typenum) {
@@ -80,6 +81,30 @@ int check_obs_array(PyObject *obj, const char *name, int typenum, const npy_intp
 const char *const VEC_OUT_NAMES[VEC_OUT_NB] = {"mask", "rewards", "reward", "terminated", "truncated",
                                                "to_play", "final_winner", "final_reason", "final_plies"};
 
+/* fork()s this process has been through, counted in the child (pthread_atfork): a guard
+ * entered in an earlier generation was entered by a thread of the parent. Written only
+ * by the child's one thread, in fork(), before any Python code runs there. */
+static unsigned long fork_generation;
+static pthread_once_t fork_counter_once = PTHREAD_ONCE_INIT;
+
+static void fork_count_in_child(void) { fork_generation++; }
+
+static void fork_counter_install(void) { pthread_atfork(NULL, NULL, fork_count_in_child); }
+
+/* The fork generation now; the first call installs the counter, before any guard can
+ * have recorded a generation. */
+static unsigned long guard_generation(void) {
+    pthread_once(&fork_counter_once, fork_counter_install);
+    return fork_generation;
+}
+
+/* 1 if a thread was inside the env (busy or claimed) when this process was forked from
+ * its parent and is not here: the env stays where it stopped. (The thread that forked
+ * is the child's own: if it was inside, its call goes on.) */
+static int guard_interrupted(const VecGuard *g) {
+    return (g->busy || g->claimed) && g->generation != guard_generation() && g->owner != PyThread_get_thread_ident();
+}
+
 int vec_guard_idle(const VecGuard *g, int ready) {
     if (g->closed) {
         PyErr_SetString(PyExc_RuntimeError, "the environment is closed");
@@ -90,13 +115,21 @@ int vec_guard_idle(const VecGuard *g, int ready) {
                         "this Batch was never initialised (make environments with stratego.VecEnv)");
         return -1;
     }
-    if (g->busy && g->busy_thread == PyThread_get_thread_ident()) {
+    if (guard_interrupted(g)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "this process was fork()ed while a thread of its parent was inside a call of "
+                        "this environment, so its games may be half-played: close() it and make a new one "
+                        "in this process");
+        return -1;
+    }
+    unsigned long me = PyThread_get_thread_ident();
+    if (g->busy && g->owner == me) {
         PyErr_SetString(PyExc_RuntimeError,
                         "re-entrant call: this thread is already inside a call of this "
                         "environment (step, reset, sample_actions or load_state)");
         return -1;
     }
-    if (g->busy) {
+    if ((g->busy || g->claimed) && g->owner != me) {
         PyErr_SetString(PyExc_RuntimeError,
                         "the environment is being used by another thread; step it from one "
                         "thread at a time");
@@ -108,18 +141,45 @@ int vec_guard_idle(const VecGuard *g, int ready) {
 int vec_guard_enter(VecGuard *g, int ready) {
     if (vec_guard_idle(g, ready) < 0) return -1;
     g->busy = 1;
-    g->busy_thread = PyThread_get_thread_ident();
+    if (!g->claimed) {
+        g->owner = PyThread_get_thread_ident();
+        g->generation = guard_generation();
+    }
+    return 0;
+}
+
+int vec_guard_claim(VecGuard *g, int ready) {
+    if (vec_guard_idle(g, ready) < 0) return -1;
+    if (g->claimed) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "re-entrant call: this thread is already inside a call of this "
+                        "environment (step, reset or load_state)");
+        return -1;
+    }
+    g->claimed = 1;
+    g->owner = PyThread_get_thread_ident();
+    g->generation = guard_generation();
+    return 0;
+}
+
+int vec_guard_release(VecGuard *g) {
+    if (!g->claimed || g->busy || g->owner != PyThread_get_thread_ident() || guard_interrupted(g)) {
+        PyErr_SetString(PyExc_RuntimeError, "release() without this thread's claim() of the environment");
+        return -1;
+    }
+    g->claimed = 0;
     return 0;
 }
 
 int vec_guard_close(VecGuard *g) {
-    if (g->busy) {
+    if ((g->busy || g->claimed) && !guard_interrupted(g)) {
         PyErr_SetString(PyExc_RuntimeError,
-                        g->busy_thread == PyThread_get_thread_ident()
+                        g->owner == PyThread_get_thread_ident()
                             ? "cannot close from inside a call of this environment (re-entrant close)"
                             : "cannot close while another thread steps");
         return -1;
     }
+    g->busy = g->claimed = 0;
     g->closed = 1;
     return 0;
 }

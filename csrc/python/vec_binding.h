@@ -37,16 +37,28 @@ int check_obs_array(PyObject *obj, const char *name, int typenum, const npy_intp
                     const int64_t *dims, int ndims);
 
 /* Life cycle of an env object: made by __new__ (not ready: refuses every call), then
- * __init__ once, then close() (closed). A call that releases the GIL marks it busy. */
+ * __init__ once, then close() (closed). A call that releases the GIL marks it busy. A
+ * Python-level call that writes the env's buffers over several binding calls (VecShell's
+ * step, reset, load_state) claims it first, so that another thread's call is refused
+ * before it writes anything those calls share, and releases it at the end.
+ *
+ * fork(): the child has only the thread that forked. An env that another thread was
+ * inside (busy or claimed) is interrupted there: its games may be half-played. The
+ * guard knows it by the fork generation it was entered in (a pthread_atfork child
+ * handler counts forks): such an env may be closed, and every other call says why it
+ * is refused, never "another thread", which the child does not have. */
 typedef struct {
-    int busy;                  /* set while a call runs without the GIL */
-    unsigned long busy_thread; /* the thread inside that call, to tell re-entry from a race */
+    int busy;                 /* set while a call runs without the GIL */
+    int claimed;              /* set between claim() and release() */
+    unsigned long owner;      /* the thread that set busy or claimed */
+    unsigned long generation; /* the fork generation it did so in (vec_binding.c) */
     int closed;
 } VecGuard;
 
-/* 0 if the env may be read now: ready (initialised), open, and not inside a call that
- * released the GIL. -1 with an exception otherwise. Call it after every argument is
- * converted, since a conversion can close or step the env. */
+/* 0 if the env may be read now: ready (initialised), open, not inside a call that
+ * released the GIL, and not claimed by another thread. -1 with an exception otherwise.
+ * Call it after every argument is converted, since a conversion can close or step the
+ * env. */
 int vec_guard_idle(const VecGuard *g, int ready);
 
 /* vec_guard_idle, then marks the env busy for a call that releases the GIL. */
@@ -54,7 +66,15 @@ int vec_guard_enter(VecGuard *g, int ready);
 
 static inline void vec_guard_leave(VecGuard *g) { g->busy = 0; }
 
-/* Marks the env closed, or -1 with an exception while a call is inside it. */
+/* vec_guard_idle, then claims the env for the calling thread until vec_guard_release;
+ * -1 with an exception if it is already this thread's (a re-entrant call). */
+int vec_guard_claim(VecGuard *g, int ready);
+
+/* Ends this thread's claim. -1 with an exception if it holds none. */
+int vec_guard_release(VecGuard *g);
+
+/* Marks the env closed, or -1 with an exception while a call is inside it (one that a
+ * fork interrupted does not count: its thread is not in this process). */
 int vec_guard_close(VecGuard *g);
 
 /* The arrays every batch writes (vec.h's VecOutputs but obs and final_obs). */

@@ -332,11 +332,11 @@ class Game:
         self._actions.append(action)
 
     def _place(self, action: int) -> None:
-        """Plays a legal placement; the history starts where the deployment ends
-        (records store the setup it reached, docs/records.md)."""
+        """Plays a legal placement; the history starts at the position the deployment
+        reached: where it ends (records store the setup it reached, docs/records.md),
+        or where the game ends during it (a forfeit, a resignation)."""
         self._state.play_action(action)
-        if not self.deploying:
-            self._begin_history()
+        self._begin_history()
 
     def _play_or_forfeit(self, action: int) -> bool:
         """Plays `action`, or, if it is illegal (out of range too), ends the game with the
@@ -345,8 +345,7 @@ class Game:
         deploying = self.deploying
         played = self._state.play_or_forfeit(action)
         if played and deploying:
-            if not self.deploying:
-                self._begin_history()
+            self._begin_history()  # as _place
         elif played:
             self._actions.append(operator.index(action))
         return played

@@ -65,6 +65,10 @@ class StrategoEnv(gym.Env):
       stratego.variants.RULE_SETTINGS) override the variant's; every other keyword is
       an observation setting passed to Game.observation, as are history_k, belief and
       obs_dtype.
+    - An exception raised by the opponent (its policy, or its illegal action under
+      illegal_action="raise") leaves its side to move: step() then raises RuntimeError
+      until the next reset(), so the learner's action is never played for the opponent;
+      after a failed reset() likewise (docs/agents.md).
     """
 
     metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}
@@ -122,7 +126,10 @@ class StrategoEnv(gym.Env):
         self.redraws = 0
         self._episodes = 0
         self._mask = np.zeros_like(self._game.action_mask(mask_format))  # all False, in the chosen format
-        self._started = False
+        # Why step() refuses until the next reset (None: it may step). An opponent that
+        # raised left its own side to move: the learner's next action must never be
+        # played for it.
+        self._refusal: str | None = "call reset() before step()"
 
     # -- Gymnasium API -----------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -142,6 +149,10 @@ class StrategoEnv(gym.Env):
         else:
             self.learner = 0 if self.learner_color == "red" else 1
         self._episodes += 1
+        # Until this reset succeeds the game is not the learner's to play (an opponent
+        # raising in its opening leaves its own side to move).
+        self._refusal = ("the last reset() failed (the opponent raised before the learner's first "
+                         "move); call reset() again")
         # Rejection: a game whose opening ply (the opponent's, as red) already ends it
         # is drawn again, setups and all, so every episode gives the learner a move.
         for _ in range(MAX_REDRAWS):
@@ -154,21 +165,28 @@ class StrategoEnv(gym.Env):
         else:
             raise RuntimeError(f"the opponent ended {MAX_REDRAWS} games in a row before the learner's "
                                f"first move; this opponent and variant leave the learner no game")
-        self._started = True
+        self._refusal = None
         return self._observe(), self._info()
 
     def step(self, action):
         """The learner's action, then the opponent's reply. Returns (obs, reward,
         terminated, truncated, info), reward the learner's."""
-        if not self._started:
-            raise RuntimeError("call reset() before step()")
+        if self._refusal is not None:
+            raise RuntimeError(self._refusal)
         if self._done:
             raise RuntimeError("the game is over; call reset()")
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             if not (isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer)):
                 raise TypeError(f"action must be an int, got {type(action).__name__}")
         self._play(int(action), "the learner's action")
-        self._opponent_moves()
+        try:
+            self._opponent_moves()
+        except BaseException:
+            # The learner's action was played and the opponent's reply was not: its side
+            # is to move, so no later action of the learner may be played until reset.
+            self._refusal = ("the opponent raised during the last step, so the game waits for its "
+                             "move, not the learner's; call reset()")
+            raise
         done = self._done
         reward = 0.0
         if done:

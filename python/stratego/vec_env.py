@@ -341,11 +341,7 @@ class VecEnv(VecShell):
         """Restores save_state() bytes, checked completely first: a corrupt save, or one
         made under other rules, piece set, setups or num_envs, raises ValueError naming
         the difference and changes nothing. Returns (obs, info) for the restored games."""
-        self._batch.restore(data)
-        # Finished games (NEXT_STEP, DISABLED) are saved as they are.
-        self._batch.games_over(self._over)
-        self._set_acted(np.full(self.num_envs, -1, dtype=np.int8))
-        return self._observation(), self._info(finished=False)
+        return self._restore(data)
 
     def game_field(self, index: int) -> str:
         """The board of game `index` as 100 Gravon letters."""

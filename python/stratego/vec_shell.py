@@ -103,6 +103,25 @@ def fixed_array(shape, dtype, fill=0) -> np.ndarray:
     return array
 
 
+class _Claim:
+    """`with _Claim(batch):` the calling thread holds the batch (its binding's claim(),
+    csrc/python/vec_binding.h) until the block ends: another thread's call is refused,
+    with "used by another thread", before it writes anything the block writes or reads
+    (the shell's buffers, the outputs). Arguments are converted before it: a conversion
+    may call this env again from this thread."""
+
+    __slots__ = ("batch",)
+
+    def __init__(self, batch):
+        self.batch = batch
+
+    def __enter__(self) -> None:
+        self.batch.claim()
+
+    def __exit__(self, *exc) -> None:
+        self.batch.release()
+
+
 class VecShell(GymVectorEnv):
     """The parts of a vector env that know no game (module docstring)."""
 
@@ -154,11 +173,12 @@ class VecShell(GymVectorEnv):
         if reset_mask is not None:
             return self._reset_some(reset_mask, seed)
         seed = resolve_seed(seed)
-        self._batch.reset(seed)
-        self._np_random_seed = seed
-        self._batch.games_over(self._over)
-        self._set_acted(np.full(self.num_envs, -1, dtype=np.int8))
-        return self._observation(), self._info(finished=False)
+        with _Claim(self._batch):
+            self._batch.reset(seed)
+            self._np_random_seed = seed
+            self._batch.games_over(self._over)
+            self._set_acted(np.full(self.num_envs, -1, dtype=np.int8))
+            return self._observation(), self._info(finished=False)
 
     def _reset_some(self, reset_mask, seed):
         if not isinstance(reset_mask, np.ndarray) or reset_mask.dtype != np.bool_:
@@ -167,12 +187,13 @@ class VecShell(GymVectorEnv):
         if reset_mask.shape != (self.num_envs,):
             raise ValueError(f"options['reset_mask'] must have shape ({self.num_envs},), got {reset_mask.shape}")
         seed = None if seed is None else resolve_seed(seed)
-        # A private copy: C reads it with the GIL released.
-        np.copyto(self._reset_mask, reset_mask)
-        self._batch.reset_some(self._reset_mask, seed)
-        self._batch.games_over(self._over)
-        self._set_acted(np.where(self._reset_mask, np.int8(-1), self.acted))
-        return self._observation(), self._info(finished=False)
+        with _Claim(self._batch):
+            # A private copy: C reads it with the GIL released.
+            np.copyto(self._reset_mask, reset_mask)
+            self._batch.reset_some(self._reset_mask, seed)
+            self._batch.games_over(self._over)
+            self._set_acted(np.where(self._reset_mask, np.int8(-1), self.acted))
+            return self._observation(), self._info(finished=False)
 
     def step(self, actions):
         """Plays one action per game. Returns (obs, reward, terminated, truncated, info)."""
@@ -182,16 +203,27 @@ class VecShell(GymVectorEnv):
             # Its data would be played with the mask ignored: masked games have no action.
             raise TypeError("actions must be a plain numpy array, got a masked array: every game "
                             "needs an action (fill the masked entries first, e.g. .filled(a))")
-        # Who acts: the player to move, except in games over since an earlier step
-        # (NEXT_STEP, DISABLED; the engine's games_over), whose actions are ignored.
-        # Written after the step, so a refused step leaves it as it was.
-        acting = self._acting  # a buffer of its own: no allocation per step
-        np.copyto(acting, self.to_play)
-        np.copyto(acting, -1, where=self._over)
-        self._batch.step(actions, self._mode)
-        self._set_acted(acting)
-        self._batch.games_over(self._over)
-        return self._observation(), self.reward, self.terminated, self.truncated, self._info(finished=True)
+        with _Claim(self._batch):
+            # Who acts: the player to move, except in games over since an earlier step
+            # (NEXT_STEP, DISABLED; the engine's games_over), whose actions are ignored.
+            # Written after the step, so a refused step leaves it as it was.
+            acting = self._acting  # a buffer of its own: no allocation per step
+            np.copyto(acting, self.to_play)
+            np.copyto(acting, -1, where=self._over)
+            self._batch.step(actions, self._mode)
+            self._set_acted(acting)
+            self._batch.games_over(self._over)
+            return self._observation(), self.reward, self.terminated, self.truncated, self._info(finished=True)
+
+    def _restore(self, data: bytes):
+        """load_state of every game's env: the batch's restore (checked completely first:
+        a refused save changes nothing), then (obs, info) as a reset gives them."""
+        with _Claim(self._batch):
+            self._batch.restore(data)
+            # Finished games (NEXT_STEP, DISABLED) are saved as they are.
+            self._batch.games_over(self._over)
+            self._set_acted(np.full(self.num_envs, -1, dtype=np.int8))
+            return self._observation(), self._info(finished=False)
 
     @property
     def over(self) -> np.ndarray:

@@ -224,6 +224,18 @@ static PyObject *Tiny_restore(TinyObject *self, PyObject *data) {
     Py_RETURN_NONE;
 }
 
+/* claim() / release(): VecShell's hold on the env across one Python-level call
+ * (vec_binding.h). */
+static PyObject *Tiny_claim(TinyObject *self, PyObject *Py_UNUSED(unused)) {
+    if (vec_guard_claim(&self->guard, Tiny_ready(self)) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Tiny_end_claim(TinyObject *self, PyObject *Py_UNUSED(unused)) {
+    if (vec_guard_release(&self->guard) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Tiny_close(TinyObject *self, PyObject *unused) {
     (void)unused;
     if (vec_guard_close(&self->guard) < 0) return NULL;
@@ -256,6 +268,9 @@ static PyMethodDef Tiny_methods[] = {
     {"stats", (PyCFunction)Tiny_stats, METH_NOARGS, NULL},
     {"save", (PyCFunction)Tiny_save, METH_NOARGS, NULL},
     {"restore", (PyCFunction)Tiny_restore, METH_O, NULL},
+    {"claim", (PyCFunction)Tiny_claim, METH_NOARGS,
+     "claim(): refuses every other thread's call until release() (VecShell holds it across a call)."},
+    {"release", (PyCFunction)Tiny_end_claim, METH_NOARGS, "release(): ends this thread's claim()."},
     {"close", (PyCFunction)Tiny_close, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

@@ -108,7 +108,4 @@ class VecEnv(VecShell):
     def load_state(self, data: bytes):
         """Restores a save of a batch with the same settings and number of games; returns
         (obs, info) as reset does. ValueError naming what differs otherwise."""
-        self._batch.restore(data)
-        self._batch.games_over(self._over)
-        self._set_acted(np.full(self.num_envs, -1, dtype=np.int8))
-        return self._observation(), self._info(finished=False)
+        return self._restore(data)
