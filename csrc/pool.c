@@ -40,12 +40,14 @@ static int max_threads = 1;
  * field then sees the newer generation, and its CAS fails. */
 static struct {
     pthread_mutex_t run_lock; /* held by the caller of the running loop */
-    pthread_mutex_t lock;     /* guards the sleeps below and `workers` */
+    pthread_mutex_t lock;     /* guards the sleeps below, `workers` and `loop_helpers` */
     pthread_cond_t wake;      /* workers wait here for a new job (or a higher one's exit) */
     pthread_cond_t done;      /* the caller waits here for the last chunk */
     int sleepers;             /* workers inside pthread_cond_(timed)wait(wake) */
     int caller_sleeping;
     int workers;              /* threads running: indices 0..workers-1 */
+    int loop_helpers;         /* helpers of the loop being run, from pool_grow to its end; else 0 */
+    int held_idle;            /* workers past their idle period kept for that loop */
     _Atomic uint64_t claim;
     _Atomic(PoolTask) task;
     _Atomic(void *) ctx;
@@ -56,6 +58,13 @@ static struct {
           PTHREAD_COND_INITIALIZER};
 
 static uint64_t claim_generation(uint64_t claim) { return claim >> 32; }
+
+/* The generation a new worker starts from, by index: the one before the job of the loop
+ * that starts it (pool_grow writes it under run_lock, so it cannot change before that
+ * job is published). Reading the claim when its thread starts would usually see that job
+ * published already, and the worker would sit out the loop it was started for. A slot is
+ * rewritten only for a new worker of that index, after the one before it has left. */
+static uint32_t start_generation[POOL_MAX_THREADS];
 
 /* The pace of each loop both ways (pool.h, "Helpers that do not pay"), for the last
  * PACE_SLOTS loops seen (a loop: a task, its number of games and thread count, e.g. a
@@ -170,7 +179,10 @@ static int new_job(const void *arg) {
  * worker above a loop's helpers (started for 8 threads, now asked for 2) wakes for each
  * loop without working in any. Workers leave from the top down, so the ones left are
  * always 0..workers-1 (pool_grow gives a new one the next index); each that leaves wakes
- * the others, so that those idle as long follow it at once. */
+ * the others, so that those idle as long follow it at once. A worker among the helpers
+ * of the loop being run (counted by pool_grow, before the loop's job is published) is
+ * not idle: it stays until that loop ends, so that a loop never loses a helper it
+ * counted on, however short the idle period. */
 static int pool_sleep(int index, const Seen *seen, int64_t last_work) {
     int64_t deadline = last_work + idle_ns;
     struct timespec until = {(time_t)(deadline / 1000000000), (long)(deadline % 1000000000)};
@@ -178,6 +190,13 @@ static int pool_sleep(int index, const Seen *seen, int64_t last_work) {
     pthread_mutex_lock(&pool.lock);
     pool.sleepers++;
     while (!new_job(seen)) {
+        if (idle_over && index == pool.workers - 1 && index < pool.loop_helpers) {
+            /* The loop's end (pool_run) wakes it to look again. */
+            pool.held_idle++;
+            pthread_cond_wait(&pool.wake, &pool.lock);
+            pool.held_idle--;
+            continue;
+        }
         if (idle_over && index == pool.workers - 1) {
             pool.workers--;
             pthread_cond_broadcast(&pool.wake);
@@ -196,7 +215,9 @@ static int pool_sleep(int index, const Seen *seen, int64_t last_work) {
 
 static void *pool_worker(void *arg) {
     int index = (int)(intptr_t)arg;
-    Seen seen = {claim_generation(atomic_load(&pool.claim))};
+    pthread_mutex_lock(&pool.lock);
+    Seen seen = {start_generation[index]};
+    pthread_mutex_unlock(&pool.lock);
     int64_t last_work = now_ns();
     for (;;) {
         if (!spin_until(new_job, &seen) && !pool_sleep(index, &seen, last_work)) return NULL;
@@ -210,15 +231,20 @@ static void *pool_worker(void *arg) {
 }
 
 /* Starts workers up to `want`, with every signal blocked (Python handles signals in its
- * main thread). Returns how many there are. Called with run_lock held; takes `lock`, so
- * that no worker leaves while the indices are handed out. */
+ * main thread), and counts the first `want` as the helpers of the loop about to run (none
+ * leaves before it ends). Returns how many there are. Called with run_lock held, before
+ * the loop's job is published: each new worker starts from the generation before it, so
+ * that it joins that job. Takes `lock`, so that no worker leaves while the indices are
+ * handed out. */
 static int pool_grow(int want) {
     pthread_mutex_lock(&pool.lock);
+    pool.loop_helpers = want;
     if (pool.workers >= want) {
         int workers = pool.workers;
         pthread_mutex_unlock(&pool.lock);
         return workers;
     }
+    uint32_t generation = (uint32_t)claim_generation(atomic_load(&pool.claim));
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -229,6 +255,7 @@ static int pool_grow(int want) {
     pthread_attr_setstacksize(&attr, 1 << 20);
     while (pool.workers < want) {
         pthread_t t;
+        start_generation[pool.workers] = generation;
         if (pthread_create(&t, &attr, pool_worker, (void *)(intptr_t)pool.workers) != 0) break;
         pool.workers++;
     }
@@ -237,6 +264,14 @@ static int pool_grow(int want) {
     int workers = pool.workers;
     pthread_mutex_unlock(&pool.lock);
     return workers;
+}
+
+/* The loop's helpers may be idle again: those kept past their idle period look again. */
+static void pool_loop_end(void) {
+    pthread_mutex_lock(&pool.lock);
+    pool.loop_helpers = 0;
+    if (pool.held_idle > 0) pthread_cond_broadcast(&pool.wake);
+    pthread_mutex_unlock(&pool.lock);
 }
 
 static int job_done(const void *arg) {
@@ -274,6 +309,8 @@ static void pool_after_fork_child(void) {
     pool.sleepers = 0;
     pool.caller_sleeping = 0;
     pool.workers = 0;
+    pool.loop_helpers = 0;
+    pool.held_idle = 0;
     /* The parent's paces were of its helpers and its machine's load: the child measures
      * its own, its first loops with helpers of its own (which also starts them). */
     memset(paces, 0, sizeof(paces));
@@ -292,17 +329,24 @@ static int pool_cpus(void) {
     return online > 0 ? (int)(online < POOL_MAX_THREADS ? online : POOL_MAX_THREADS) : 1;
 }
 
+/* The environment variable `name` as a whole decimal number in [lo, hi], into *value;
+ * else (unset, empty, "5s", out of range) *value is left as it was: a setting for tests
+ * and benchmarks, and the core has no channel to warn on (pool.h). */
+static void env_long(const char *name, long lo, long hi, long *value) {
+    const char *text = getenv(name);
+    if (text == NULL || text[0] == '\0') return;
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno == 0 && *end == '\0' && v >= lo && v <= hi) *value = v;
+}
+
 static void pool_init(void) {
-    const char *spin = getenv("STRATEGO_SPIN_US");
-    if (spin != NULL && spin[0] != '\0') {
-        long us = strtol(spin, NULL, 10);
-        if (us >= 0 && us <= 1000000) spin_ns = us * 1000;
-    }
-    const char *idle = getenv("STRATEGO_POOL_IDLE_MS");
-    if (idle != NULL && idle[0] != '\0') {
-        long ms = strtol(idle, NULL, 10);
-        if (ms >= 1 && ms <= 3600000) idle_ns = (int64_t)ms * 1000000;
-    }
+    long us = spin_ns / 1000, ms = (long)(idle_ns / 1000000);
+    env_long("STRATEGO_SPIN_US", 0, 1000000, &us);
+    env_long("STRATEGO_POOL_IDLE_MS", 1, 3600000, &ms);
+    spin_ns = us * 1000;
+    idle_ns = (int64_t)ms * 1000000;
     int64_t cap = (int64_t)pool_cpus() * POOL_THREADS_PER_CPU;
     max_threads = cap < POOL_MAX_THREADS ? (int)cap : POOL_MAX_THREADS;
     pool_conds_init();
@@ -346,6 +390,7 @@ void pool_run(int num_threads, int64_t n, PoolTask task, void *ctx) {
     int helpers = pool_grow(num_threads - 1);
     if (helpers > num_threads - 1) helpers = num_threads - 1;
     if (helpers == 0) {
+        pool_loop_end();
         pthread_mutex_unlock(&pool.run_lock);
         task(ctx, 0, n);
         return;
@@ -370,6 +415,7 @@ void pool_run(int num_threads, int64_t n, PoolTask task, void *ctx) {
         pool.caller_sleeping = 0;
         pthread_mutex_unlock(&pool.lock);
     }
+    pool_loop_end();
     pool_pace_record(pace, 0, now_ns() - start, n);
     loops_parallel++;
     pthread_mutex_unlock(&pool.run_lock);

@@ -47,9 +47,12 @@ enum { POOL_THREADS_PER_CPU = 4, POOL_MAX_THREADS = 4096 };
 int pool_max_threads(void);
 
 /* How long a worker sleeps without work before it exits: POOL_IDLE_EXIT_MS, or
- * STRATEGO_POOL_IDLE_MS (read once, 1 to 3,600,000). Workers exit from the highest
- * index down, so the ones left are always 0..workers-1; a loop that wants more starts
- * them again (tens of microseconds each, against the seconds they were idle). */
+ * STRATEGO_POOL_IDLE_MS (read once: a whole decimal number of milliseconds, 1 to
+ * 3,600,000; any other value is ignored and the default kept). Workers exit from the
+ * highest index down, so the ones left are always 0..workers-1, and never one counted as
+ * a helper of the loop being run; a loop that wants more starts them again (tens of
+ * microseconds each, against the seconds they were idle), and they take part in that
+ * loop, not only in the next. */
 enum { POOL_IDLE_EXIT_MS = 5000 };
 
 /* Worker threads running now (for tests of fork safety and of the cap and the idle

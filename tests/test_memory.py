@@ -4,6 +4,7 @@ for its games: its estimate (VecEnv's MemoryError before anything is allocated) 
 not grow with num_envs (vec_shell.BatchBox)."""
 from __future__ import annotations
 
+import copy
 import json
 import os
 import pickle
@@ -111,4 +112,19 @@ def test_observation_space_is_gymnasiums_batch_without_full_size_bounds():
         copy = pickle.loads(pickle.dumps(space))
         assert copy == want
         assert all(b.low.strides[0] == 0 for b in _boxes(copy))
+        env.close()
+
+
+
+def test_a_copy_of_a_seeded_observation_space_samples_as_the_space_does():
+    # A copy carries the generator's state, as a copy of Gymnasium's batch_space does.
+    for env in _envs():
+        space = env.observation_space
+        space.seed(7)
+        space.sample()  # a generator part-way through its stream
+        for copy_of in (copy.deepcopy, lambda s: pickle.loads(pickle.dumps(s))):
+            duplicate = copy_of(space)
+            got, want = duplicate.sample(), space.sample()
+            for key in (want.keys() if isinstance(want, dict) else [None]):
+                np.testing.assert_array_equal(got if key is None else got[key], want if key is None else want[key])
         env.close()

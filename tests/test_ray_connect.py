@@ -4,12 +4,15 @@ nothing, answer something else, or answer HTTP/2 as a head's GCS does. The part 
 Ray's own connect is in tests/test_distributed.py (marker `ray`)."""
 from __future__ import annotations
 
+import re
 import socket
 import subprocess
 import sys
 import threading
 import time
+import types
 
+import numpy as np
 import pytest
 
 from stratego import distributed
@@ -19,8 +22,10 @@ class FakeServer:
     """A TCP server on 127.0.0.1 that accepts connections and answers each with `reply`
     (b"": nothing, the connection held open; hang_up: closed at once) until stopped."""
 
-    def __init__(self, reply: bytes = b"", read_first: bool = False, hang_up: bool = False):
+    def __init__(self, reply: bytes = b"", read_first: bool = False, hang_up: bool = False,
+                 close_after_read: bool = False):
         self.reply, self.read_first, self.hang_up = reply, read_first, hang_up
+        self.close_after_read = close_after_read
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(8)
@@ -47,6 +52,9 @@ class FakeServer:
                     conn.recv(1024)
                 except OSError:
                     pass
+            if self.close_after_read:
+                conn.close()
+                continue
             if self.reply:
                 conn.sendall(self.reply)
 
@@ -109,7 +117,7 @@ def test_something_else_at_the_address_is_named():
 def test_a_port_that_hangs_up_is_named():
     with FakeServer(hang_up=True) as server:
         with pytest.raises(ConnectionError, match=f"{server.address} (answered, but not as a Ray head|accepted a "
-                                                  f"TCP connection, then failed)"):
+                                                  f"TCP connection, then (failed|closed it without answering))"):
             distributed.probe_ray_head(server.address, timeout=5)
 
 
@@ -127,6 +135,81 @@ def test_refused_and_malformed_addresses():
     for bad in ("nowhere", "host:", ":6379", "host:99999", "host:port"):
         with pytest.raises(ValueError, match="a Ray address is HOST:PORT"):
             distributed.probe_ray_head(bad)
-    for bad in (0, -1, float("nan"), float("inf"), True, "10"):
-        with pytest.raises(ValueError, match="timeout must be a number of seconds > 0"):
+    for bad in (0, -1, float("nan"), float("inf"), np.float64("nan"), np.float32(-2)):
+        with pytest.raises(ValueError, match=r"timeout must be a number of seconds > 0, got .* \(it must be "
+                                             r"finite and above 0\)"):
             distributed.connect("127.0.0.1:1", timeout=bad)
+    for bad in (True, np.bool_(True), "10", None, 1j):
+        with pytest.raises(ValueError, match=r"timeout must be a number of seconds > 0, got .* \(\w+, not a "
+                                             r"real number\)"):
+            distributed.connect("127.0.0.1:1", timeout=bad)
+
+
+def test_numpy_numbers_are_timeouts():
+    # A timeout computed with NumPy (a config's np.float32, an np.int64) is a timeout.
+    with FakeServer(H2_SETTINGS, read_first=True) as server:
+        for timeout in (np.float32(5), np.int64(5), np.float64(5)):
+            distributed.probe_ray_head(server.address, timeout=timeout)
+
+
+def test_a_peer_that_closes_without_answering_is_named():
+    with FakeServer(read_first=True, close_after_read=True) as server:
+        with pytest.raises(ConnectionError, match=f"{server.address} accepted a TCP connection, then closed it "
+                                                  f"without answering as a Ray head"):
+            distributed.probe_ray_head(server.address, timeout=5)
+
+
+class FakeRay(types.ModuleType):
+    """Stands in for the ray module: its init takes `init_seconds`, or waits for
+    `release` when given, then counts as connected."""
+
+    def __init__(self, init_seconds: float = 0.0, release: threading.Event | None = None):
+        super().__init__("ray")
+        self.init_seconds, self.release, self.connected = init_seconds, release, False
+
+    def is_initialized(self) -> bool:
+        return self.connected
+
+    def init(self, address=None, **kwargs):
+        if self.release is not None:
+            self.release.wait(30)
+        else:
+            time.sleep(self.init_seconds)
+        self.connected = True
+
+
+def test_importing_ray_does_not_count_against_the_connect_timeout(monkeypatch):
+    # Importing Ray takes seconds on a loaded machine and is no part of reaching the head:
+    # ray.init gets what the probe left of the timeout.
+    fake = FakeRay(init_seconds=1.0)
+    monkeypatch.setitem(sys.modules, "ray", fake)
+
+    def slow_import():
+        time.sleep(2.0)
+        return fake
+
+    monkeypatch.setattr(distributed, "_import_ray", slow_import)
+    with FakeServer(H2_SETTINGS, read_first=True) as server:
+        assert distributed.connect(server.address, timeout=2.5) is fake
+    assert fake.connected
+
+
+def test_connect_after_one_that_timed_out_is_refused_while_ray_still_retries(monkeypatch):
+    release = threading.Event()
+    fake = FakeRay(release=release)
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    monkeypatch.setattr(distributed, "_pending_init", None)
+    try:
+        with FakeServer(H2_SETTINGS, read_first=True) as server:
+            with pytest.raises(TimeoutError, match=f"Ray did not connect to the head at {server.address}"):
+                distributed.connect(server.address, timeout=0.5)
+            # Ray's connect goes on in the background, and may yet join that cluster.
+            with pytest.raises(RuntimeError, match=re.escape(f"an earlier connect() timed out, and its "
+                                                             f"ray.init({server.address}) still retries")):
+                distributed.connect(server.address, timeout=0.5)
+            assert not fake.connected
+    finally:
+        release.set()
+    distributed._pending_init.join(10)
+    # Once it has ended, connect() sees the Ray it joined.
+    assert distributed.connect("127.0.0.1:1", timeout=0.5) is fake

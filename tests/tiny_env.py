@@ -9,7 +9,8 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from stratego import _core
-from stratego.vec_shell import AUTORESET_MODES, VecShell, _autoreset_mode, _resolve_threads
+from stratego.threads import resolve_num_threads
+from stratego.vec_shell import AUTORESET_MODES, VecShell, _autoreset_mode
 
 
 class TinyVecEnv(VecShell):
@@ -22,7 +23,7 @@ class TinyVecEnv(VecShell):
         self._mode = {"raise": _core.ILLEGAL_RAISE, "lose": _core.ILLEGAL_LOSES}[illegal_action]
         view = (tiny.OBS_BYTES,)
         self._allocate_outputs(n, tiny.NUM_PLAYERS, tiny.NUM_ACTIONS, np.bool_, view, view, np.uint8, True)
-        self._batch = tiny.Batch(n, _resolve_threads(num_threads), *self._outputs(), obs=self.obs,
+        self._batch = tiny.Batch(n, resolve_num_threads(num_threads), *self._outputs(), obs=self.obs,
                                  final_obs=self.final_obs, autoreset=AUTORESET_MODES[self.autoreset_mode],
                                  max_plies=max_plies)
         self.single_observation_space = spaces.Box(0, 255, view, np.uint8)

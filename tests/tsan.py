@@ -27,7 +27,7 @@ PROGRAMS = {
     "tiny_game": [TESTS_C / "tiny_main.c"],
     "stratego_main": [CSRC / "main.c"],
 }
-# (program, arguments, what it covers). Sized for about a minute of CPU on 2 cores.
+# (program, arguments, what it covers). What the pass costs, measured: docs/testing.md.
 RUNS = [
     ("pool_stress", ["3000"], "the pool: 4 callers, loops of varied sizes and thread counts, each game once"),
     ("pool_stress", ["race"], "a planted race, which must be reported (the detector is armed)"),

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 import os
 import socket
 import sys
@@ -85,9 +86,15 @@ def _import_ray():
 
 
 def _check_timeout(timeout) -> float:
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < math.inf:
-        raise ValueError(f"timeout must be a number of seconds > 0, got {timeout!r}")
-    return float(timeout)
+    """A timeout in seconds as a float: any real number (NumPy's included) > 0 and finite."""
+    if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real):
+        raise ValueError(f"timeout must be a number of seconds > 0, got {timeout!r} "
+                         f"({type(timeout).__name__}, not a real number)")
+    seconds = float(timeout)
+    if not 0 < seconds < math.inf:
+        raise ValueError(f"timeout must be a number of seconds > 0, got {timeout!r} "
+                         f"(it must be finite and above 0)")
+    return seconds
 
 
 def probe_ray_head(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
@@ -133,18 +140,29 @@ def probe_ray_head(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
     except OSError as exc:
         raise ConnectionError(f"{address} accepted a TCP connection, then failed before answering as a Ray "
                               f"head: {exc}") from None
+    if not head:
+        raise ConnectionError(f"{address} accepted a TCP connection, then closed it without answering as a Ray "
+                              f"head (a head's GCS answers HTTP/2 with a SETTINGS frame): is this the address "
+                              f"`ray start --head` printed (HOST:6379 by default)?")
     if len(head) < _H2_FRAME_HEADER or head[3] != _H2_SETTINGS:
         raise ConnectionError(f"{address} answered, but not as a Ray head: expected the HTTP/2 (gRPC) SETTINGS "
                               f"frame of a head's GCS, got {head[:16]!r}{' (then closed)' if len(head) < 9 else ''}")
+
+
+# The thread of a ray.init that connect() gave up waiting for, while it still runs: Ray
+# may yet connect there, so a later connect() is refused until it ends.
+_pending_init: threading.Thread | None = None
 
 
 def _init_within(ray, address: str, left: float, timeout: float) -> None:
     """ray.init(address) in a thread of its own, waited for at most `left` seconds (what
     is left of connect's `timeout`): Ray's connect has no deadline of its own to give
     (Ray 2.60, at a gRPC server that is no head: it retried in C++ for over 5 minutes). On
-    time out the thread is left to Ray's retries (a daemon: the process still exits) and
-    TimeoutError names the address. Ray then logs that it set no SIGTERM handler (not the
-    main thread): a driver stopped by SIGTERM ends as by default, which the cluster sees."""
+    time out the thread is left to Ray's retries (a daemon: the process still exits),
+    kept as _pending_init, and TimeoutError names the address. Ray then logs that it set
+    no SIGTERM handler (not the main thread): a driver stopped by SIGTERM ends as by
+    default, which the cluster sees."""
+    global _pending_init
     outcome = {}
 
     def init():
@@ -157,6 +175,7 @@ def _init_within(ray, address: str, left: float, timeout: float) -> None:
     worker.start()
     worker.join(left)
     if worker.is_alive():
+        _pending_init = worker
         raise TimeoutError(f"Ray did not connect to the head at {address} within {timeout:g} s: the address "
                            f"answers as a gRPC server, but Ray's handshake did not finish (a head of another "
                            f"Ray version, or one still starting?); raise the timeout (connect(timeout=), "
@@ -169,20 +188,29 @@ def connect(address: str | None = None, *, num_cpus: int | None = None, timeout:
     """Joins the Ray cluster at `address` (HOST:PORT, 'auto', ray://...), or starts a
     local one with num_cpus CPUs when address is None; nothing if Ray is already up.
     Returns the ray module. Joining takes at most `timeout` seconds (CONNECT_TIMEOUT, 30),
-    the address's check included (probe_ray_head, which needs no Ray): past it, or when
-    the address is no Ray head, an error names the address and what was expected."""
+    the address's check included (probe_ray_head, which needs no Ray) but not the import
+    of Ray (seconds, and no part of reaching the head): past it, or when the address is
+    no Ray head, an error names the address and what was expected. After a connect that
+    timed out, Ray's connect goes on in the background; until it ends, connect() refuses
+    (RuntimeError), since Ray may still join that cluster."""
     timeout = _check_timeout(timeout)
     running = sys.modules.get("ray")
     if running is not None and running.is_initialized():
         return running
-    deadline = time.monotonic() + timeout
+    if _pending_init is not None and _pending_init.is_alive():
+        raise RuntimeError(f"an earlier connect() timed out, and its {_pending_init.name} still retries in the "
+                           f"background (Ray has no way to stop it): it may yet join that cluster, so this "
+                           f"process cannot connect again until it ends; start a new process to connect "
+                           f"elsewhere")
+    probe_start = time.monotonic()
     if address is not None:
         probe_ray_head(address, timeout)
+    probed = time.monotonic() - probe_start
     ray = _import_ray()
     if ray.is_initialized():
         return ray
     if address is not None:
-        _init_within(ray, address, max(deadline - time.monotonic(), 1e-3), timeout)
+        _init_within(ray, address, max(timeout - probed, 1e-3), timeout)
     else:
         # Ray starts its workers 15 nice levels below the raylet by default, so on a busy
         # machine an actor ran at half the speed of the same loop in this process

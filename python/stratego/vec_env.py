@@ -19,7 +19,8 @@ from .deploy import parse_setup
 from .recording import RecordedGames
 from .seeding import resolve_seed
 from .variants import Variant, load_variant
-from .vec_shell import AUTORESET_MODES, VecShell, _autoreset_mode, _check_memory, _resolve_threads, batch_space, fixed_array
+from .threads import resolve_num_threads
+from .vec_shell import AUTORESET_MODES, VecShell, _autoreset_mode, _check_memory, batch_space, fixed_array
 
 ILLEGAL_ACTION_MODES = {"raise": _core.ILLEGAL_RAISE, "lose": _core.ILLEGAL_LOSES}
 END_REASONS: tuple[str, ...] = _core.END_REASONS
@@ -209,7 +210,7 @@ class VecEnv(VecShell):
         except (MemoryError, ValueError) as exc:
             raise MemoryError(f"cannot allocate the buffers of {n} games: {exc}") from None
         self._batch = _core.Batch(
-            n, _resolve_threads(num_threads), self.variant.rules, *self._outputs(),
+            n, resolve_num_threads(num_threads), self.variant.rules, *self._outputs(),
             obs=self.obs, final_obs=self.final_obs, full_obs=self.full_obs,
             obs_views=VIEWS[views] if observations else 0,
             history_k=history_k, probabilities=bool(belief), as_float=dtype == np.float32,

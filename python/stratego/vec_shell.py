@@ -55,7 +55,9 @@ class BatchBox(spaces.Box):
     bounded_below and bounded_above at full size, four bytes for each byte of uint8
     observations, plus temporaries while it builds them: more than the observations
     themselves, and not in the memory check (issue 26: VecEnv(20000) peaked at about 5x
-    its estimate). Pickles and copies as (single, num_envs)."""
+    its estimate). Pickles and copies as (single, num_envs) and its random generator
+    (np_random, when seeded or drawn from), so that a copy samples as the space does, as a
+    copy of Gymnasium's Box does."""
 
     def __init__(self, single: spaces.Box, num_envs: int):
         # Box's own checks of the bounds, on one row.
@@ -69,7 +71,9 @@ class BatchBox(spaces.Box):
         self.single = single
 
     def __reduce__(self):
-        return type(self), (self.single, self.shape[0])
+        # The bounds are rebuilt from single (views, not num_envs rows); the generator's
+        # state travels as Gymnasium's Box pickles it, in the instance's __dict__.
+        return type(self), (self.single, self.shape[0]), {"_np_random": self._np_random}
 
 
 def batch_space(single: spaces.Space, num_envs: int) -> spaces.Space:
@@ -81,12 +85,6 @@ def batch_space(single: spaces.Space, num_envs: int) -> spaces.Space:
     if isinstance(single, spaces.Dict):
         return spaces.Dict({key: batch_space(space, num_envs) for key, space in single.spaces.items()})
     return gym_batch_space(single, num_envs)
-
-
-def _resolve_threads(num_threads):
-    """0 is the default count, a count above the pool's cap is cut to it with a warning
-    (stratego.threads.resolve_num_threads); anything else goes to the core, which checks it."""
-    return resolve_num_threads(num_threads)
 
 
 def fixed_array(shape, dtype, fill=0) -> np.ndarray:
@@ -244,7 +242,7 @@ class VecShell(GymVectorEnv):
 
     @num_threads.setter
     def num_threads(self, value: int) -> None:
-        self._batch.num_threads = _resolve_threads(value)
+        self._batch.num_threads = resolve_num_threads(value)
 
     def sample_actions(self) -> np.ndarray:
         """A uniformly random legal action for each game (C, per-game streams)."""

@@ -6,7 +6,10 @@
  * an index counts, so two threads running one index is also a race that TSan reports.
  * Now and then a caller pauses past the idle period (STRATEGO_POOL_IDLE_MS, 2 ms here
  * unless set), so workers exit while other callers start loops and start new workers.
- * At the end every worker must have left, and never more than the cap have run.
+ * Every caller checks after each of its loops, and the first chunk of each loop checks
+ * while it runs, that no more than the cap of workers are running; at the end every
+ * worker must have left. First, several times over: once every worker has left, a loop
+ * on 2 threads starts one, which must take part in that very loop (not wait for the next).
  *
  *   pool_stress [loops]   loops a caller (default 300); prints one line and "ok", or
  *                         names the failed check and exits 1.
@@ -16,6 +19,7 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +38,7 @@
 enum { CALLERS = 4, POOL_MAX_N = 5000, MAX_THREADS_ASKED = 12 };
 
 static int loops_per_caller = 300;
+static int cap; /* pool_max_threads() */
 
 static void sleep_ms(int ms) {
     struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
@@ -59,6 +64,37 @@ static void count_task(void *ctx, int64_t begin, int64_t end) {
         for (int64_t k = 0; k < job->work; k++) x = x * 6364136223846793005ull + 1;
         job->hits[i]++;
     }
+    /* While the loop runs, too: the cap holds at every moment, not only once joined. */
+    if (begin == 0) CHECK(pool_workers() <= cap - 1);
+}
+
+typedef struct {
+    pthread_t caller;
+    atomic_int off_caller; /* chunks run by a worker */
+} JoinLoop;
+
+static void join_task(void *ctx, int64_t begin, int64_t end) {
+    JoinLoop *loop = ctx;
+    (void)begin, (void)end;
+    if (!pthread_equal(pthread_self(), loop->caller)) atomic_fetch_add(&loop->off_caller, 1);
+    /* Long enough a chunk (64 chunks, 1 ms each) for a started worker to claim some. */
+    sleep_ms(1);
+}
+
+/* A worker started by a loop joins that loop: with none left (idle), a loop on 2 threads
+ * starts one, which must run some of its chunks. Each size is a new loop to the pool's
+ * pace (pool.h), whose first run has helpers. */
+static void new_worker_joins(void) {
+    for (int k = 0; k < 5; k++) {
+        for (int wait = 0; wait < 2000 && pool_workers() > 0; wait++) sleep_ms(1);
+        CHECK(pool_workers() == 0);
+        JoinLoop loop = {pthread_self(), 0};
+        pool_run(2, 1024 + 16 * k, join_task, &loop);
+        if (atomic_load(&loop.off_caller) == 0) {
+            fprintf(stderr, "pool_stress: the worker started by loop %d did not take part in it\n", k);
+            exit(1);
+        }
+    }
 }
 
 /* Sizes at the edges of the pool's rules: the caller alone (n at most a chunk, 16
@@ -76,6 +112,7 @@ static void *pool_caller(void *arg) {
         int threads = 1 + (int)((r >> 20) % MAX_THREADS_ASKED);
         job.work = (int64_t)((r >> 32) % 8);
         pool_run(threads, n, count_task, &job);
+        CHECK(pool_workers() <= cap - 1);
         for (int64_t i = 0; i < n; i++) {
             if (job.hits[i] != 1) {
                 fprintf(stderr, "pool_stress: loop %d of %lld games on %d threads ran game %lld %d times\n", loop,
@@ -103,7 +140,7 @@ static void race_task(void *ctx, int64_t begin, int64_t end) {
 
 int main(int argc, char **argv) {
     setenv("STRATEGO_POOL_IDLE_MS", "2", 0);
-    int cap = pool_max_threads();
+    cap = pool_max_threads();
     CHECK(cap >= 1 && cap <= POOL_MAX_THREADS);
     if (argc > 1 && strcmp(argv[1], "race") == 0) {
         /* Chunks of 16 games: 64 chunks a loop, enough for every helper to join. */
@@ -113,6 +150,7 @@ int main(int argc, char **argv) {
     }
     if (argc > 1) loops_per_caller = atoi(argv[1]);
     CHECK(loops_per_caller >= 1);
+    new_worker_joins();
     pthread_t callers[CALLERS];
     for (int k = 0; k < CALLERS; k++) CHECK(pthread_create(&callers[k], NULL, pool_caller, (void *)(intptr_t)(k + 1)) == 0);
     for (int k = 0; k < CALLERS; k++) pthread_join(callers[k], NULL);

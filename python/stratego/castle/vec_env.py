@@ -14,7 +14,8 @@ from gymnasium.vector import AutoresetMode
 
 from stratego import _core
 from stratego.compact import unpack_mask
-from stratego.vec_shell import AUTORESET_MODES, VecShell, _autoreset_mode, _check_memory, _resolve_threads, batch_space
+from stratego.threads import resolve_num_threads
+from stratego.vec_shell import AUTORESET_MODES, VecShell, _autoreset_mode, _check_memory, batch_space
 
 from . import variants
 from .observation import CHANNELS, SHAPES
@@ -63,7 +64,7 @@ class VecEnv(VecShell):
         self._allocate_outputs(n, self.num_players, mask_width, np.uint8 if bits else np.bool_, view, view,
                                np.uint8, obs_format is not None)
         self._batch = _core.CastleBatch(
-            n, _resolve_threads(num_threads), *self._outputs(), variants.settings_tuple(values), obs=self.obs,
+            n, resolve_num_threads(num_threads), *self._outputs(), variants.settings_tuple(values), obs=self.obs,
             final_obs=self.final_obs, obs_format=OBS_FORMATS[obs_format], mask_bits=bits,
             autoreset=AUTORESET_MODES[self.autoreset_mode])
         self.observation_channels = CHANNELS if obs_format == "planes" else None
