@@ -33,6 +33,7 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from . import _core
+from .atomic_write import write_file
 from .bench import ProgressBar
 from .elo import EloFit, fit_elo
 from .policy import ObservationSettings, checked_actions, observation_settings
@@ -235,8 +236,9 @@ class ArenaResult:
             "players": players, "pairings": pairings, "notes": list(self.notes),
         }
 
-    def write_json(self, path: str | os.PathLike) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+    def write_json(self, path: str | os.PathLike) -> Path:
+        """Writes to_dict() as JSON, whole or not at all (stratego.atomic_write); returns the path."""
+        return write_file(path, json.dumps(self.to_dict(), indent=2) + "\n", what="JSON file")
 
 
 def _derive_seed(seed: int, *keys: int) -> int:

@@ -28,6 +28,7 @@ import torch
 
 from .observation import OBSERVATION_VERSION
 from .policy import ObservationSettings
+from .atomic_write import atomic_write
 from .torch_policy import TorchPolicy
 from .variants import RULE_SETTINGS, Variant, load_variant
 
@@ -174,11 +175,9 @@ def save_policy(path: str | os.PathLike, net: torch.nn.Module, variant: str | Va
         "state_dict": state_dict,
         "metadata": metadata,
     }
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    torch.save(record, tmp)
-    os.replace(tmp, path)
-    return path
+    with atomic_write(path, "wb", what="policy file") as out:
+        torch.save(record, out)
+    return Path(path)
 
 
 def _expect(record: dict, key: str, kind: type | tuple, path: Path) -> Any:
