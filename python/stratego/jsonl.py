@@ -18,6 +18,7 @@ legality (Game.from_record plays them).
 """
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -50,29 +51,28 @@ _DEFAULTS = {name: default for name, _type, _lo, _hi, default, _doc in _core.RUL
 _REQUIRED = ("format", "version", "variant", "field", "moves")
 _OPTIONAL = ("rules", "pieces", "description", "to_move", "winner", "reason")
 
-# Notation of (action, player) and back, kept as they are met: a variant has at most a
-# few thousand of each, and a dict look-up is far cheaper than decoding every move.
-_TOKEN_OF: dict[tuple[int, int], str] = {}
-_ACTION_OF: dict[tuple[str, int], int] = {}
+# Notation of (action, player) and back, kept as they are met: a dict look-up is far
+# cheaper than decoding every move. Bounded: every variant's (action, player) pairs
+# (2 x 2801) fit, but a file can spell one move many ways ("b4 -B7"), and a
+# reader must not keep what every file it read once held (docs/records.md).
+MOVE_CACHE_SIZE = 1 << 13
 
 
+@functools.lru_cache(maxsize=MOVE_CACHE_SIZE)
 def _token(action: int, player: int) -> str:
-    key = (action, player)
-    token = _TOKEN_OF.get(key)
-    if token is None:
-        token = _TOKEN_OF[key] = action_to_move(action, player)
-    return token
+    return action_to_move(action, player)
+
+
+@functools.lru_cache(maxsize=MOVE_CACHE_SIZE)
+def _parsed_move(token: str, player: int) -> int:
+    return move_to_action(token, player)
 
 
 def _action(token, player: int, num_actions: int, where: str) -> int:
     if not isinstance(token, str) or len(token) > 12:
         raise RecordError(f"{where}: expected a move in notation like 'B4-B7', '6@F4' or 'pass', got {token!r:.40}")
-    key = (token, player)
-    action = _ACTION_OF.get(key)
     try:
-        if action is None:
-            action = _ACTION_OF[key] = move_to_action(token, player)
-        return check_in_variant(action, num_actions, token)
+        return check_in_variant(_parsed_move(token, player), num_actions, token)
     except ValueError as exc:
         raise RecordError(f"{where}: {exc}") from None
 
