@@ -98,7 +98,8 @@ def _arena(args: argparse.Namespace) -> int:
         target_path(args.json, "JSON file")  # refused before the games, not after
     result = run_arena(args.players, games=args.games, variant=args.variant, seed=args.seed, setup=args.setup,
                        num_threads=args.threads, batch_size=args.batch_size, max_plies=args.max_plies,
-                       sample=args.sample, check_rules=not args.ignore_rules, progress=not args.no_progress)
+                       sample=args.sample, check_rules=not args.ignore_rules, trust=args.trust,
+                       progress=not args.no_progress)
     print(f"stratego arena: variant {result.variant}, {args.setup} setups, seed {result.seed}, "
           f"{result.games} games per pairing and colour (the first game of each slot), {result.seconds:.1f} s")
     print(result.table())
@@ -274,6 +275,9 @@ def main(argv: list[str] | None = None) -> int:
     arena.add_argument("--ignore-rules", action="store_true",
                        help="let a policy file play a variant whose rule settings differ from its own "
                             "(pieces and actions must still match)")
+    arena.add_argument("--trust", action="store_true",
+                       help="let policy files import the network module they name; without it only stratego's "
+                            "networks and those installed packages register load (docs/agents.md)")
     arena.add_argument("--json", default=None, help="write the results to this JSON file")
     arena.add_argument("--no-progress", action="store_true", help="no progress bar")
     pairs = sub.add_parser("pairs", help="training pairs (observation, mask, action, player) from game records",
