@@ -201,6 +201,10 @@ def test_atomic_write_keeps_the_old_file_when_the_block_raises(tmp_path):
     assert target.read_text() == "new" and (target.stat().st_mode & 0o777) == 0o640  # keeps its permissions
     with pytest.raises(FileNotFoundError, match=f"cannot write {tmp_path / 'no' / 't.txt'}: folder "):
         write_file(tmp_path / "no" / "t.txt", "x")
+    # A link stays a link: the file it points to is written (and named).
+    (tmp_path / "link.txt").symlink_to(target)
+    assert write_file(tmp_path / "link.txt", "via link") == target
+    assert (tmp_path / "link.txt").is_symlink() and target.read_text() == "via link"
 
 
 def test_a_refused_record_appends_nothing(tmp_path):

@@ -9,7 +9,7 @@ SQLite's rule for its journal: a reader sees the old file or the new one, never 
 
 `LineAppender(path)` adds whole lines to a file of lines (JSON lines): each `append`
 is one write of whole lines in O_APPEND mode, and one that fails part way is cut back
-to where it started. Before the first append it checks the file's tail: a file that
+to where it started; closing fsyncs once. Before the first append it checks the file's tail: a file that
 ends in a partial line (a write that a crash cut short) is refused, since the next line
 would be glued to it and both lost to a reader.
 
@@ -35,10 +35,13 @@ class TornTailError(ValueError):
 
 def target_path(path: str | os.PathLike, what: str = "file") -> Path:
     """`path` as a Path, checked to be writable as a file: not a folder, in a folder that
-    exists. OSError (IsADirectoryError, FileNotFoundError) naming the path otherwise."""
+    exists; a symbolic link gives the file it points to. OSError (IsADirectoryError,
+    FileNotFoundError) naming the path otherwise."""
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
     path = Path(path)
+    if path.is_symlink():  # write where the link points: a rename over it would replace the link
+        path = Path(os.path.realpath(path))
     if path.is_dir():
         raise IsADirectoryError(f"{path} is a folder; expected the name of the {what} to write")
     folder = path.parent
@@ -115,10 +118,12 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", *, encoding: str | No
 
 
 def write_file(path: str | os.PathLike, data: str | bytes, *, what: str = "file") -> Path:
-    """Writes `data` (str as UTF-8) to `path` whole or not at all; returns the path."""
+    """Writes `data` (str as UTF-8) to `path` whole or not at all; returns the path
+    written (a link's target)."""
+    path = target_path(path, what)
     with atomic_write(path, "wb", what=what) as out:
         out.write(data.encode("utf-8") if isinstance(data, str) else data)
-    return Path(path)
+    return path
 
 
 class LineAppender:
@@ -172,7 +177,6 @@ class LineAppender:
             while data:
                 written = os.write(self._fd, data)
                 data = data[written:]
-            os.fsync(self._fd)
         except BaseException:
             if before == 0 and self._created:
                 self.rollback()
@@ -199,9 +203,13 @@ class LineAppender:
                 pass
 
     def close(self) -> None:
+        """Makes the appended lines durable (one fsync, not one a line) and closes."""
         if self._fd >= 0:
             fd, self._fd = self._fd, -1
-            os.close(fd)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
 
     def __enter__(self) -> "LineAppender":
         return self
