@@ -3,10 +3,13 @@
 a saved policy playing in the arena from the command line."""
 from __future__ import annotations
 
+import importlib
 import json
 import os
+import re
 import subprocess
 import sys
+import zipfile
 
 import numpy as np
 import pytest
@@ -16,7 +19,10 @@ torch = pytest.importorskip("torch")
 import stratego  # noqa: E402
 from stratego.nets import ConvPolicyNet  # noqa: E402
 from stratego.policy import ObservationSettings  # noqa: E402
-from stratego.policy_file import FORMAT_VERSION, PolicyFileError, load_policy, read_policy_file, save_policy  # noqa: E402
+from stratego.policy_file import (  # noqa: E402
+    FORMAT_VERSION, PolicyFileError, UntrustedFactoryError, load_policy, read_policy_file, registered_networks,
+    save_policy,
+)
 from stratego.torch_policy import TorchPolicy, masked_logits  # noqa: E402
 
 pytestmark = pytest.mark.heavy
@@ -152,10 +158,18 @@ def rewrite(path, tmp_path, change):
 @pytest.mark.parametrize("change, message", [
     (lambda r: r.update(format_version=FORMAT_VERSION + 1), "format version 2; this build reads versions 1 to 1"),
     (lambda r: r.pop("metadata"), r"lacks \['metadata'\]"),
-    (lambda r: r["network"].update(factory="no_such_pkg.nets:Net"), "cannot import module 'no_such_pkg.nets'"),
-    (lambda r: r["network"].update(factory="stratego.nets:Missing"), "has no 'Missing'"),
-    (lambda r: r["network"].update(factory="os:system"), "is not a torch.nn.Module class"),
+    (lambda r: r["network"].update(factory="no_such_pkg.nets:Net"), "neither one of stratego's networks"),
     (lambda r: r["network"].update(factory="stratego.nets"), "must be 'module:Class'"),
+    (lambda r: r["network"].update(factory=":Net"), r"must be 'module:Class' \(dotted Python names\)"),
+    (lambda r: r["network"].update(factory="a b:Net"), "dotted Python names"),
+    (lambda r: r["network"].update(factory="torch.nn:Module"), "neither one of stratego's networks"),
+    (lambda r: r["network"]["kwargs"].update(channels=torch.zeros(1)), "kwargs.*must hold plain values"),
+    (lambda r: r["state_dict"].update(extra=[1]), "must map names .str. to tensors"),
+    (lambda r: r["observation"].update(channels=5), "'channels' must be a list"),
+    (lambda r: r["variant"].update(num_actions="1800"), r"num_actions must be an int, got '1800' \(str\)"),
+    (lambda r: r["variant"].update(num_actions=1800.0), r"num_actions must be an int, got 1800.0 \(float\)"),
+    (lambda r: r["network"]["kwargs"].update(blocks=10**9), "blocks must be at most 256"),
+    (lambda r: r["network"]["kwargs"].update(channels=2048), "weights do not fit .*stem.0.weight"),
     (lambda r: r["network"]["kwargs"].update(channels=16), "weights do not fit"),
     (lambda r: r["network"]["kwargs"].update(channels=-1), "cannot be built"),
     (lambda r: r["observation"].update(version=99), "observation layout version 99"),
@@ -165,8 +179,28 @@ def rewrite(path, tmp_path, change):
 ])
 def test_broken_files_are_refused_with_the_cause(saved, tmp_path, change, message):
     _, path = saved
+    changed = rewrite(path, tmp_path, change)
+    with pytest.raises(PolicyFileError, match=message) as caught:
+        load_policy(changed)
+    assert str(caught.value).startswith(f"{changed}: ")  # every refusal names the file
+
+
+@pytest.mark.parametrize("factory, message", [
+    ("no_such_pkg.nets:Net", "cannot import module 'no_such_pkg.nets'"),
+    ("stratego.nets:Missing", "has no 'Missing'"),
+    ("os:system", "is not a torch.nn.Module class"),
+    # nn.Module itself builds, but has no forward: a clear refusal, not NotImplementedError.
+    ("torch.nn:Module", "fails on one empty observation: NotImplementedError"),
+])
+def test_trusted_factories_are_still_checked(saved, tmp_path, factory, message):
+    _, path = saved
+
+    def change(record):
+        record["network"]["factory"] = factory
+        if factory == "torch.nn:Module":
+            record["network"]["kwargs"], record["state_dict"] = {}, {}
     with pytest.raises(PolicyFileError, match=message):
-        load_policy(rewrite(path, tmp_path, change))
+        load_policy(rewrite(path, tmp_path, change), trust=True)
 
 
 def test_a_policy_plays_only_its_variant(saved, tmp_path):
@@ -248,3 +282,157 @@ def test_arena_refuses_a_policy_of_another_variant(saved, capsys):
     with pytest.raises(SystemExit):
         main(["arena", "random", str(path), "--variant", "barrage", "--no-progress"])
     assert "saved for variant 'classic', asked to play 'barrage'" in capsys.readouterr().err
+
+
+# A policy file runs no code (docs/agents.md "Saved policies"): a factory that is not
+# stratego's or registered is refused before anything is imported.
+
+@pytest.mark.parametrize("factory", ["this:Net", "venv.__main__:Net", "antigravity:Net"])
+def test_a_file_naming_a_module_imports_nothing(saved, tmp_path, factory):
+    _, path = saved
+    module = factory.split(":")[0]
+    for name in [module, module.split(".")[0]]:
+        sys.modules.pop(name, None)
+    named = rewrite(path, tmp_path, lambda r: r["network"].update(factory=factory))
+    with pytest.raises(UntrustedFactoryError, match=rf"{re.escape(factory)!s}.*would import module "
+                                                    rf"'{re.escape(module)}'.*trust=True \(stratego arena --trust\)"):
+        load_policy(named)
+    assert module not in sys.modules and module.split(".")[0] not in sys.modules
+
+
+def test_arena_refuses_an_untrusted_file_and_runs_nothing(saved, tmp_path, capsys):
+    _, path = saved
+    named = rewrite(path, tmp_path, lambda r: r["network"].update(factory="this:Net"))
+    sys.modules.pop("this", None)
+    from stratego.cli import main
+    with pytest.raises(SystemExit):
+        main(["arena", "random", str(named), "--games", "1", "--no-progress"])
+    out, err = capsys.readouterr()
+    assert "The Zen of Python" not in out and "only if you trust" in err and "this" not in sys.modules
+
+
+USER_NET = '''
+from stratego.nets import ConvPolicyNet
+
+class UserNet(ConvPolicyNet):
+    """A network of the user's own, in a module of its own."""
+'''
+
+
+@pytest.fixture
+def user_module(tmp_path, monkeypatch):
+    """A module `user_nets_<n>` on the path, defining UserNet; the file it saves names it."""
+    name = f"user_nets_{abs(hash(str(tmp_path))) % 10**8}"
+    (tmp_path / f"{name}.py").write_text(USER_NET)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module(name)
+    torch.manual_seed(0)
+    net = module.UserNet(channels=8, blocks=1)
+    path = save_policy(tmp_path / "user.pt", net)
+    del sys.modules[name]
+    yield name, path
+    sys.modules.pop(name, None)
+
+
+def test_trust_loads_a_users_module(user_module, tmp_path):
+    name, path = user_module
+    with pytest.raises(UntrustedFactoryError, match=f"'{name}:UserNet' is neither"):
+        load_policy(path)
+    assert name not in sys.modules
+    policy = load_policy(path, trust=True)
+    assert type(policy.net).__name__ == "UserNet" and name in sys.modules
+    env = stratego.VecEnv(4, "classic", seed=0)
+    assert env.action_mask[np.arange(4), policy(env.obs, env.action_mask)].all()
+    out = tmp_path / "arena.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "stratego.cli", "arena", "random", str(path), "--games", "2", "--max-plies", "50",
+         "--no-progress", "--trust", "--json", str(out)],
+        capture_output=True, text=True, timeout=600,
+        env={**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])})
+    assert done.returncode == 0, done.stderr
+    assert f"results written to {out}" in done.stdout
+
+
+def test_a_registered_network_loads_without_trust(tmp_path, monkeypatch):
+    # An installed package registers its network in the entry point group
+    # "stratego.policies": a dist-info folder on the path is what pip leaves.
+    name = f"registered_nets_{abs(hash(str(tmp_path))) % 10**8}"
+    (tmp_path / f"{name}.py").write_text(USER_NET)
+    info = tmp_path / f"{name}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[stratego.policies]\nusernet = {name}:UserNet\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.invalidate_caches()
+    module = importlib.import_module(name)
+    torch.manual_seed(0)
+    path = save_policy(tmp_path / "registered.pt", module.UserNet(channels=8, blocks=1))
+    del sys.modules[name]
+    # Reading the registry imports nothing.
+    assert registered_networks()[f"{name}:UserNet"] == name and name not in sys.modules
+    policy = load_policy(path)
+    assert type(policy.net).__name__ == "UserNet"
+    sys.modules.pop(name, None)
+
+
+PEAK_SCRIPT = '''
+import resource, sys
+from stratego.policy_file import PolicyFileError, load_policy
+load_policy(sys.argv[1])  # a good file: warms everything up
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+try:
+    load_policy(sys.argv[2])
+    print("LOADED")
+except PolicyFileError as exc:
+    print("REFUSED", exc)
+print("GROWTH_KB", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
+'''
+
+
+def peak_growth(good, bad) -> tuple[str, int]:
+    """(what loading `bad` said, how much it raised the process's peak memory, in MiB)."""
+    done = subprocess.run([sys.executable, "-c", PEAK_SCRIPT, str(good), str(bad)], capture_output=True, text=True,
+                          timeout=600, env={**os.environ, "OMP_NUM_THREADS": "1"})
+    assert done.returncode == 0, done.stderr
+    said = done.stdout.splitlines()
+    return said[0], int(said[-1].split()[1]) // 1024
+
+
+def test_a_small_file_cannot_make_the_loader_allocate(saved, tmp_path):
+    # 3 KB of description asking for a network of 300 MB: refused before it is built.
+    _, path = saved
+    wide = rewrite(path, tmp_path, lambda r: r["network"]["kwargs"].update(channels=2048))
+    said, growth = peak_growth(path, wide)
+    assert said.startswith("REFUSED") and "weights do not fit" in said, said
+    assert growth < 48, f"refusing the file took {growth} MiB"
+    # A network larger than max_bytes is refused by its size, before it is built (its
+    # weights must match the file's, so only buffers it does not save can outgrow a file).
+    from stratego.policy_file import _build
+    with pytest.raises(PolicyFileError, match=r"would take [\d,]+ bytes; the limit is 1,000 \(max_bytes\)"):
+        _build("stratego.nets:ConvPolicyNet", {"channels": 8, "blocks": 1}, {}, max_bytes=1000)
+    with pytest.raises(PolicyFileError, match=r"bytes; a policy file may take at most 1,000 \(max_bytes\)"):
+        load_policy(path, max_bytes=1000)
+
+
+def test_a_compressed_member_is_refused_before_it_inflates(saved, tmp_path):
+    # torch.save stores members uncompressed; a forged file deflates 64 MiB of zeros
+    # into a member of about 64 KB, which a reader would inflate in full.
+    _, path = saved
+    big = rewrite(path, tmp_path, lambda r: r["state_dict"].update(pad=torch.zeros(16 << 20)))
+    packed = tmp_path / "packed.pt"
+    with zipfile.ZipFile(big) as source, zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as out:
+        for info in source.infolist():
+            out.writestr(info.filename, source.read(info))
+    big.unlink()
+    assert packed.stat().st_size < 1 << 20
+    said, growth = peak_growth(path, packed)
+    assert said.startswith("REFUSED") and "is compressed (it would inflate from" in said, said
+    assert growth < 32, f"refusing the file took {growth} MiB"
+
+
+def test_a_cut_file_is_refused_clearly(saved, tmp_path):
+    _, path = saved
+    cut = tmp_path / "cut.pt"
+    cut.write_bytes(path.read_bytes()[:-200])
+    with pytest.raises(PolicyFileError, match="not the zip archive torch.save writes"):
+        load_policy(cut)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import itertools
 
 import pytest
 
@@ -78,7 +79,7 @@ def test_json_lines_writer_refuses_what_its_reader_refuses(tmp_path):
     out = tmp_path / "g.jsonl"
     with pytest.raises(RecordError):
         write_jsonl([too_many], out)
-    assert out.read_text() == ""  # nothing of the refused line
+    assert not out.exists()  # whole or not at all: a refused line leaves no file
     base = stratego.load_variant("classic")
     long_name = stratego.Variant("v" * (MAX_NAME_CHARS + 1), "", base.piece_counts, base.settings)
     long_text = stratego.Variant("mine", "d" * (MAX_DESCRIPTION_CHARS + 1), base.piece_counts, base.settings)
@@ -106,3 +107,48 @@ def test_commands_that_read_files_take_max_moves(tmp_path, capsys):
         assert "12 moves; expected at most 11 (max_moves)" in capsys.readouterr().err
     assert main(["view", str(path), "-o", str(tmp_path / "g.html"), "--max-moves", "12"]) == 0
     assert main(["pairs", str(path), "-o", str(tmp_path / "p.npz"), "--max-moves", "12"]) == 0
+
+
+def _spellings(count: int) -> list[str]:
+    """`count` distinct spellings of line moves, each a move the reader accepts: case
+    and spaces vary ("b4 - B7"), as a file from outside may write them."""
+    out = []
+    for col in "ABCDEFGHIJ":
+        for row, to in itertools.permutations(range(1, 11), 2):
+            for low, high in ((col, col), (col.lower(), col), (col, col.lower()), (col.lower(), col.lower())):
+                for before in range(4):
+                    for after in range(4):
+                        out.append(" " * before + f"{low}{row}-{high}{to}" + " " * after)
+                        if len(out) == count:
+                            return out
+    raise AssertionError("not enough spellings")
+
+
+def test_reading_keeps_the_move_cache_bounded(tmp_path):
+    # docs/records.md: the reader holds one line at a time; its move cache is bounded too,
+    # however many spellings of moves the files it reads hold.
+    import json
+    import tracemalloc
+    from stratego import jsonl
+
+    base = json.loads(record_to_json(stratego.Game("classic", seed=0).record()))
+    moves = _spellings(4 * 14_000)
+    path = tmp_path / "spelled.jsonl"
+    with open(path, "w") as out:
+        for part in range(4):
+            out.write(json.dumps({**base, "moves": moves[part::4]}) + "\n")
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for record in jsonl.iter_jsonl(path):
+            assert len(record.actions) == 14_000
+        del record
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    # Unbounded, the 56,000 spellings kept about 11 MB after the reading ended.
+    assert kept < 3 << 20, f"reading kept {kept:,} bytes"
+    for cache in (jsonl._parsed_move, jsonl._token):
+        assert cache.cache_info().maxsize == jsonl.MOVE_CACHE_SIZE
+        assert cache.cache_info().currsize <= jsonl.MOVE_CACHE_SIZE
+    assert jsonl._parsed_move.cache_info().currsize == jsonl.MOVE_CACHE_SIZE  # the file overflowed it

@@ -32,6 +32,7 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from . import _core
+from .atomic_write import write_file
 from .bench import ProgressBar
 from .elo import EloFit, fit_elo
 from .policy import ObservationSettings, checked_actions, observation_settings
@@ -95,15 +96,17 @@ def _is_policy_file(spec: str) -> bool:
     return spec.endswith(".pt") or (Path(spec).is_file() and not spec.endswith(".py"))
 
 
-def resolve_player(spec: Any, variant: Variant, *, sample: bool = False, check_rules: bool = True) -> ArenaPlayer:
+def resolve_player(spec: Any, variant: Variant, *, sample: bool = False, check_rules: bool = True,
+                   trust: bool = False) -> ArenaPlayer:
     """An ArenaPlayer from what a user gives: "random", "heuristic", a policy file path,
-    "module:function", a callable, or a (name, any of these) pair."""
+    "module:function", a callable, or a (name, any of these) pair. `trust` lets a policy
+    file import the network module it names (stratego.policy_file.load_policy)."""
     if isinstance(spec, ArenaPlayer):
         return spec
     if isinstance(spec, tuple):
         if len(spec) != 2 or not isinstance(spec[0], str):
             raise ValueError(f"a named player is a (name, player) pair, got {spec!r}")
-        player = resolve_player(spec[1], variant, sample=sample, check_rules=check_rules)
+        player = resolve_player(spec[1], variant, sample=sample, check_rules=check_rules, trust=trust)
         player.name = spec[0]
         return player
     if isinstance(spec, os.PathLike):
@@ -113,7 +116,7 @@ def resolve_player(spec: Any, variant: Variant, *, sample: bool = False, check_r
             return ArenaPlayer(spec, spec, bot=spec)
         if _is_policy_file(spec):
             from .policy_file import load_policy  # needs torch: only for policy files
-            policy = load_policy(spec, variant=variant, sample=sample, check_rules=check_rules)
+            policy = load_policy(spec, variant=variant, sample=sample, check_rules=check_rules, trust=trust)
             return ArenaPlayer(spec, spec, policy=policy, observation=policy.observation_settings)
         if ":" in spec:
             policy = _load_callable(spec)
@@ -234,8 +237,9 @@ class ArenaResult:
             "players": players, "pairings": pairings, "notes": list(self.notes),
         }
 
-    def write_json(self, path: str | os.PathLike) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+    def write_json(self, path: str | os.PathLike) -> Path:
+        """Writes to_dict() as JSON, whole or not at all (stratego.atomic_write); returns the path."""
+        return write_file(path, json.dumps(self.to_dict(), indent=2) + "\n", what="JSON file")
 
 
 def _derive_seed(seed: int, *keys: int) -> int:
@@ -334,7 +338,8 @@ def _play_chunk(players: list[ArenaPlayer], red: np.ndarray, blue: np.ndarray, f
 
 def run_arena(players: Iterable[Any], games: int = 100, variant: str | Variant = "classic", seed: int | None = None,
               *, setup: str = "random", num_threads: int = 0, batch_size: int = 4096, max_plies: int | None = None,
-              sample: bool = False, check_rules: bool = True, progress: bool = False) -> ArenaResult:
+              sample: bool = False, check_rules: bool = True, trust: bool = False,
+              progress: bool = False) -> ArenaResult:
     """Plays a round robin: every pair of `players` meets in `games` games with each
     colour (the first game of each env slot). Returns an ArenaResult with the Elo fit,
     anchored at "random" when it plays (else at the first player).
@@ -345,6 +350,8 @@ def run_arena(players: Iterable[Any], games: int = 100, variant: str | Variant =
     max_plies: a ply cap for the games (default: the variant's; 2000 if it has none).
     setup: "random", "human", or "agent" (every player deploys its own pieces before the
     first move, the bots at random; policies must observe the deployment planes).
+    trust: policy files may import the network module they name (only the package's
+    and registered networks otherwise; stratego.policy_file).
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive int (games per pairing and colour), got {games!r}")
@@ -366,7 +373,7 @@ def run_arena(players: Iterable[Any], games: int = 100, variant: str | Variant =
         raise ValueError("max_plies must be >= 1: the arena needs every game to end")
     # Policy files are checked against the variant as named: a cap the arena sets is its
     # own choice (it shows in the progress planes, which is the price of shorter games).
-    resolved = [resolve_player(p, base, sample=sample, check_rules=check_rules) for p in players]
+    resolved = [resolve_player(p, base, sample=sample, check_rules=check_rules, trust=trust) for p in players]
     names = [p.name for p in resolved]
     if len(resolved) < 2:
         raise ValueError(f"an arena needs at least 2 players, got {len(resolved)}")

@@ -5,6 +5,7 @@ import argparse
 import sys
 
 from . import _core
+from .atomic_write import target_path, write_file
 from .arguments import MAX_ENVS, MAX_THREADS, float_in, int_in
 from .bench import format_result, run_bench
 from .distributed import CONNECT_TIMEOUT, ActorFailed
@@ -106,15 +107,17 @@ def _bench_ray(args: argparse.Namespace) -> int:
 
 def _arena(args: argparse.Namespace) -> int:
     from .arena import run_arena
+    if args.json:
+        target_path(args.json, "JSON file")  # refused before the games, not after
     result = run_arena(args.players, games=args.games, variant=args.variant, seed=args.seed, setup=args.setup,
                        num_threads=args.threads, batch_size=args.batch_size, max_plies=args.max_plies,
-                       sample=args.sample, check_rules=not args.ignore_rules, progress=not args.no_progress)
+                       sample=args.sample, check_rules=not args.ignore_rules, trust=args.trust,
+                       progress=not args.no_progress)
     print(f"stratego arena: variant {result.variant}, {args.setup} setups, seed {result.seed}, "
           f"{result.games} games per pairing and colour (the first game of each slot), {result.seconds:.1f} s")
     print(result.table())
     if args.json:
-        result.write_json(args.json)
-        print(f"results written to {args.json}")
+        print(f"results written to {result.write_json(args.json)}")
     return 0
 
 
@@ -127,10 +130,8 @@ def _view(args: argparse.Namespace) -> int:
     else:
         from .viewer import load_game, viewer_html
         page = viewer_html(load_game(args.game, args.index, max_moves=args.max_moves), perspective=args.perspective, title=args.title)
-    # Written only once the whole page is made: a bad record leaves no file behind.
-    with open(args.output, "w", encoding="utf-8") as out:
-        out.write(page)
-    print(f"{args.output}: {args.perspective} view of {args.game}")
+    # Written only once the whole page is made, and whole or not at all.
+    print(f"{write_file(args.output, page, what='HTML file')}: {args.perspective} view of {args.game}")
     return 0
 
 
@@ -220,13 +221,14 @@ def _pairs(args: argparse.Namespace) -> int:
     from .pairs import save_pairs, training_pairs
     from .records import read_records
 
+    target_path(args.output, ".npz file")  # refused before the games are replayed, not after
     # As read: training_pairs replays each game once (a Record from load_records would be a replay already).
     records = read_records(args.records, max_moves=args.max_moves)
     players = {"both": (0, 1), "red": (0,), "blue": (1,)}[args.players]
     pairs = training_pairs(records, players=players, history_k=args.history_k, obs_format=args.obs_format)
-    save_pairs(args.output, pairs)
+    written = save_pairs(args.output, pairs)
     print(f"stratego pairs: {len(pairs['action'])} pairs of {args.players} from "
-          f"{len(set(pairs['game'].tolist()))} games written to {args.output}")
+          f"{len(set(pairs['game'].tolist()))} games written to {written}")
     return 0
 
 
@@ -301,6 +303,9 @@ def main(argv: list[str] | None = None) -> int:
     arena.add_argument("--ignore-rules", action="store_true",
                        help="let a policy file play a variant whose rule settings differ from its own "
                             "(pieces and actions must still match)")
+    arena.add_argument("--trust", action="store_true",
+                       help="let policy files import the network module they name; without it only stratego's "
+                            "networks and those installed packages register load (docs/agents.md)")
     arena.add_argument("--json", default=None, help="write the results to this JSON file")
     arena.add_argument("--no-progress", action="store_true", help="no progress bar")
     pairs = sub.add_parser("pairs", help="training pairs (observation, mask, action, player) from game records",

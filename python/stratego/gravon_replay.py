@@ -10,8 +10,8 @@ GameRecord and replays it to check that Gravon's rules give the same game back.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
+from .atomic_write import write_file
 from .actions import (
     RESCUE_ACTION_BASE, action_to_squares, check_in_variant, decode_action, rescue_to_action, squares_to_action,
 )
@@ -232,5 +232,5 @@ def write_record(game, path: str | os.PathLike | None = None, *, game_type: str 
         raise TypeError(f"write_record takes a Game, a Record or a GameRecord, got {type(game).__name__}")
     text = format_record(game)
     if path is not None:
-        Path(path).write_text(text, encoding="utf-8")
+        write_file(path, text, what="Gravon XML file")
     return text

@@ -18,6 +18,7 @@ legality (Game.from_record plays them).
 """
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import IO, Iterable, Iterator
 
 from .actions import action_to_move, check_in_variant, move_to_action
+from .atomic_write import LineAppender, atomic_write
 from .history import Record, RecordError, make_record, turn_players
 from .notation import is_rescue_text
 from . import _core
@@ -49,29 +51,28 @@ _DEFAULTS = {name: default for name, _type, _lo, _hi, default, _doc in _core.RUL
 _REQUIRED = ("format", "version", "variant", "field", "moves")
 _OPTIONAL = ("rules", "pieces", "description", "to_move", "winner", "reason")
 
-# Notation of (action, player) and back, kept as they are met: a variant has at most a
-# few thousand of each, and a dict look-up is far cheaper than decoding every move.
-_TOKEN_OF: dict[tuple[int, int], str] = {}
-_ACTION_OF: dict[tuple[str, int], int] = {}
+# Notation of (action, player) and back, kept as they are met: a dict look-up is far
+# cheaper than decoding every move. Bounded: every variant's (action, player) pairs
+# (2 x 2801) fit, but a file can spell one move many ways ("b4 -B7"), and a
+# reader must not keep what every file it read once held (docs/records.md).
+MOVE_CACHE_SIZE = 1 << 13
 
 
+@functools.lru_cache(maxsize=MOVE_CACHE_SIZE)
 def _token(action: int, player: int) -> str:
-    key = (action, player)
-    token = _TOKEN_OF.get(key)
-    if token is None:
-        token = _TOKEN_OF[key] = action_to_move(action, player)
-    return token
+    return action_to_move(action, player)
+
+
+@functools.lru_cache(maxsize=MOVE_CACHE_SIZE)
+def _parsed_move(token: str, player: int) -> int:
+    return move_to_action(token, player)
 
 
 def _action(token, player: int, num_actions: int, where: str) -> int:
     if not isinstance(token, str) or len(token) > 12:
         raise RecordError(f"{where}: expected a move in notation like 'B4-B7', '6@F4' or 'pass', got {token!r:.40}")
-    key = (token, player)
-    action = _ACTION_OF.get(key)
     try:
-        if action is None:
-            action = _ACTION_OF[key] = move_to_action(token, player)
-        return check_in_variant(action, num_actions, token)
+        return check_in_variant(_parsed_move(token, player), num_actions, token)
     except ValueError as exc:
         raise RecordError(f"{where}: {exc}") from None
 
@@ -230,35 +231,64 @@ def record_from_json(text: str | bytes, where: str = "record", *, max_moves: int
 
 class RecordWriter:
     """Writes records one a line to a path (or an open text file, left open):
-    `with RecordWriter("games.jsonl") as w: w.write(game)`. `append` adds to a file."""
+    `with RecordWriter("games.jsonl") as w: w.write(game)`.
+
+    A path is written whole or not at all (stratego.atomic_write): the lines go to a
+    temporary file that replaces the path when the writer closes, and a `with` block
+    that raises leaves the path as it was. `append=True` adds to the file instead, each
+    record in one write of its whole line; a `with` block that raises cuts the file back
+    to where it was, and a file that ends in a partial line (a crash) is refused
+    (TornTailError) rather than glued to."""
 
     def __init__(self, dest: str | os.PathLike | IO[str], *, append: bool = False):
+        self._atomic = self._appender = None
         if isinstance(dest, (str, os.PathLike)):
-            self._file, self._owned = open(dest, "a" if append else "w", encoding="utf-8", newline="\n"), True
+            if append:
+                self._appender = LineAppender(dest, "JSON lines file")
+                self._file = None
+            else:
+                self._atomic = atomic_write(dest, what="JSON lines file")
+                self._file = self._atomic.__enter__()
+            self.path = Path(dest)
         elif isinstance(dest, io.TextIOBase) or hasattr(dest, "write"):
-            self._file, self._owned = dest, False
+            self._file, self.path = dest, None
         else:
             raise TypeError(f"dest must be a path or a text file, got {type(dest).__name__}")
         self.count = 0
+        self._closed = False
 
     def write(self, record) -> None:
         """Writes a Record, or a Game's record."""
         from .game import Game
 
+        if self._closed:
+            raise ValueError("this RecordWriter is closed")
         if isinstance(record, Game):
             record = record.record()
-        self._file.write(record_to_json(record) + "\n")
+        line = record_to_json(record) + "\n"
+        if self._appender is not None:
+            self._appender.append(line)
+        else:
+            self._file.write(line)
         self.count += 1
 
     def close(self) -> None:
-        if self._owned:
-            self._file.close()
+        """Finishes the file: a path written whole gets its lines now."""
+        self._finish(None, None, None)
+
+    def _finish(self, kind, exc, tb) -> None:
+        self._closed = True
+        atomic, appender, self._atomic, self._appender = self._atomic, self._appender, None, None
+        if atomic is not None:
+            atomic.__exit__(kind, exc, tb)
+        if appender is not None:
+            appender.__exit__(kind, exc, tb)
 
     def __enter__(self) -> "RecordWriter":
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, kind, exc, tb) -> None:
+        self._finish(kind, exc, tb)
 
 
 def write_jsonl(records: Iterable, dest: str | os.PathLike | IO[str], *, append: bool = False) -> int:
@@ -291,12 +321,13 @@ def iter_jsonl(source: str | os.PathLike | IO[bytes], *, max_line_bytes: int = D
 
 def _iter_lines(handle, name: str, max_line_bytes: int, max_moves: int, parse) -> Iterator[Record]:
     cache: dict = {}
-    number = 0
+    number = offset = 0
     while True:
         line = handle.readline(max_line_bytes + 1)
         if not line:
             return
         number += 1
+        start, offset = offset, offset + len(line)
         where = f"{name}: line {number}"
         if isinstance(line, str):
             raise RecordError(f"{where}: the file is open in text mode; open it in binary mode ('rb')")
@@ -304,7 +335,16 @@ def _iter_lines(handle, name: str, max_line_bytes: int, max_moves: int, parse) -
             raise RecordError(f"{where}: longer than {max_line_bytes} bytes (max_line_bytes)")
         if not line.strip():
             raise RecordError(f"{where}: a blank line; expected one game a line")
-        yield parse(line, where, max_moves=max_moves, _cache=cache)
+        try:
+            record = parse(line, where, max_moves=max_moves, _cache=cache)
+        except RecordError as exc:
+            if line.endswith(b"\n"):
+                raise
+            # The last line, without its newline and unreadable: a write cut short.
+            raise RecordError(f"{where}: the file ends in a partial line (no newline, not a whole game): a write "
+                              f"that did not finish (a full disk, a crash); the lines before it are whole. Remove it "
+                              f"(truncate -s {start} {name}) to read the rest ({exc})") from None
+        yield record
 
 
 def read_jsonl(source: str | os.PathLike | IO[bytes], **limits) -> list[Record]:

@@ -24,6 +24,10 @@ RESCUE_TYPES = 12       # piece types a rescue can return
 HALF_ROWS = 5           # a rescued piece returns to a square of its own half (frame rows 0-4)
 # Plane counts: the largest number of one type in the shipped piece sets is 8 (Scouts).
 COUNT_SCALE = 1.0 / 8.0
+#: Most residual blocks: each is Python objects, made before a loader can weigh the
+#: network (stratego.policy_file builds it on the meta device first), so a file's
+#: `blocks` must be bounded here. Far deeper than a CPU-sized network needs.
+MAX_BLOCKS = 256
 
 
 def input_scale(settings: ObservationSettings) -> torch.Tensor:
@@ -67,6 +71,8 @@ class ConvPolicyNet(nn.Module):
         for key, value in (("channels", channels), ("blocks", blocks), ("value_hidden", value_hidden)):
             if isinstance(value, bool) or not isinstance(value, int) or value < (0 if key == "blocks" else 1):
                 raise ValueError(f"{key} must be a positive int, got {value!r}")
+        if blocks > MAX_BLOCKS:
+            raise ValueError(f"blocks must be at most {MAX_BLOCKS}, got {blocks}")
         # deploy: the deployment planes of setup="agent" (docs/deployment.md); the
         # placements are the rescue block's per-square type heads below.
         self.observation_settings = ObservationSettings(history_k, belief, obs_dtype, deploy=deploy)

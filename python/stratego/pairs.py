@@ -5,10 +5,12 @@ VecEnv gives with the same settings). docs/records.md "Training pairs".
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Iterable
 
 import numpy as np
 
+from .atomic_write import atomic_write, target_path
 from .gravon_replay import _gravon_actions, _gravon_variant, _replay
 from .gravon_xml import GameRecord
 from .history import Record, RecordError, action_players
@@ -103,6 +105,14 @@ def training_pairs(records: Iterable, *, players: Iterable[int] = (0, 1), histor
     return out
 
 
-def save_pairs(path, pairs: dict[str, np.ndarray], *, compress: bool = True) -> None:
-    """Writes training_pairs' arrays to an .npz file (np.load reads them by name)."""
-    (np.savez_compressed if compress else np.savez)(path, **pairs)
+def save_pairs(path, pairs: dict[str, np.ndarray], *, compress: bool = True) -> Path:
+    """Writes training_pairs' arrays to an .npz file (np.load reads them by name), whole
+    or not at all (stratego.atomic_write), and returns its path: `path` with ".npz"
+    added when it has no such suffix, as np.savez does. A folder is refused."""
+    target_path(path, ".npz file")
+    path = Path(path)
+    if path.suffix != ".npz":
+        path = path.with_name(path.name + ".npz")
+    with atomic_write(path, "wb", what=".npz file") as out:
+        (np.savez_compressed if compress else np.savez)(out, **pairs)
+    return path

@@ -7,15 +7,17 @@ and queues each game that ends; `VecEnv.pop_records()` empties the queue into on
 """
 from __future__ import annotations
 
+import contextlib
 import gzip
+import io
 import os
 import time
-import uuid
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import _core
+from .atomic_write import atomic_write, target_path
 from .history import Record, make_record
 from .variants import Variant
 
@@ -152,57 +154,50 @@ def write_dataset(dest, games: int, variant: str | Variant = "classic", *, num_e
     quota[:games % n] += 1
     written = np.zeros(n, dtype=np.int64)
     plies = actions_total = steps = 0
+    path = os.fspath(dest) if isinstance(dest, (str, os.PathLike)) else None
+    if path is not None:
+        target_path(path, "JSON lines file")  # a folder, a missing folder: refused before any game
     env = VecEnv(n, variant, num_threads=num_threads, seed=seed, observations=False, setup=setup, record=True,
                  record_plies=record_plies, **settings)
-    path = os.fspath(dest) if isinstance(dest, (str, os.PathLike)) else None
-    # A path is written as a temporary file beside it and renamed into place once every
-    # game is written: a run that fails (an incomplete record, Ctrl-C) leaves no partial file.
-    # (Created by open's "x", not mkstemp, so that it gets the usual permissions.)
-    temp = None
-    if path is not None:
-        temp = os.path.join(os.path.dirname(os.path.abspath(path)),
-                            f".{os.path.basename(path)}.{os.getpid()}.{uuid.uuid4().hex[:8]}.part")
-    if path is not None and path.endswith(".gz"):
-        out = gzip.open(temp, "xt", encoding="utf-8", newline="\n")
-    elif path is not None:
-        out = open(temp, "x", encoding="utf-8", newline="\n")
-    else:
-        out = dest
     start = time.perf_counter()
-    done = False
     try:
-        with RecordWriter(out) as writer:
-            while (written < quota).any():
-                env.step(_actions(env, red, blue))
-                steps += 1
-                records = env.pop_records()
-                if not len(records):
-                    continue
-                for j in range(len(records)):
-                    slot = int(records.game[j])
-                    if written[slot] >= quota[slot]:
+        with contextlib.ExitStack() as stack:
+            out = dest
+            if path is not None:
+                # Whole or not at all (stratego.atomic_write): a run that fails (a full disk,
+                # an incomplete record, Ctrl-C) leaves no file and no temporary file behind.
+                if path.endswith(".gz"):
+                    raw = stack.enter_context(atomic_write(path, "wb", what="JSON lines file"))
+                    # The header names the file, not its temporary name; closing the text
+                    # layer closes the gzip stream (its trailer), not the file under it.
+                    packed = gzip.GzipFile(os.path.basename(path), "wb", fileobj=raw)
+                    out = stack.enter_context(io.TextIOWrapper(packed, encoding="utf-8", newline="\n"))
+                else:
+                    out = stack.enter_context(atomic_write(path, what="JSON lines file"))
+            with RecordWriter(out) as writer:
+                while (written < quota).any():
+                    env.step(_actions(env, red, blue))
+                    steps += 1
+                    records = env.pop_records()
+                    if not len(records):
                         continue
-                    if not records.complete[j]:
-                        raise IncompleteRecordError(
-                            f"game {written[slot] + 1} of env slot {slot} played {records.count[j]} actions, more "
-                            f"than the record keeps (record_plies={env.record_plies}): give a larger record_plies "
-                            "(`stratego record --record-plies`)")
-                    writer.write(records.record(j))
-                    written[slot] += 1
-                    plies += int(records.plies[j])
-                    actions_total += int(records.count[j])
-                if progress is not None:
-                    progress(int(written.sum()), games)
-        done = True
+                    for j in range(len(records)):
+                        slot = int(records.game[j])
+                        if written[slot] >= quota[slot]:
+                            continue
+                        if not records.complete[j]:
+                            raise IncompleteRecordError(
+                                f"game {written[slot] + 1} of env slot {slot} played {records.count[j]} actions, "
+                                f"more than the record keeps (record_plies={env.record_plies}): give a larger "
+                                "record_plies (`stratego record --record-plies`)")
+                        writer.write(records.record(j))
+                        written[slot] += 1
+                        plies += int(records.plies[j])
+                        actions_total += int(records.count[j])
+                    if progress is not None:
+                        progress(int(written.sum()), games)
     finally:
         env.close()
-        if out is not dest:
-            out.close()
-        if temp is not None:
-            if done:
-                os.replace(temp, path)
-            else:
-                os.unlink(temp)
     size = os.path.getsize(path) if path is not None else 0
     return DatasetRun(games=int(written.sum()), plies=plies, actions=actions_total,
                       seconds=time.perf_counter() - start, bytes=size, steps=steps)

@@ -26,6 +26,7 @@ import os
 from dataclasses import dataclass, field
 from typing import IO, Iterable, Iterator
 
+from stratego.atomic_write import LineAppender, atomic_write
 from stratego.history import RecordError
 from stratego.jsonl import DEFAULT_MAX_LINE_BYTES, _pairs, _refuse_constant, iter_jsonl
 
@@ -189,9 +190,18 @@ def record_from_json(text: str | bytes, where: str = "record", *, max_moves: int
 
 def write_records(items: Iterable, dest: str | os.PathLike | IO[str], *, append: bool = False) -> int:
     """Writes Games or CastleRecords one a line to a path (or an open text file, left
-    open); returns how many."""
+    open); returns how many. A path is written whole or not at all, an append adds
+    whole lines or nothing (stratego.RecordWriter's rules, docs/records.md)."""
+    if isinstance(dest, (str, os.PathLike)) and append:
+        # Each record one write of its whole line; a failure cuts the file back.
+        with LineAppender(dest, "castle JSON lines file") as out:
+            count = 0
+            for item in items:
+                out.append(record_to_json(item) + "\n")
+                count += 1
+            return count
     if isinstance(dest, (str, os.PathLike)):
-        with open(dest, "a" if append else "w", encoding="utf-8", newline="\n") as handle:
+        with atomic_write(dest, what="castle JSON lines file") as handle:  # whole or not at all
             return write_records(items, handle)
     if not hasattr(dest, "write"):
         raise TypeError(f"dest must be a path or a text file, got {type(dest).__name__}")
