@@ -163,20 +163,27 @@ def viewer_html(game: Game, *, perspective: str = "full", title: str | None = No
     # "<" as \u003c: no text of the game can close the <script> element it sits in.
     payload = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
     head, tail = page_template("viewer.html").split("__DATA__")  # the data goes in last: no text of it is replaced
-    for key, value in (("TITLE", escape(title)), ("LIGHT", COLORS["light"]), ("DARK", COLORS["dark"]),
+    return fill_colours(head.replace("__TITLE__", escape(title))) + payload + tail
+
+
+def fill_colours(text: str) -> str:
+    """`text` with the board's colour names (__LIGHT__, __RED__, ...) as svg.COLORS has them."""
+    for key, value in (("LIGHT", COLORS["light"]), ("DARK", COLORS["dark"]),
                        ("LAKE", COLORS["lake"]), ("RED", COLORS["r"]), ("BLUE", COLORS["b"]),
                        ("LAST", COLORS["last"]), ("ATTACK", COLORS["attack"])):
-        head = head.replace(f"__{key}__", value)
-    return head + payload + tail
+        text = text.replace(f"__{key}__", value)
+    return text
 
 
 def page_template(name: str) -> str:
     """A page of stratego/data (viewer.html, castle_viewer.html) with what both share put
     in: the controls (viewer_controls.js) where it says __CONTROLS__, the common style
-    rules (viewer_common.css) where it says __COMMON_CSS__."""
+    rules (viewer_common.css) where it says __COMMON_CSS__, the board's (viewer_board.css,
+    `stratego serve`'s page draws its board with them too) where it says __BOARD_CSS__."""
     data = resources.files("stratego.data")
     page = data.joinpath(name).read_text(encoding="utf-8")
-    for key, shared in (("__CONTROLS__", "viewer_controls.js"), ("__COMMON_CSS__", "viewer_common.css")):
+    for key, shared in (("__CONTROLS__", "viewer_controls.js"), ("__COMMON_CSS__", "viewer_common.css"),
+                        ("__BOARD_CSS__", "viewer_board.css")):
         page = page.replace(key, data.joinpath(shared).read_text(encoding="utf-8"))
     return page
 
