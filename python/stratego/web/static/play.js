@@ -219,6 +219,7 @@
     body.dataset.turn = state && state.your_turn ? "you" : "";
     body.dataset.flipped = flipped ? "1" : "";
     if (!state) return;
+    body.dataset.you = state.you;
     const you = NAMES[state.you];
     let text;
     if (state.phase === "over") text = "Game over. " + state.result + ".";
