@@ -335,3 +335,54 @@ def test_stratego_serve_binds_to_this_machine_by_default(monkeypatch):
     assert seen["host"] == "0.0.0.0" and seen["port"] == 8123
     with pytest.raises(SystemExit):
         main(["serve", "--port", "70000"])
+
+
+def test_a_saved_policy_from_the_command_line_plays_its_own_variant_only(tmp_path):
+    torch = pytest.importorskip("torch")
+    from stratego.nets import ConvPolicyNet
+    from stratego.policy_file import save_policy
+    from stratego.web import load_policies
+
+    torch.manual_seed(0)
+    net = ConvPolicyNet(num_actions=stratego.load_variant("classic").num_actions, channels=8, blocks=1)
+    path = save_policy(tmp_path / "tiny.pt", net, "classic")
+    app = create_app(policies=load_policies([str(path)]))
+    with TestClient(app) as client:
+        assert "tiny" in client.get("/api/options").json()["opponents"]
+        game_id, state = new_game(client, opponent="tiny", color="blue", seed=3)
+        assert state["moves"][0]["mover"] == "r" and state["your_turn"]  # the policy moved first
+        state = play_to_end(client, game_id, state, random.Random(0))
+        assert state["reason"] != "illegal_action"
+        for options in ({"variant": "barrage"}, {"setup": "hand"}):  # other pieces; deployment planes
+            r = client.post("/api/games", json={"opponent": "tiny", **options})
+            assert r.status_code == 400 and "saved for variant 'classic'" in r.json()["error"]
+
+
+def test_a_rescue_in_ultimate_lightning(client, app):
+    """The rescue rule over HTTP: red's Sergeant reaches blue's back row; red is offered the
+    captured pieces to return (and "pass"), picks one, and the piece stands."""
+    game_id, state = new_game(client, variant="ultimate-lightning", seed=1)
+    played = app.state.store.games[game_id]
+    # Red: flag A1, Sergeants on B9 and K9. Blue: flag A10, a bomb at B10, a Marshal at E10.
+    field = ["A"] * 100
+    for sq in (42, 43, 46, 47, 52, 53, 56, 57):
+        field[sq] = "_"
+    field[0], field[81], field[89] = "M", "F", "F"
+    field[90], field[91], field[94] = "Y", "N", "X"
+    played.game = stratego.Game.from_field("".join(field), 0, "ultimate-lightning")
+    played.frames = None
+    played._begin_play()
+    # The Sergeant on B9 dies on the bomb (which goes too: one-time bombs): a piece to rescue.
+    state = client.post(f"/api/games/{game_id}/move", json={"move": "B9-B10"}).json()["state"]
+    assert state["moves"][0]["fight"] == {"attacker": "4", "defender": "B", "winner": "both"}
+    assert state["captured"]["r"]["ranks"] == ["4"]
+    state = client.post(f"/api/games/{game_id}/move", json={"move": "K9-K10"}).json()["state"]
+    assert state["phase"] == "rescue" and state["your_turn"]
+    options = sorted(m[2] for m in state["legal"])
+    assert "pass" in options and all(m == "pass" or m.split("@")[0] in state["captured"]["r"]["ranks"]
+                                     for m in options)
+    rescue = next(m for m in options if m != "pass")
+    state = client.post(f"/api/games/{game_id}/move", json={"move": rescue}).json()["state"]
+    assert state["rescues"] == [1, 0] and state["moves"][3]["move"] == rescue and state["moves"][3]["mover"] == "r"
+    rank, square = rescue.split("@")
+    assert state["board"][[square_name(sq) for sq in range(100)].index(square)] == "r" + rank

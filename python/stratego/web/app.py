@@ -208,11 +208,12 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
     def action(act, needs_body: bool = False):
         async def endpoint(request: Request) -> Response:
             game_id = request.path_params["id"]
-            store.get(game_id)
+            played, lock = store.get(game_id), store.locks[game_id]  # before any wait
             since = _since(request)
             body = await _body(request) if needs_body else None
-            async with store.locks[game_id]:
-                played = store.get(game_id)  # still there after the wait
+            async with lock:
+                if store.games.get(game_id) is not played:  # made room for a new game meanwhile
+                    raise RequestError(404, f"game {game_id!r} was closed to make room for new ones")
                 extra = act(played, body)
                 await store.bot_replies(played)
                 store.finished(played)
