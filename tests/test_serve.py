@@ -386,3 +386,65 @@ def test_a_rescue_in_ultimate_lightning(client, app):
     assert state["rescues"] == [1, 0] and state["moves"][3]["move"] == rescue and state["moves"][3]["mover"] == "r"
     rank, square = rescue.split("@")
     assert state["board"][[square_name(sq) for sq in range(100)].index(square)] == "r" + rank
+
+
+@pytest.mark.parametrize("variant,seat", [("ffa4", "s"), ("ffa3", "w"), ("teams4", "e")])
+def test_a_castle_game_against_bots_to_its_end(tmp_path, variant, seat):
+    """The castle game (stratego.castle): a person in one seat, heuristic bots in the
+    others; each answer shows the person's seat's knowledge only (the engine's text board
+    of that seat); the finished game is saved apart from the two-player games and opens
+    in `stratego view`."""
+    from stratego.castle.game import Game as CastleGame
+    from stratego.castle.viewer import frame_of
+
+    app = create_app(save=tmp_path / "games.jsonl", move_seconds=30)
+    with TestClient(app) as client:
+        game_id, state = new_game(client, game="castle", variant=variant, opponent="heuristic", color=seat, seed=3)
+        played = app.state.store.games[game_id]
+        assert isinstance(played.game, CastleGame) and state["you"] == seat and state["your_turn"]
+        rng = random.Random(0)
+        checked = 0
+        for _ in range(3000):
+            if state["phase"] == "over":
+                break
+            me = played.game.seat_letters.index(seat)
+            assert state["frame"] == frame_of(played.game, me)  # the seat's view, nothing more
+            # Every piece of another seat whose rank this seat does not know shows "?".
+            rows = [row.split() for row in state["frame"]["grid"]]
+            for n in range(len(played.game._geometry["node_names"])):
+                piece = played.game.piece(n)
+                if piece is None or piece[0] == seat or played.game.known(me, n):
+                    continue
+                name = played.game.node_name(n)
+                token = state["frame"][name] if name in ("ring", "turret") else \
+                    rows[int(name[1:]) - 1]["ABCDEFGHIJKLMNO".index(name[0])]
+                assert token[1] == "?", (name, token, piece)
+                checked += 1
+            assert all(m[2] in played.game.legal_moves() for m in state["legal"])
+            move = rng.choice(state["legal"])[2]
+            r = client.post(f"/api/games/{game_id}/move", json={"move": move})
+            assert r.status_code == 200, r.text
+            state = r.json()["state"]
+        assert state["phase"] == "over" and state["result"] and checked > 100
+        for action in ("resign", "draw", "fill"):
+            assert client.post(f"/api/games/{game_id}/{action}").status_code == 409
+        r = client.post(f"/api/games/{game_id}/move", json={"move": "H3-H4"})
+        assert r.status_code == 409 and "over" in r.json()["error"]
+    saved = tmp_path / "games-castle.jsonl"
+    assert not (tmp_path / "games.jsonl").exists() and saved.read_text().count("\n") == 1
+    assert main(["view", str(saved), "-o", str(tmp_path / "castle.html")]) == 0
+
+
+def test_castle_requests_are_checked(client):
+    for body, text in (({"game": "castle", "variant": "classic"}, "variant must be one of"),
+                       ({"game": "castle", "opponent": "pimc"}, "opponent must be one of"),
+                       ({"game": "castle", "variant": "ffa3", "color": "s"}, "seat of this ffa3 game"),
+                       ({"game": "castle", "setup": "hand"}, "setup must be one of"),
+                       ({"game": "go"}, "game must be one of")):
+        r = client.post("/api/games", json=body)
+        assert r.status_code == 400 and text in r.json()["error"], (body, r.text)
+    game_id, state = new_game(client, game="castle", opponent="heuristic", color="n", seed=1)
+    for move in ("A1-A2", "recruit 9", "x" * 30, 5):
+        r = client.post(f"/api/games/{game_id}/move", json={"move": move})
+        assert r.status_code == 400, (move, r.text)
+    assert client.get(f"/api/games/{game_id}").json() == state

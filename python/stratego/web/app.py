@@ -38,7 +38,9 @@ from starlette.staticfiles import StaticFiles
 from ..opponent import BOT_OPPONENTS, Opponent
 from ..variants import variants
 from ..viewer import fill_colours, viewer_html
-from .session import COLOURS, SETUPS, Options, PlayedGame, RequestError, dumps
+from ..castle import viewer as castle_viewer
+from .castle import CASTLE_BOTS, CASTLE_VARIANTS, PlayedCastle
+from .session import CASTLE_SEATS, COLOURS, GAMES, SETUPS, Options, PlayedGame, RequestError, dumps
 
 log = logging.getLogger("stratego.serve")
 
@@ -76,10 +78,13 @@ class GameStore:
                                     f"at most {self.max_games})")
         return game
 
-    def add(self, options: Options) -> PlayedGame:
-        opponent = self.opponents[options.opponent]
-        played = PlayedGame(options, opponent)
-        _check_policy_variant(opponent, played)
+    def add(self, options: Options) -> PlayedGame | PlayedCastle:
+        if options.game == "castle":
+            played = PlayedCastle(options, options.opponent)
+        else:
+            opponent = self.opponents[options.opponent]
+            played = PlayedGame(options, opponent)
+            _check_policy_variant(opponent, played)
         if len(self.games) >= self.max_games:
             self._make_room()
         self.games[played.id] = played
@@ -98,20 +103,20 @@ class GameStore:
         """The bot plays while it is to move, each move in a worker thread within
         move_seconds; one that takes longer loses on time (its thread plays on a copy,
         so it changes nothing when it ends)."""
-        while not played.game.done and played.game.to_move == played.bot:
+        while played.bot_to_move():
             think = played.bot_turn()
             try:
                 with anyio.fail_after(self.move_seconds):
                     after = await anyio.to_thread.run_sync(think, abandon_on_cancel=True)
             except TimeoutError:
-                log.warning("game %s: the %s bot took more than %g s: it loses on time",
-                            played.id[:6], played.opponent.name, self.move_seconds)
-                played.bot_lost_on_time()
-                break
+                log.warning("game %s: the %s bot took more than %g s", played.id[:6], played.opponent_name,
+                            self.move_seconds)
+                played.timed_out()
+                continue
             except Exception as exc:  # a policy that fails: it forfeits, the server goes on
-                log.error("game %s: the %s bot failed (%s): it forfeits", played.id[:6], played.opponent.name, exc)
-                played.game._play_or_forfeit(-1)
-                break
+                log.error("game %s: the %s bot failed (%s): it forfeits", played.id[:6], played.opponent_name, exc)
+                played.forfeit()
+                continue
             played.adopt(after)
 
     def finished(self, played: PlayedGame) -> None:
@@ -122,8 +127,12 @@ class GameStore:
         line = played.record_line()
         if line is None or self.save is None:
             return
+        # The castle game's records in a file of their own: `stratego view` reads a file
+        # of one format (castle files by their first line).
+        path = self.save if played.kind == "stratego" else self.save.with_name(
+            f"{self.save.stem}-castle{self.save.suffix}")
         # One write of a whole line, one game at a time: a file of whole records.
-        with self._save_lock, open(self.save, "a", encoding="utf-8", newline="\n") as out:
+        with self._save_lock, open(path, "a", encoding="utf-8", newline="\n") as out:
             out.write(line + "\n")
 
 
@@ -191,8 +200,10 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
         return Response(css, media_type="text/css", headers=_SECURITY)
 
     async def options(request: Request) -> Response:
-        return _json({"variants": variants(), "opponents": list(opponents), "colors": list(COLOURS),
-                      "setups": list(SETUPS), "move_seconds": move_seconds})
+        return _json({"games": list(GAMES), "variants": variants(), "opponents": list(opponents),
+                      "colors": list(COLOURS), "setups": list(SETUPS), "move_seconds": move_seconds,
+                      "castle": {"variants": list(CASTLE_VARIANTS), "opponents": list(CASTLE_BOTS),
+                                 "colors": list(CASTLE_SEATS)}})
 
     async def new_game(request: Request) -> Response:
         played = store.add(Options.parse(await _body(request), tuple(opponents)))
@@ -231,7 +242,7 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
     async def record(request: Request) -> Response:
         played = store.get(request.path_params["id"])
         line = _finished_line(played)
-        name = f"stratego-{played.game.variant.name}-{played.id[:8]}.jsonl"
+        name = f"stratego-{played.options.variant}-{played.id[:8]}.jsonl"
         return Response(line + "\n", media_type="application/x-ndjson",
                         headers={**_SECURITY, "Content-Disposition": f'attachment; filename="{name}"'})
 
@@ -241,7 +252,8 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
         # The viewer's page carries its script inline: its own policy, still no network.
         headers = {**_SECURITY, "Content-Security-Policy": "default-src 'none'; script-src 'unsafe-inline'; "
                    "style-src 'unsafe-inline'; img-src data:"}
-        return HTMLResponse(viewer_html(played.game), headers=headers)
+        page = castle_viewer.viewer_html(played.game) if played.kind == "castle" else viewer_html(played.game)
+        return HTMLResponse(page, headers=headers)
 
     async def refused(request: Request, exc: Exception) -> Response:
         return _json({"error": str(exc)}, exc.status)

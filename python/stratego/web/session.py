@@ -38,6 +38,10 @@ from ..viewer import _counts, _Frames, move_label, result_text
 #: collection (stratego.setups), or placed by hand in the deployment phase.
 SETUPS = ("random", "human", "hand")
 COLOURS = ("red", "blue", "random")
+#: The games served: classic Stratego and its variants, and the castle game.
+GAMES = ("stratego", "castle")
+#: A castle seat by its letter (docs/castle.md "Modes and seats"), or drawn at random.
+CASTLE_SEATS = ("n", "e", "s", "w", "random")
 _OWNER = "rb"
 # The longest a game id may be in a request: token_urlsafe(24) is 32 characters.
 ID_BYTES = 24
@@ -54,8 +58,11 @@ class RequestError(ValueError):
 
 @dataclass(frozen=True)
 class Options:
-    """What a new game is: checked by `Options.parse`, from a request's JSON."""
+    """What a new game is: checked by `Options.parse`, from a request's JSON. `game` is
+    "stratego" (the two-player game) or "castle" (stratego.castle, 3 or 4 seats: then
+    `colour` is a seat letter and the opponents are the castle bots)."""
 
+    game: str
     variant: str
     opponent: str
     colour: str
@@ -64,20 +71,28 @@ class Options:
 
     @staticmethod
     def parse(body: object, opponents: tuple[str, ...]) -> "Options":
+        from .castle import CASTLE_BOTS, CASTLE_VARIANTS
         if not isinstance(body, dict):
             raise RequestError(400, f"a new game is a JSON object, got {type(body).__name__}")
-        known = {"variant", "opponent", "color", "setup", "seed"}
+        known = {"game", "variant", "opponent", "color", "setup", "seed"}
         unknown = sorted(set(body) - known)
         if unknown:
             raise RequestError(400, f"unknown field(s) {unknown}; a new game has {sorted(known)}")
-        variant = _choice(body, "variant", "classic", variants())
-        opponent = _choice(body, "opponent", "heuristic", opponents)
-        colour = _choice(body, "color", "red", COLOURS)
-        setup = _choice(body, "setup", "random", SETUPS)
+        game = _choice(body, "game", "stratego", GAMES)
+        if game == "castle":
+            variant = _choice(body, "variant", "ffa4", CASTLE_VARIANTS)
+            opponent = _choice(body, "opponent", "heuristic", CASTLE_BOTS)
+            colour = _choice(body, "color", "s", CASTLE_SEATS)
+            setup = _choice(body, "setup", "random", ("random",))
+        else:
+            variant = _choice(body, "variant", "classic", variants())
+            opponent = _choice(body, "opponent", "heuristic", opponents)
+            colour = _choice(body, "color", "red", COLOURS)
+            setup = _choice(body, "setup", "random", SETUPS)
         seed = body.get("seed")
         if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
             raise RequestError(400, f"seed must be an int in [0, 2**63) or null, got {seed!r:.40}")
-        return Options(variant, opponent, colour, setup, seed)
+        return Options(game, variant, opponent, colour, setup, seed)
 
 
 def _choice(body: dict, key: str, default: str, allowed) -> str:
@@ -94,6 +109,8 @@ class PlayedGame:
     (GameStore hands out a lock a game); the bot thinks on a copy (`bot_turn`), so a
     bot that overruns its time limit never touches the game.
     """
+
+    kind = "stratego"
 
     def __init__(self, options: Options, opponent: Opponent):
         self.options, self.opponent = options, opponent
@@ -179,6 +196,13 @@ class PlayedGame:
         return out
 
     # -- playing ---------------------------------------------------------------
+    @property
+    def opponent_name(self) -> str:
+        return self.opponent.name
+
+    def bot_to_move(self) -> bool:
+        return not self.game.done and self.game.to_move == self.bot
+
     def check_turn(self) -> None:
         if self.game.done:
             raise RequestError(409, f"the game is over ({self.game.end_reason})")
@@ -268,8 +292,13 @@ class PlayedGame:
         self.apply(played._actions[-1])
         self.game._state.set_bot_stream(played._state.bot_stream())
 
-    def bot_lost_on_time(self) -> None:
+    def timed_out(self) -> None:
+        """The bot overran its time: it loses on time."""
         self.game.lose_on_time(self.bot)
+
+    def forfeit(self) -> None:
+        """The bot failed (a policy raised): it loses, as for an illegal action (C decides)."""
+        self.game._play_or_forfeit(-1)
 
     def resign(self) -> None:
         if self.game.done:
