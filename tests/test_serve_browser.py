@@ -2,8 +2,8 @@
 Playwright (tests/test_viewer_browser.py's set-up), against a server on a free port of
 127.0.0.1. A whole classic game played by clicks until it ends (every move chosen among
 the highlighted targets, which are checked against the engine's mask), hand placement
-by clicks and by drag and drop, resigning and a new game; no console error and no
-request to anywhere but the server.
+by clicks and by drag and drop, resigning and a new game, a castle game against three
+bots by clicks; no console error and no request to anywhere but the server.
 
 Heavy: needs the web and browser extras and a Chromium. Outside CI a missing one skips
 with the reason; in CI (CI=true) it fails.
@@ -55,7 +55,7 @@ def server(tmp_path_factory):
     thread.join(10)
 
 
-def open_page(browser, base):  # noqa: F811
+def open_page(browser, base, path="/"):  # noqa: F811
     page = browser.new_page(viewport={"width": 1100, "height": 760})
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -63,7 +63,7 @@ def open_page(browser, base):  # noqa: F811
     # Nothing but the server: every other request fails the test.
     page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base + "/")
                else (errors.append(f"request {route.request.url}"), route.abort()))
-    page.goto(base + "/")
+    page.goto(base + path)
     page.wait_for_selector("body[data-ready='1']")
     return page, errors
 
@@ -193,4 +193,44 @@ def test_resign_then_a_new_game(browser, server):  # noqa: F811
     assert page.eval_on_selector("body", "b => b.dataset.phase") == "play"
     assert page.inner_text("#result") == "" and not page.is_disabled("#resign")
     assert len(page.query_selector_all("#moves li")) == 1
+    assert errors == []
+
+
+def test_a_castle_game_against_three_bots_by_clicks(browser, server):  # noqa: F811
+    from stratego.castle.records import record_from_json as castle_record
+
+    page, errors = open_page(browser, server, "/castle")
+    start(page, variant="ffa4", opponent="heuristic", color="s")
+    assert page.eval_on_selector("body", "b => b.dataset.you") == "s"
+    rng = random.Random(5)
+    game_id = page.eval_on_selector("body", "b => b.dataset.game")
+    decisions = 0
+    while page.eval_on_selector("body", "b => b.dataset.phase") != "over":
+        assert decisions < 1000, "the game did not end"
+        state = json.loads(api(server, f"/api/games/{game_id}?since=100000"))
+        buttons = page.query_selector_all("#decisions button")
+        if buttons:  # take, leave, recruit: the decisions that are not a node's
+            assert sorted(b.inner_text() for b in buttons) == sorted(m[2] for m in state["legal"] if m[0] is None)
+            rng.choice(buttons).click()
+        else:
+            nodes = sorted(set(page.eval_on_selector_all("#board .cell.mine", "els => els.map(e => e.dataset.node)")))
+            assert nodes == sorted({m[0] for m in state["legal"] if m[0] is not None})
+            src = rng.choice(nodes)
+            page.click(f"#board .cell[data-node='{src}']")
+            # The ring is one node over eight cells: a set.
+            targets = sorted(set(page.eval_on_selector_all("#board .cell.target", "els => els.map(e => e.dataset.node)")))
+            assert targets == sorted({m[1] for m in state["legal"] if m[0] == src}), errors
+            dst = rng.choice(targets)
+            page.click(f"#board .cell[data-node='{dst}']")
+            same = sorted(m[2] for m in state["legal"] if (m[0], m[1]) == (src, dst))
+            if len(same) > 1:  # more than one decision moves src to dst ("H1-H2", "H1-H2 drop"): buttons
+                choices = page.query_selector_all("#decisions button")
+                assert sorted(b.inner_text() for b in choices) == same
+                rng.choice(choices).click()
+        settle(page)
+        decisions += 1
+    assert page.inner_text("#result") and page.inner_text("#status").startswith("Game over")
+    record = castle_record(api(server, page.get_attribute("#download", "href")).strip())
+    assert record.mode == "ffa4" and record.players["s"] == "person"
+    assert len(page.query_selector_all("#moves li")) == len(record.moves)
     assert errors == []

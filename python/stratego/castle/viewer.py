@@ -135,10 +135,14 @@ def viewer_html(game: Game, *, perspective: str = FULL, title: str | None = None
     # "<" as \u003c: no text of the game can close the <script> element it sits in.
     payload = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
     head, tail = page_template("castle_viewer.html").split("__DATA__")  # the data goes in last: no text of it is replaced
-    head = head.replace("__TITLE__", escape(title))
+    return fill_colours(head.replace("__TITLE__", escape(title))) + payload + tail
+
+
+def fill_colours(text: str) -> str:
+    """`text` with the colour names (__N__, __LIGHT__, ...) as COLORS has them."""
     for key, value in COLORS.items():
-        head = head.replace(f"__{key.upper()}__", value)
-    return head + payload + tail
+        text = text.replace(f"__{key.upper()}__", value)
+    return text
 
 
 def is_castle_file(path) -> bool:

@@ -1,7 +1,7 @@
 """The HTTP side of `stratego serve` (Starlette): the page, its files, and a JSON API
 over stratego.web.session's games.
 
-    GET  /                          the page (static/index.html)
+    GET  /                          the page (static/index.html); /castle the castle game's
     GET  /api/options               variants, opponents, colours, setups
     POST /api/games                 a new game {variant, opponent, color, setup, seed}
     GET  /api/games/{id}?since=N    the game as its person sees it (moves after the first N)
@@ -199,6 +199,22 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
                         (data / "viewer_common.css", data / "viewer_board.css", static / "play.css"))
         return Response(css, media_type="text/css", headers=_SECURITY)
 
+    async def castle_page(request: Request) -> Response:
+        return HTMLResponse(static.joinpath("castle.html").read_text(encoding="utf-8"), headers=_SECURITY)
+
+    async def castle_css(request: Request) -> Response:
+        # The common rules, the castle viewer's board (stratego/data), then the page's own;
+        # the colours as the castle viewer fills them.
+        data = resources.files("stratego.data")
+        css = "\n".join(castle_viewer.fill_colours(fill_colours(path.read_text(encoding="utf-8"))) for path in
+                        (data / "viewer_common.css", data / "castle_board.css", static / "castle.css"))
+        return Response(css, media_type="text/css", headers=_SECURITY)
+
+    async def castle_board_js(request: Request) -> Response:
+        # The castle viewer's board drawing, shared with this page (stratego/data).
+        script = resources.files("stratego.data").joinpath("castle_board.js").read_text(encoding="utf-8")
+        return Response(script, media_type="text/javascript", headers=_SECURITY)
+
     async def options(request: Request) -> Response:
         return _json({"games": list(GAMES), "variants": variants(), "opponents": list(opponents),
                       "colors": list(COLOURS), "setups": list(SETUPS), "move_seconds": move_seconds,
@@ -261,6 +277,9 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
     routes = [
         Route("/", page),
         Route("/board.css", board_css),
+        Route("/castle", castle_page),
+        Route("/castle.css", castle_css),
+        Route("/castle_board.js", castle_board_js),
         Route("/api/options", options),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{id}", state),

@@ -11,57 +11,19 @@
   let gameId = null, state = null, moves = [], flipped = false;
   let selected = null;   // the square of the piece chosen to move
   let handRank = null;   // the rank chosen from the hand while placing
-  let busy = false;      // a request is on its way: clicks wait for its answer
 
   // As render.square_name: the row number in full ("A10").
   function squareName(sq) { return COLUMNS[sq % 10] + String(Math.floor(sq / 10) + 1); }
 
-  function el(text, cls, tag) {
-    const d = document.createElement(tag || "div");
-    if (cls) d.className = cls;
-    d.textContent = text;
-    return d;
-  }
-
-  async function api(method, path, body) {
-    const options = {method: method, headers: {}};
-    if (body !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(body);
-    }
-    const response = await fetch(path, options);
-    const data = await response.json();
-    if (!response.ok) throw new Error(data.error || response.statusText);
-    return data;
-  }
-
-  function showError(text) { $("error").textContent = text || ""; }
-
-  // Requests one at a time; an answer carries the new state, which is drawn.
-  async function send(method, path, body) {
-    if (busy) return null;
-    busy = true;
-    document.body.dataset.busy = "1";
-    showError("");
-    try {
-      const data = await api(method, path, body);
-      if (data.state) take(data.state);
-      return data;
-    } catch (err) {
-      showError(err.message);
-      return null;
-    } finally {
-      busy = false;
-      document.body.dataset.busy = "";
-    }
-  }
+  const el = Serve.el;
+  function send(method, path, body) { return Serve.send(method, path, body, take); }
 
   function since() { return "?since=" + moves.length; }
 
   function take(next) {
     state = next;
     // The server sends the moves after those this page has (since=N).
-    moves = moves.slice(0, next.move_count - next.moves.length).concat(next.moves);
+    moves = Serve.merge(moves, next);
     selected = null;
     if (state.phase !== "deploy" || !(handRank in (state.hand || {}))) handRank = null;
     draw();
@@ -133,7 +95,7 @@
   }
 
   function clickSquare(sq) {
-    if (!state || !state.your_turn || busy) return;
+    if (!state || !state.your_turn || Serve.busy()) return;
     if (state.phase === "deploy") {
       if (handRank === null) return;
       const m = placementsOf(handRank).find(x => x[1] === sq);
@@ -232,12 +194,7 @@
     const over = state.phase === "over";
     $("resign").disabled = over;
     $("draw").disabled = over || state.phase === "deploy";
-    for (const [id, path] of [["download", "record"], ["open-viewer", "viewer"]]) {
-      const link = $(id);
-      link.hidden = !(over && state.record);
-      link.href = over && state.record ? "/api/games/" + gameId + "/" + path : "";
-    }
-    $("download").setAttribute("download", "stratego-game.jsonl");
+    Serve.endLinks(gameId, over && state.record);
   }
 
   function draw() {
@@ -248,22 +205,11 @@
     drawStatus();
   }
 
-  async function fillSelect(id, values, chosen) {
-    const select = $(id);
-    select.replaceChildren();
-    values.forEach(v => {
-      const o = el(v, "", "option");
-      o.value = v;
-      if (v === chosen) o.selected = true;
-      select.appendChild(o);
-    });
-  }
-
   async function start(ev) {
     if (ev) ev.preventDefault();
     const body = {variant: $("variant").value, opponent: $("opponent").value,
                   color: $("color").value, setup: $("setup").value};
-    if (busy) return;
+    if (Serve.busy()) return;
     const old = {gameId: gameId, moves: moves, state: state};
     moves = [];
     const data = await send("POST", "/api/games", body);
@@ -281,11 +227,11 @@
   $("draw").addEventListener("click", () => { if (gameId) send("POST", "/api/games/" + gameId + "/draw" + since()); });
   $("fill").addEventListener("click", () => { if (gameId) send("POST", "/api/games/" + gameId + "/fill" + since()); });
 
-  api("GET", "/api/options").then(opts => {
-    fillSelect("variant", opts.variants, "classic");
-    fillSelect("opponent", opts.opponents, "heuristic");
-    fillSelect("color", opts.colors, "red");
+  Serve.api("GET", "/api/options").then(opts => {
+    Serve.fillSelect("variant", opts.variants, "classic");
+    Serve.fillSelect("opponent", opts.opponents, "heuristic");
+    Serve.fillSelect("color", opts.colors, "red");
     document.body.dataset.ready = "1";
-  }).catch(err => showError(err.message));
+  }).catch(err => { $("error").textContent = err.message; });
   draw();
 })();
