@@ -448,3 +448,43 @@ def test_castle_requests_are_checked(client):
         r = client.post(f"/api/games/{game_id}/move", json={"move": move})
         assert r.status_code == 400, (move, r.text)
     assert client.get(f"/api/games/{game_id}").json() == state
+
+
+def test_a_castle_game_of_two_people_in_two_tabs_and_a_bot(client, app):
+    """Another person's seat: its own id (from the maker's answer), answers from that
+    seat's view, moves only on that seat's turn; the bot plays the third seat."""
+    from stratego.castle.viewer import frame_of
+
+    r = client.post("/api/games", json={"game": "castle", "variant": "ffa3", "color": "n", "people": ["w"],
+                                        "opponent": "heuristic", "seed": 8})
+    assert r.status_code == 201, r.text
+    ids = {"n": r.json()["id"], "w": r.json()["invites"]["w"]}
+    assert set(r.json()["invites"]) == {"w"} and ids["w"] != ids["n"]
+    game = app.state.store.games[ids["n"]].game
+    rng = random.Random(1)
+    turns = {"n": 0, "w": 0}
+    for _ in range(3000):
+        states = {seat: client.get(f"/api/games/{i}").json() for seat, i in ids.items()}
+        if states["n"]["phase"] == "over":
+            break
+        # Recruitment is public in ffa3 (recruit_public): both see the same decisions.
+        assert states["n"]["people"] == ["n", "w"] and states["n"]["moves"] == states["w"]["moves"]
+        for seat, state in states.items():
+            assert state["you"] == seat and state["frame"] == frame_of(game, "new".index(seat))
+        seat = next(s for s, state in states.items() if state["your_turn"])  # the bot (e) never waits
+        other = "w" if seat == "n" else "n"
+        move = rng.choice(states[seat]["legal"])[2]
+        refused = client.post(f"/api/games/{ids[other]}/move", json={"move": move})
+        assert refused.status_code == 409 and "not your turn" in refused.json()["error"]
+        assert client.post(f"/api/games/{ids[seat]}/move", json={"move": move}).status_code == 200
+        turns[seat] += 1
+        game = app.state.store.games[ids["n"]].game
+    assert states["n"]["phase"] == "over" and turns["n"] > 3 and turns["w"] > 3
+    record = client.get(f"/api/games/{ids['w']}/record")
+    assert record.status_code == 200 and '"players":{"n":"person","e":"heuristic","w":"person"}' in record.text
+    for body in ({"game": "castle", "variant": "ffa3", "color": "n", "people": ["s"]},
+                 {"game": "castle", "color": "n", "people": ["n"]},
+                 {"game": "castle", "people": "e"},
+                 {"people": ["e"]}):
+        r = client.post("/api/games", json=body)
+        assert r.status_code == 400 and "people" in r.json()["error"], (body, r.text)

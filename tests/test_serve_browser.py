@@ -234,3 +234,51 @@ def test_a_castle_game_against_three_bots_by_clicks(browser, server):  # noqa: F
     assert record.mode == "ffa4" and record.players["s"] == "person"
     assert len(page.query_selector_all("#moves li")) == len(record.moves)
     assert errors == []
+
+
+def test_a_castle_game_of_two_people_in_two_tabs(browser, server):  # noqa: F811
+    """North makes a game with West played by another person: West's link opens the game
+    on West's seat in a second tab; each tab moves on its own seat's turn only and sees
+    the other's moves arrive (the page asks again while another person is to move)."""
+    north, errors_n = open_page(browser, server, "/castle")
+    north.select_option("#variant", "ffa3")
+    north.select_option("#color", "n")
+    north.check("#people input[value='w']")
+    north.click("#start")
+    settle(north)
+    link = north.get_attribute("#invites a[data-seat='w']", "href")
+    assert link.startswith("/castle#")
+    west, errors_w = open_page(browser, server, link)
+    west.wait_for_selector("body[data-you='w']")
+    rng = random.Random(4)
+    turns = {"n": 0, "w": 0}
+    for _ in range(12):  # a dozen decisions of the two people, whoever is to decide
+        deadline = time.monotonic() + 20
+        while True:
+            ready = [p for p in (north, west) if p.eval_on_selector("body", "b => b.dataset.turn") == "you"]
+            over = north.eval_on_selector("body", "b => b.dataset.phase") == "over"
+            if ready or over:
+                break
+            assert time.monotonic() < deadline, "neither tab's turn came"
+            time.sleep(0.1)
+        if over:
+            break
+        (page,) = ready  # one seat decides at a time
+        other = west if page is north else north
+        turns[page.eval_on_selector("body", "b => b.dataset.you")] += 1
+        count = len(page.query_selector_all("#moves li"))
+        buttons = page.query_selector_all("#decisions button")
+        if buttons:
+            rng.choice(buttons).click()
+        else:
+            nodes = page.eval_on_selector_all("#board .cell.mine", "els => els.map(e => e.dataset.node)")
+            page.click(f"#board .cell[data-node='{rng.choice(nodes)}']")
+            targets = page.eval_on_selector_all("#board .cell.target", "els => els.map(e => e.dataset.node)")
+            page.click(f"#board .cell[data-node='{rng.choice(targets)}']")
+            if page.query_selector("#decisions:not([hidden]) button"):  # "H1-H2" or "H1-H2 drop"
+                page.click("#decisions button")
+        settle(page)
+        # The other tab sees the decision arrive without a click (it asks again while it waits).
+        other.wait_for_selector(f"#moves li:nth-child({count + 1})", state="attached", timeout=20_000)
+    assert turns["n"] >= 3 and turns["w"] >= 3
+    assert errors_n == [] and errors_w == []

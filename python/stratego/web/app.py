@@ -3,7 +3,7 @@ over stratego.web.session's games.
 
     GET  /                          the page (static/index.html); /castle the castle game's
     GET  /api/options               variants, opponents, colours, setups
-    POST /api/games                 a new game {variant, opponent, color, setup, seed}
+    POST /api/games                 a new game {game, variant, opponent, color, setup, seed, people}
     GET  /api/games/{id}?since=N    the game as its person sees it (moves after the first N)
     POST /api/games/{id}/move       {"move": "B4-B5"}, then the bot's reply
     POST /api/games/{id}/fill       places the rest of the person's hand at random
@@ -87,8 +87,12 @@ class GameStore:
             _check_policy_variant(opponent, played)
         if len(self.games) >= self.max_games:
             self._make_room()
-        self.games[played.id] = played
-        self.locks[played.id] = anyio.Lock()
+        # Every seat of a game (a castle game's other people) shares the game's one lock.
+        lock = anyio.Lock()
+        seats = played.seat_handles() if played.kind == "castle" else {}
+        for handle in (played, *seats.values()):
+            self.games[handle.id], self.locks[handle.id] = handle, lock
+        played.invites = {letter: handle.id for letter, handle in seats.items()}
         return played
 
     def _make_room(self) -> None:
@@ -96,8 +100,9 @@ class GameStore:
         spare = [g for g in self.games.values() if g.game.done or now - g.touched > IDLE_SECONDS]
         if not spare:
             raise RequestError(503, f"the server holds {self.max_games} games in play; finish one or try later")
-        oldest = min(spare, key=lambda g: g.touched)
-        del self.games[oldest.id], self.locks[oldest.id]
+        lock = self.locks[min(spare, key=lambda g: g.touched).id]
+        for game_id in [i for i, other in self.locks.items() if other is lock]:  # all its seats
+            del self.games[game_id], self.locks[game_id]
 
     async def bot_replies(self, played: PlayedGame) -> None:
         """The bot plays while it is to move, each move in a worker thread within
@@ -226,7 +231,10 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
         async with store.locks[played.id]:
             await store.bot_replies(played)  # the bot may move first
             store.finished(played)
-            return _json({"id": played.id, "state": played.message()}, 201)
+            answer = {"id": played.id, "state": played.message()}
+            if getattr(played, "invites", None):
+                answer["invites"] = played.invites  # the other people's seats: an id each
+            return _json(answer, 201)
 
     async def state(request: Request) -> Response:
         played = store.get(request.path_params["id"])

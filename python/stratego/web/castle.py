@@ -1,6 +1,7 @@
-"""One person's castle game (stratego.castle, docs/castle.md) against two or three bots,
-as `stratego serve` plays it: the counterpart of session.PlayedGame for the 3/4-player
-game, with the same methods the app calls.
+"""A castle game (stratego.castle, docs/castle.md) as `stratego serve` plays it: a person
+against two or three bots, or with other people in other tabs (each seat a person plays
+has an id of its own, CastleSeat): the counterpart of session.PlayedGame for the
+3/4-player game, with the same methods the app calls.
 
 A message holds the person's seat's frame (castle.viewer.frame_of: the engine's text
 board of that seat's knowledge, A12, read into its parts), its legal decisions from the
@@ -29,7 +30,8 @@ CASTLE_VARIANTS = tuple(variant_names())
 
 
 class PlayedCastle:
-    """A castle game of a person (seat `human`) against bots in every other seat."""
+    """A castle game of a person (seat `human`), the people of `options.people` in their
+    seats (each through a CastleSeat, `seat_handles`), and bots in the other seats."""
 
     kind = "castle"
 
@@ -47,6 +49,11 @@ class PlayedCastle:
             raise RequestError(400, f"color must be a seat of this {self.game.mode} game ({', '.join(letters)}) "
                                     f"or 'random', got {seat!r}")
         self.human = letters.index(seat)
+        others = set(options.people)
+        if not others <= set(letters) - {seat}:
+            raise RequestError(400, f"people must be other seats of this {self.game.mode} game "
+                                    f"({', '.join(set(letters) - {seat})}), got {sorted(others)}")
+        self.people = {self.human} | {letters.index(s) for s in others}
         self.movers: list[int] = []  # the seat of each decision in game.history
         self.touched = time.monotonic()
         self.saved = False
@@ -57,10 +64,15 @@ class PlayedCastle:
         return self.bot_name
 
     def bot_to_move(self) -> bool:
-        return not self.game.done and self.game.to_play != self.human
+        return not self.game.done and self.game.to_play not in self.people
 
-    def message(self, since: int = 0) -> dict:
-        game, me = self.game, self.human
+    def seat_handles(self) -> dict[str, "CastleSeat"]:
+        """An id of its own for each other seat a person plays: seat letter -> handle."""
+        letters = self.game.seat_letters
+        return {letters[s]: CastleSeat(self, s) for s in sorted(self.people - {self.human})}
+
+    def message(self, since: int = 0, seat: int | None = None) -> dict:
+        game, me = self.game, self.human if seat is None else seat
         letters = game.seat_letters
         over = game.done
         public = bool(game.settings["recruit_public"])
@@ -73,6 +85,7 @@ class PlayedCastle:
                "rows": game._geometry["rows"], "moves": moves, "move_count": len(self.movers),
                "frame": castle_viewer.frame_of(game, None if over else me),
                "last": castle_viewer._last(game.history[-1]) if game.history else None,
+               "people": [letters[s] for s in sorted(self.people)],
                "legal": self._legal() if your_turn else []}
         if over:
             msg["result"] = castle_viewer.result_text(game)
@@ -91,14 +104,14 @@ class PlayedCastle:
             out.append([squares[0], squares[1], name] if squares else [None, None, name])
         return out
 
-    def check_turn(self) -> None:
+    def check_turn(self, seat: int | None = None) -> None:
         if self.game.done:
             raise RequestError(409, f"the game is over ({self.game.end_reason})")
-        if self.game.to_play != self.human:
+        if self.game.to_play != (self.human if seat is None else seat):
             raise RequestError(409, "not your turn")
 
-    def play_human(self, move: object) -> None:
-        self.check_turn()
+    def play_human(self, move: object, seat: int | None = None) -> None:
+        self.check_turn(seat)
         if not isinstance(move, str) or len(move) > 20:
             raise RequestError(400, f"move must be a str in the castle notation like 'H3-H4', 'D8*ring', "
                                     f"'recruit 7' or 'take', got {move!r:.40}")
@@ -147,6 +160,32 @@ class PlayedCastle:
     def record_line(self) -> str | None:
         if not self.game.done:
             return None
-        players = {letter: "person" if seat == self.human else self.bot_name
+        players = {letter: "person" if seat in self.people else self.bot_name
                    for seat, letter in enumerate(self.game.seat_letters)}
         return castle_records.record_to_json(castle_records.game_record(self.game, players))
+
+
+class CastleSeat:
+    """Another person's seat of a PlayedCastle: an id of its own, the game's answers from
+    that seat's view, its moves; everything else is the game's (one lock, one record)."""
+
+    def __init__(self, played: PlayedCastle, seat: int):
+        self.played, self.seat = played, seat
+        self.id = secrets.token_urlsafe(ID_BYTES)
+
+    def __getattr__(self, name: str):
+        return getattr(self.played, name)
+
+    @property
+    def saved(self) -> bool:  # one record for the game, whichever seat ends it
+        return self.played.saved
+
+    @saved.setter
+    def saved(self, value: bool) -> None:
+        self.played.saved = value
+
+    def message(self, since: int = 0) -> dict:
+        return self.played.message(since, self.seat)
+
+    def play_human(self, move: object) -> None:
+        self.played.play_human(move, self.seat)

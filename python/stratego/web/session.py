@@ -68,13 +68,14 @@ class Options:
     colour: str
     setup: str
     seed: int | None
+    people: tuple[str, ...] = ()
 
     @staticmethod
     def parse(body: object, opponents: tuple[str, ...]) -> "Options":
         from .castle import CASTLE_BOTS, CASTLE_VARIANTS
         if not isinstance(body, dict):
             raise RequestError(400, f"a new game is a JSON object, got {type(body).__name__}")
-        known = {"game", "variant", "opponent", "color", "setup", "seed"}
+        known = {"game", "variant", "opponent", "color", "setup", "seed", "people"}
         unknown = sorted(set(body) - known)
         if unknown:
             raise RequestError(400, f"unknown field(s) {unknown}; a new game has {sorted(known)}")
@@ -82,17 +83,25 @@ class Options:
         if game == "castle":
             variant = _choice(body, "variant", "ffa4", CASTLE_VARIANTS)
             opponent = _choice(body, "opponent", "heuristic", CASTLE_BOTS)
-            colour = _choice(body, "color", "s", CASTLE_SEATS)
+            colour = _choice(body, "color", "n", CASTLE_SEATS)
             setup = _choice(body, "setup", "random", ("random",))
+            people = body.get("people", [])
+            if not isinstance(people, list) or len(people) > 3 or any(p not in CASTLE_SEATS[:-1] for p in people) \
+                    or len(set(people)) != len(people):
+                raise RequestError(400, f"people must be a list of other seats' letters (n, e, s, w) that people "
+                                        f"play in other tabs, got {people!r:.60}")
         else:
             variant = _choice(body, "variant", "classic", variants())
             opponent = _choice(body, "opponent", "heuristic", opponents)
             colour = _choice(body, "color", "red", COLOURS)
             setup = _choice(body, "setup", "random", SETUPS)
+            if "people" in body:
+                raise RequestError(400, "people: only the castle game has seats for other people")
+            people = []
         seed = body.get("seed")
         if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
             raise RequestError(400, f"seed must be an int in [0, 2**63) or null, got {seed!r:.40}")
-        return Options(game, variant, opponent, colour, setup, seed)
+        return Options(game, variant, opponent, colour, setup, seed, tuple(people))
 
 
 def _choice(body: dict, key: str, default: str, allowed) -> str:

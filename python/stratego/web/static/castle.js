@@ -14,12 +14,25 @@
   function send(method, path, body) { return Serve.send(method, path, body, take); }
   function since() { return "?since=" + moves.length; }
 
+  let polling = null;
   function take(next) {
     state = next;
     moves = Serve.merge(moves, next);
     selected = null;
     choices = null;
     draw();
+    // Another person's turn: ask again until it is this seat's, or the game is over.
+    clearTimeout(polling);
+    if (state.phase !== "over" && !state.your_turn) polling = setTimeout(poll, 800);
+  }
+
+  async function poll() {
+    if (Serve.busy()) { polling = setTimeout(poll, 800); return; }
+    try {
+      take(await Serve.api("GET", "/api/games/" + gameId + since()));
+    } catch (err) {
+      $("error").textContent = err.message;
+    }
   }
 
   const squareMoves = () => state.your_turn ? state.legal.filter(m => m[0] !== null) : [];
@@ -105,7 +118,8 @@
     let text = "You play " + NAMES[state.you] + " (" + state.mode + "): ";
     if (over) text = "Game over. " + state.result + ".";
     else if (state.your_turn) text += state.phase === "move" ? "your move." : "your decision (" + state.phase + ").";
-    else text += NAMES[state.to_move] + " to " + state.phase + ".";
+    else text += NAMES[state.to_move] + (state.people.includes(state.to_move) ? " (a person)" : "") + " to " +
+      state.phase + ".";
     $("status").textContent = text;
     $("result").textContent = over ? state.result : "";
     Serve.endLinks(gameId, over && state.record);
@@ -121,15 +135,48 @@
   async function start(ev) {
     if (ev) ev.preventDefault();
     if (Serve.busy()) return;
-    const body = {game: "castle", variant: $("variant").value, opponent: $("opponent").value, color: $("color").value};
+    const people = [...document.querySelectorAll("#people input:checked")].map(i => i.value)
+      .filter(v => v !== $("color").value);
+    const body = {game: "castle", variant: $("variant").value, opponent: $("opponent").value,
+                  color: $("color").value, people: people};
     const old = {gameId: gameId, moves: moves, state: state};
     moves = [];
     const data = await send("POST", "/api/games", body);
     if (data) {
       gameId = data.id;
       document.body.dataset.game = gameId;
+      showInvites(data.invites || {});
     } else {
       gameId = old.gameId; moves = old.moves; state = old.state;
+    }
+  }
+
+  // The links for the other people: each opens this page on that seat (its own id).
+  function showInvites(invites) {
+    const box = $("invites");
+    box.replaceChildren();
+    box.hidden = !Object.keys(invites).length;
+    if (box.hidden) return;
+    box.appendChild(el("Send each person the link of their seat: ", "", "span"));
+    for (const [seat, id] of Object.entries(invites)) {
+      const a = el(NAMES[seat], "invite", "a");
+      a.href = "/castle#" + id;
+      a.target = "_blank";
+      a.dataset.seat = seat;
+      box.appendChild(a);
+      box.appendChild(el(" ", "", "span"));
+    }
+  }
+
+  // A link of another person's seat: join that game.
+  async function join(id) {
+    gameId = id;
+    document.body.dataset.game = id;
+    moves = [];
+    try {
+      take(await Serve.api("GET", "/api/games/" + id));
+    } catch (err) {
+      $("error").textContent = err.message;
     }
   }
 
@@ -140,5 +187,6 @@
     Serve.fillSelect("opponent", opts.castle.opponents, "heuristic");
     Serve.fillSelect("color", opts.castle.colors, "s");
     document.body.dataset.ready = "1";
+    if (location.hash.length > 1) join(location.hash.slice(1));
   }).catch(err => { $("error").textContent = err.message; });
 })();
