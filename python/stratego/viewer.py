@@ -35,7 +35,7 @@ def check_view(perspective: str) -> str:
     return perspective
 
 
-def _counts(game: Game, player: int) -> tuple[list[int], list[int]]:
+def view_counts(game: Game, player: int) -> tuple[list[int], list[int]]:
     """(own pieces of each type on the board, opponent pieces of each type not known to
     be captured): the count values of `player`'s observation, nothing more."""
     codes = game.observation(player, obs_format="codes", history_k=1)
@@ -43,15 +43,16 @@ def _counts(game: Game, player: int) -> tuple[list[int], list[int]]:
     return [int(x) for x in codes[_COUNTS:_COUNTS + n]], [int(x) for x in codes[_COUNTS + n:_COUNTS + 2 * n]]
 
 
-class _Frames:
-    """Builds the frames of one perspective, position by position."""
+class ViewFrames:
+    """Builds the frames of one perspective, position by position (the viewer's pages,
+    `stratego play` and `stratego serve` show a player its own frames)."""
 
     def __init__(self, name: str, start: Game):
         self.name, self.perspective = name, parse_perspective(name)
         self.symbols = RANK_SYMBOLS[start.numbering]
         self.frames: list[dict] = []
         if self.perspective is not None:
-            self.start_own, self.start_opp = _counts(start, self.perspective)
+            self.start_own, self.start_opp = view_counts(start, self.perspective)
 
     def add(self, game: Game, move: str | None, mover: int | None, last) -> None:
         tokens = game._tokens(self.perspective)
@@ -66,7 +67,7 @@ class _Frames:
             return {_OWNER[p]: {"ranks": [self.symbols[t] for t in sorted(game._state.captured(p))], "unknown": 0}
                     for p in (0, 1)}
         me = self.perspective
-        own, opp = _counts(game, me)
+        own, opp = view_counts(game, me)
         lost_own = [self.symbols[t] for t, (a, b) in enumerate(zip(self.start_own, own)) for _ in range(a - b)]
         lost_opp = [self.symbols[t] for t, (a, b) in enumerate(zip(self.start_opp, opp)) for _ in range(a - b)]
         # Every capture removes a piece the player sees go; under silent defense it may
@@ -86,7 +87,7 @@ def game_frames(game: Game, views: Sequence[str] = VIEWS) -> dict[str, list[dict
 def _play(start: Game, moves: Sequence[str | int], views: Sequence[str]) -> tuple[dict[str, list[dict]], Game]:
     """game_frames, and the game after the last move."""
     game = start.clone()
-    builders = [_Frames(v, game) for v in views]
+    builders = [ViewFrames(v, game) for v in views]
     for b in builders:
         b.add(game, None, None, None)
     for i, move in enumerate(moves):

@@ -80,7 +80,7 @@ def move_label(label: str, mover: int, viewer: int | None, recruit_public: bool)
     return label
 
 
-def _last(label: str) -> list | None:
+def move_nodes(label: str) -> list | None:
     """[from node, to node, kind] of a move ("-", "x" an attack, "*" a shot)."""
     found = _MOVE.match(label)
     return [found.group(1), found.group(3), found.group(2)] if found else None
@@ -106,7 +106,7 @@ def game_frames(game: Game, views=None) -> dict[str, list[dict]]:
             frame = frame_of(replay, seats[v])
             frame["move"] = move_label(label, mover, seats[v], public)
             frame["mover"] = game.seat_letters[mover]
-            frame["last"] = _last(label)
+            frame["last"] = move_nodes(label)
             frames[v].append(frame)
     return frames
 

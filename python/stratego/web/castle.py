@@ -84,7 +84,7 @@ class PlayedCastle:
                "phase": "over" if over else game.phase, "your_turn": your_turn,
                "rows": game._geometry["rows"], "moves": moves, "move_count": len(self.movers),
                "frame": castle_viewer.frame_of(game, None if over else me),
-               "last": castle_viewer._last(game.history[-1]) if game.history else None,
+               "last": castle_viewer.move_nodes(game.history[-1]) if game.history else None,
                "people": [letters[s] for s in sorted(self.people)],
                "legal": self._legal() if your_turn else []}
         if over:
@@ -100,7 +100,7 @@ class PlayedCastle:
         out = []
         for action in self.game.legal_actions():
             name = self.game.action_to_move(action)
-            squares = castle_viewer._last(name)
+            squares = castle_viewer.move_nodes(name)
             out.append([squares[0], squares[1], name] if squares else [None, None, name])
         return out
 

@@ -30,9 +30,9 @@ from ..notation import RANK_SYMBOLS
 from ..opponent import BOT_OPPONENTS, Opponent
 from ..render import PLAYER_NAMES, square_name
 from ..seeding import resolve_seed
-from ..terminal import _bot_accepts_draw
+from ..terminal import bot_accepts_draw
 from ..variants import PIECE_NAMES, variants
-from ..viewer import _counts, _Frames, move_label, result_text
+from ..viewer import ViewFrames, move_label, result_text, view_counts
 
 #: How a person's side is set up: drawn at random, a human setup from the shipped
 #: collection (stratego.setups), or placed by hand in the deployment phase.
@@ -140,7 +140,7 @@ class PlayedGame:
         except ValueError as exc:  # no human setups for this variant's pieces
             raise RequestError(400, str(exc)) from None
         self.moves: list[dict] = []  # what the person saw of each move, in order
-        self.frames: _Frames | None = None  # the person's frames, from the first move on
+        self.frames: ViewFrames | None = None  # the person's frames, from the first move on
         self.draw_offer: str | None = None  # the bot's answer to the latest offer
         self.touched = time.monotonic()
         self.saved = False
@@ -154,7 +154,7 @@ class PlayedGame:
     def _begin_play(self) -> None:
         """Starts the person's frames once the pieces stand (after any deployment)."""
         if self.frames is None and not self.game.deploying:
-            self.frames = _Frames(("red", "blue")[self.human], self.game)
+            self.frames = ViewFrames(("red", "blue")[self.human], self.game)
 
     def message(self, since: int = 0) -> dict:
         """Everything the page shows, from the person's view only (the full board once
@@ -242,7 +242,7 @@ class PlayedGame:
         """Plays `move` of the player to move, noting what the person sees of it."""
         game, me = self.game, self.human
         mover, rescue, deploying = game.to_move, game.rescue_pending, game.deploying
-        before = None if deploying or self.frames is None else (game._tokens(me), _counts(game, me))
+        before = None if deploying or self.frames is None else (game._tokens(me), view_counts(game, me))
         game.play(move)
         self.touched = time.monotonic()
         if deploying:
@@ -264,7 +264,7 @@ class PlayedGame:
         me = self.human
         tokens, (own, opp) = before
         after = self.game._tokens(me)
-        own2, opp2 = _counts(self.game, me)
+        own2, opp2 = view_counts(self.game, me)
         symbols = RANK_SYMBOLS[self.game.numbering]
         lost = {me: [symbols[t] for t, (a, b) in enumerate(zip(own, own2)) if a > b],
                 1 - me: [symbols[t] for t, (a, b) in enumerate(zip(opp, opp2)) if a > b]}
@@ -320,7 +320,7 @@ class PlayedGame:
         self.check_turn()
         if self.game.deploying:
             raise RequestError(409, "no draw while deploying: place your pieces first")
-        accepted = _bot_accepts_draw(self.game, self.human)
+        accepted = bot_accepts_draw(self.game, self.human)
         self.draw_offer = "accepted" if accepted else "declined"
         if accepted:
             self.game.agree_draw()
