@@ -15,12 +15,16 @@ DEFAULT_PORT = 8000
 
 
 def load_policies(paths: list[str]) -> dict:
-    """Policy files (stratego.policy_file) by name: each file's stem, made unique."""
+    """Policy files (stratego.policy_file) by name: each file's stem, made unique (and
+    apart from the bots' names)."""
+    if not paths:
+        return {}  # torch only when a policy is asked for
+    from ..opponent import BOT_OPPONENTS
     from ..policy_file import load_policy
     policies = {}
     for path in paths:
         name = Path(path).stem
-        while name in policies:
+        while name in policies or name in BOT_OPPONENTS:
             name += "'"
         policies[name] = load_policy(path)
     return policies
