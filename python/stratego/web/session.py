@@ -22,17 +22,18 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..actions import decode_action
-from ..deploy import parse_setup
 from ..game import Game
 from ..history import RecordError
 from ..jsonl import record_to_json
 from ..notation import RANK_SYMBOLS
-from ..opponent import BOT_OPPONENTS, Opponent
-from ..render import PLAYER_NAMES, square_name
+from ..opponent import Opponent
+from ..render import square_name
 from ..seeding import resolve_seed
 from ..terminal import bot_accepts_draw
 from ..variants import PIECE_NAMES, variants
 from ..viewer import ViewFrames, move_label, result_text, view_counts
+
+__all__ = ["SETUPS", "COLOURS", "GAMES", "CASTLE_SEATS", "RequestError", "Options", "PlayedGame", "dumps"]
 
 #: How a person's side is set up: drawn at random, a human setup from the shipped
 #: collection (stratego.setups), or placed by hand in the deployment phase.
@@ -43,7 +44,7 @@ GAMES = ("stratego", "castle")
 #: A castle seat by its letter (docs/castle.md "Modes and seats"), or drawn at random.
 CASTLE_SEATS = ("n", "e", "s", "w", "random")
 _OWNER = "rb"
-# The longest a game id may be in a request: token_urlsafe(24) is 32 characters.
+# Random bytes of a game id (secrets.token_urlsafe): 24 bytes, 32 characters.
 ID_BYTES = 24
 
 
@@ -342,5 +343,3 @@ def dumps(message: dict) -> bytes:
     """A message as the bytes sent: compact JSON, keys in a fixed order."""
     return json.dumps(message, separators=(",", ":"), sort_keys=True).encode("utf-8")
 
-
-__all__ = ["SETUPS", "COLOURS", "RequestError", "Options", "PlayedGame", "dumps", "BOT_OPPONENTS", "PLAYER_NAMES"]
