@@ -49,9 +49,12 @@ FLAVOUR = "asan" if os.environ.get("STRATEGO_SANITIZE") == "1" else "release"
 setup(
     options={"build": {"build_base": f"build/{FLAVOUR}"}},
     package_dir={"": "python", "stratego.configs": "configs", "stratego.configs.castle": "configs/castle"},
-    packages=["stratego", "stratego.configs", "stratego.configs.castle", "stratego.data", "stratego.castle"],
+    packages=["stratego", "stratego.configs", "stratego.configs.castle", "stratego.data", "stratego.castle",
+              "stratego.web"],
     package_data={
         "stratego.data": ["*.txt", "*.md", "*.html", "*.js", "*.css"],
+        # `stratego serve`'s page: plain files, no build step (stratego/web).
+        "stratego.web": ["static/*.html", "static/*.js", "static/*.css"],
         "stratego.configs": ["*.toml"],
         "stratego.configs.castle": ["*.toml"],
     },

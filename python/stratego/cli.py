@@ -217,6 +217,30 @@ def _add_viewing(sub) -> None:
     play.add_argument("--save", default=None, help="append the game to this JSON lines file of records")
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from .web import serve
+    serve(host=args.host, port=args.port, policies=args.policy, save=args.save or None, move_seconds=args.move_seconds)
+    return 0
+
+
+def _add_serve(sub) -> None:
+    from .web import DEFAULT_HOST, DEFAULT_PORT
+    serve = sub.add_parser("serve", help="play against the bots in a browser (a local web app, the web extra)",
+                           description="A local web app to play against the bots and saved policies in a "
+                           "browser (docs/playing.md). Needs pip install -e '.[web]'.")
+    serve.add_argument("--host", default=DEFAULT_HOST,
+                       help=f"address to listen on ({DEFAULT_HOST}: this machine only)")
+    serve.add_argument("--port", type=int_in(1, 65535), default=DEFAULT_PORT, help=f"port ({DEFAULT_PORT})")
+    serve.add_argument("--policy", action="append", default=[], metavar="FILE",
+                       help="a saved policy file (.pt) to offer as an opponent, named by its file's stem "
+                            "(repeatable; needs the train extra)")
+    serve.add_argument("--save", default="stratego-games.jsonl",
+                       help="append each finished game to this JSON lines file ('' for none; "
+                            "default stratego-games.jsonl)")
+    serve.add_argument("--move-seconds", type=float_in(0, MAX_SECONDS, lo_open=True), default=10.0,
+                       help="a bot that takes longer for a move loses on time (10)")
+
+
 def _pairs(args: argparse.Namespace) -> int:
     from .pairs import save_pairs, training_pairs
     from .records import read_records
@@ -339,8 +363,10 @@ def main(argv: list[str] | None = None) -> int:
                              "variant without max_plies)")
     record.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_viewing(sub)
+    _add_serve(sub)
     args = parser.parse_args(argv)
-    run = {"bench": _bench, "arena": _arena, "pairs": _pairs, "record": _record, **_VIEWING}[args.command]
+    run = {"bench": _bench, "arena": _arena, "pairs": _pairs, "record": _record, "serve": _serve,
+           **_VIEWING}[args.command]
     try:
         return run(args)
     except (ValueError, TypeError, MemoryError, OSError, ImportError, ActorFailed) as exc:

@@ -10,7 +10,7 @@ from typing import Callable
 
 from .game import Game
 from .render import PLAYER_NAMES, format_board, parse_perspective
-from .viewer import VIEWS, _Frames, check_view, game_frames, move_label, result_text
+from .viewer import VIEWS, ViewFrames, check_view, game_frames, move_label, result_text
 
 PLAY_HELP = """Type a move as two squares, "B4-B5" (an attack is written the same way;
 row 10 is "10" or ":"), a rescue "6@F4" or "pass" when asked for one, or:
@@ -49,8 +49,8 @@ def play_game(game: Game, human: int, bot: str, read: Callable[[str], str] = inp
 
 def _play(game: Game, human: int, bot: str, read: Callable[[str], str], write: Callable[[str], None]) -> int:
     you, them = PLAYER_NAMES[human], PLAYER_NAMES[1 - human]
-    # What the person sees: frames of its own view (viewer._Frames), captures included.
-    frames = _Frames(("red", "blue")[human], game)
+    # What the person sees: frames of its own view (viewer.ViewFrames), captures included.
+    frames = ViewFrames(("red", "blue")[human], game)
     write(f"You play {you} against the {bot} bot. Type 'help' for the commands.")
     show = True
     while not game.done:
@@ -86,7 +86,7 @@ def _play(game: Game, human: int, bot: str, read: Callable[[str], str], write: C
         elif command == "resign":
             game.resign(human)
         elif command == "draw":
-            if _bot_accepts_draw(game, human):
+            if bot_accepts_draw(game, human):
                 write(f"The {bot} bot accepts the draw.")
                 game.agree_draw()
             else:
@@ -105,7 +105,7 @@ def _play(game: Game, human: int, bot: str, read: Callable[[str], str], write: C
     return 0
 
 
-def _bot_accepts_draw(game: Game, human: int) -> bool:
+def bot_accepts_draw(game: Game, human: int) -> bool:
     """A bot takes a draw when it has fewer pieces on the board than the person: a count
     both players see (its view's tokens), no hidden rank."""
     tokens = game._tokens(1 - human)

@@ -35,7 +35,7 @@ def check_view(perspective: str) -> str:
     return perspective
 
 
-def _counts(game: Game, player: int) -> tuple[list[int], list[int]]:
+def view_counts(game: Game, player: int) -> tuple[list[int], list[int]]:
     """(own pieces of each type on the board, opponent pieces of each type not known to
     be captured): the count values of `player`'s observation, nothing more."""
     codes = game.observation(player, obs_format="codes", history_k=1)
@@ -43,15 +43,16 @@ def _counts(game: Game, player: int) -> tuple[list[int], list[int]]:
     return [int(x) for x in codes[_COUNTS:_COUNTS + n]], [int(x) for x in codes[_COUNTS + n:_COUNTS + 2 * n]]
 
 
-class _Frames:
-    """Builds the frames of one perspective, position by position."""
+class ViewFrames:
+    """Builds the frames of one perspective, position by position (the viewer's pages,
+    `stratego play` and `stratego serve` show a player its own frames)."""
 
     def __init__(self, name: str, start: Game):
         self.name, self.perspective = name, parse_perspective(name)
         self.symbols = RANK_SYMBOLS[start.numbering]
         self.frames: list[dict] = []
         if self.perspective is not None:
-            self.start_own, self.start_opp = _counts(start, self.perspective)
+            self.start_own, self.start_opp = view_counts(start, self.perspective)
 
     def add(self, game: Game, move: str | None, mover: int | None, last) -> None:
         tokens = game._tokens(self.perspective)
@@ -66,7 +67,7 @@ class _Frames:
             return {_OWNER[p]: {"ranks": [self.symbols[t] for t in sorted(game._state.captured(p))], "unknown": 0}
                     for p in (0, 1)}
         me = self.perspective
-        own, opp = _counts(game, me)
+        own, opp = view_counts(game, me)
         lost_own = [self.symbols[t] for t, (a, b) in enumerate(zip(self.start_own, own)) for _ in range(a - b)]
         lost_opp = [self.symbols[t] for t, (a, b) in enumerate(zip(self.start_opp, opp)) for _ in range(a - b)]
         # Every capture removes a piece the player sees go; under silent defense it may
@@ -86,7 +87,7 @@ def game_frames(game: Game, views: Sequence[str] = VIEWS) -> dict[str, list[dict
 def _play(start: Game, moves: Sequence[str | int], views: Sequence[str]) -> tuple[dict[str, list[dict]], Game]:
     """game_frames, and the game after the last move."""
     game = start.clone()
-    builders = [_Frames(v, game) for v in views]
+    builders = [ViewFrames(v, game) for v in views]
     for b in builders:
         b.add(game, None, None, None)
     for i, move in enumerate(moves):
@@ -163,20 +164,30 @@ def viewer_html(game: Game, *, perspective: str = "full", title: str | None = No
     # "<" as \u003c: no text of the game can close the <script> element it sits in.
     payload = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
     head, tail = page_template("viewer.html").split("__DATA__")  # the data goes in last: no text of it is replaced
-    for key, value in (("TITLE", escape(title)), ("LIGHT", COLORS["light"]), ("DARK", COLORS["dark"]),
+    return fill_colours(head.replace("__TITLE__", escape(title))) + payload + tail
+
+
+def fill_colours(text: str) -> str:
+    """`text` with the board's colour names (__LIGHT__, __RED__, ...) as svg.COLORS has them."""
+    for key, value in (("LIGHT", COLORS["light"]), ("DARK", COLORS["dark"]),
                        ("LAKE", COLORS["lake"]), ("RED", COLORS["r"]), ("BLUE", COLORS["b"]),
                        ("LAST", COLORS["last"]), ("ATTACK", COLORS["attack"])):
-        head = head.replace(f"__{key}__", value)
-    return head + payload + tail
+        text = text.replace(f"__{key}__", value)
+    return text
 
 
 def page_template(name: str) -> str:
     """A page of stratego/data (viewer.html, castle_viewer.html) with what both share put
     in: the controls (viewer_controls.js) where it says __CONTROLS__, the common style
-    rules (viewer_common.css) where it says __COMMON_CSS__."""
+    rules (viewer_common.css) where it says __COMMON_CSS__, the board's (viewer_board.css,
+    `stratego serve`'s page draws its board with them too) where it says __BOARD_CSS__, and
+    the castle game's board (castle_board.js, castle_board.css, shared with `stratego
+    serve` too) where it says __CASTLE_BOARD__ and __CASTLE_BOARD_CSS__."""
     data = resources.files("stratego.data")
     page = data.joinpath(name).read_text(encoding="utf-8")
-    for key, shared in (("__CONTROLS__", "viewer_controls.js"), ("__COMMON_CSS__", "viewer_common.css")):
+    for key, shared in (("__CONTROLS__", "viewer_controls.js"), ("__COMMON_CSS__", "viewer_common.css"),
+                        ("__BOARD_CSS__", "viewer_board.css"), ("__CASTLE_BOARD__", "castle_board.js"),
+                        ("__CASTLE_BOARD_CSS__", "castle_board.css")):
         page = page.replace(key, data.joinpath(shared).read_text(encoding="utf-8"))
     return page
 

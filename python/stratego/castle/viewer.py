@@ -80,7 +80,7 @@ def move_label(label: str, mover: int, viewer: int | None, recruit_public: bool)
     return label
 
 
-def _last(label: str) -> list | None:
+def move_nodes(label: str) -> list | None:
     """[from node, to node, kind] of a move ("-", "x" an attack, "*" a shot)."""
     found = _MOVE.match(label)
     return [found.group(1), found.group(3), found.group(2)] if found else None
@@ -106,7 +106,7 @@ def game_frames(game: Game, views=None) -> dict[str, list[dict]]:
             frame = frame_of(replay, seats[v])
             frame["move"] = move_label(label, mover, seats[v], public)
             frame["mover"] = game.seat_letters[mover]
-            frame["last"] = _last(label)
+            frame["last"] = move_nodes(label)
             frames[v].append(frame)
     return frames
 
@@ -135,10 +135,14 @@ def viewer_html(game: Game, *, perspective: str = FULL, title: str | None = None
     # "<" as \u003c: no text of the game can close the <script> element it sits in.
     payload = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
     head, tail = page_template("castle_viewer.html").split("__DATA__")  # the data goes in last: no text of it is replaced
-    head = head.replace("__TITLE__", escape(title))
+    return fill_colours(head.replace("__TITLE__", escape(title))) + payload + tail
+
+
+def fill_colours(text: str) -> str:
+    """`text` with the colour names (__N__, __LIGHT__, ...) as COLORS has them."""
     for key, value in COLORS.items():
-        head = head.replace(f"__{key.upper()}__", value)
-    return head + payload + tail
+        text = text.replace(f"__{key.upper()}__", value)
+    return text
 
 
 def is_castle_file(path) -> bool:
