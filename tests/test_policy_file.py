@@ -295,7 +295,7 @@ def test_a_file_naming_a_module_imports_nothing(saved, tmp_path, factory):
         sys.modules.pop(name, None)
     named = rewrite(path, tmp_path, lambda r: r["network"].update(factory=factory))
     with pytest.raises(UntrustedFactoryError, match=rf"{re.escape(factory)!s}.*would import module "
-                                                    rf"'{re.escape(module)}'.*trust=True \(stratego arena --trust\)"):
+                                                    rf"'{re.escape(module)}'.*trust=True \(--trust for stratego arena and stratego serve\)"):
         load_policy(named)
     assert module not in sys.modules and module.split(".")[0] not in sys.modules
 
@@ -436,3 +436,19 @@ def test_a_cut_file_is_refused_clearly(saved, tmp_path):
     cut.write_bytes(path.read_bytes()[:-200])
     with pytest.raises(PolicyFileError, match="not the zip archive torch.save writes"):
         load_policy(cut)
+
+
+def test_serve_loads_a_users_module_only_with_trust(user_module, monkeypatch):
+    """stratego serve --policy takes --trust as the arena does: without it the user's module
+    is never imported and the command stops with the refusal."""
+    pytest.importorskip("starlette")
+    uvicorn = pytest.importorskip("uvicorn")
+    name, path = user_module
+    from stratego.cli import main
+    seen = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(app=app))
+    with pytest.raises(SystemExit):
+        main(["serve", "--save", "", "--policy", str(path)])
+    assert name not in sys.modules and "app" not in seen
+    assert main(["serve", "--save", "", "--policy", str(path), "--trust"]) == 0
+    assert name in sys.modules and "app" in seen

@@ -219,7 +219,8 @@ def _add_viewing(sub) -> None:
 
 def _serve(args: argparse.Namespace) -> int:
     from .web import serve
-    serve(host=args.host, port=args.port, policies=args.policy, save=args.save or None, move_seconds=args.move_seconds)
+    serve(host=args.host, port=args.port, policies=args.policy, save=args.save or None, move_seconds=args.move_seconds,
+          trust=args.trust)
     return 0
 
 
@@ -239,6 +240,9 @@ def _add_serve(sub) -> None:
                             "default stratego-games.jsonl)")
     serve.add_argument("--move-seconds", type=float_in(0, MAX_SECONDS, lo_open=True), default=10.0,
                        help="a bot that takes longer for a move loses on time (10)")
+    serve.add_argument("--trust", action="store_true",
+                       help="let --policy files import the network module they name; without it only stratego's "
+                            "networks and those installed packages register load (docs/agents.md)")
 
 
 def _pairs(args: argparse.Namespace) -> int:

@@ -127,8 +127,8 @@ def _resolve_factory(factory: str, trust: bool) -> type:
             raise UntrustedFactoryError(
                 f"network factory {factory!r} is neither one of stratego's networks ({', '.join(NETWORKS)}) nor "
                 f"registered by an installed package (entry point group {ENTRY_POINT_GROUP!r}); loading it would "
-                f"import module {module_name!r} and run its code. Load the file with trust=True (stratego arena "
-                "--trust) only if you trust where it came from")
+                f"import module {module_name!r} and run its code. Load the file with trust=True (--trust for stratego "
+                "arena and stratego serve) only if you trust where it came from")
         try:
             if entry is not None:
                 return _module_class(entry.load(), factory)

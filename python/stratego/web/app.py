@@ -35,6 +35,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..atomic_write import LineAppender
 from ..opponent import BOT_OPPONENTS, Opponent
 from ..variants import variants
 from ..viewer import fill_colours, viewer_html
@@ -136,9 +137,10 @@ class GameStore:
         # of one format (castle files by their first line).
         path = self.save if played.kind == "stratego" else self.save.with_name(
             f"{self.save.stem}-castle{self.save.suffix}")
-        # One write of a whole line, one game at a time: a file of whole records.
-        with self._save_lock, open(path, "a", encoding="utf-8", newline="\n") as out:
-            out.write(line + "\n")
+        # One write of a whole line, one game at a time: a file of whole records, never a
+        # line glued to a torn tail (stratego.atomic_write).
+        with self._save_lock, LineAppender(path, "file of finished games") as out:
+            out.append(line + "\n")
 
 
 def _check_policy_variant(opponent: Opponent, played: PlayedGame) -> None:
