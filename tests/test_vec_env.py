@@ -383,11 +383,18 @@ def test_bad_seeds_raise_type_error(seed):
         stratego.Game(seed=seed)
 
 
-def test_big_and_negative_seeds_are_fine():
-    for seed in (-1, 2**64 - 1, 2**100, np.int64(-5), np.uint64(2**63)):
+def test_big_and_negative_seeds_are_taken_modulo_2_64():
+    def first_steps(seed):
         e = VecEnv(2, seed=seed)
-        e.step(e.sample_actions())
+        obs = [e.reset(seed=seed)[0]]
+        for _ in range(3):
+            obs.append(e.step(e.sample_actions())[0])
         e.close()
+        return np.stack(obs)
+
+    for seed, same in ((-1, 2**64 - 1), (2**100, 0), (np.int64(-5), 2**64 - 5), (np.uint64(2**63), 2**63)):
+        np.testing.assert_array_equal(first_steps(seed), first_steps(same))
+    assert not np.array_equal(first_steps(-1), first_steps(0))
 
 
 @pytest.mark.parametrize("index", [-1, 4, 2**40])
