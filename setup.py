@@ -51,6 +51,8 @@ setup(
     package_dir={"": "python", "stratego.configs": "configs", "stratego.configs.castle": "configs/castle"},
     packages=["stratego", "stratego.configs", "stratego.configs.castle", "stratego.data", "stratego.castle"],
     package_data={
+        # Type information: the package's annotations (PEP 561) and the extension's stub.
+        "stratego": ["py.typed", "_core.pyi"],
         "stratego.data": ["*.txt", "*.md", "*.html", "*.js", "*.css"],
         "stratego.configs": ["*.toml"],
         "stratego.configs.castle": ["*.toml"],
