@@ -172,7 +172,10 @@ def build_checked(name: str, programs: dict[str, list[Path]], extra_flags: list[
     return build(name, cc, flags, programs)
 
 
-def run_checked(program: Path, *args: str, timeout: int = 300) -> subprocess.CompletedProcess:
-    """Runs a program of build_checked, its sanitizers set to fail it on any report."""
+def run_checked(program: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    """Runs a program of build_checked, its sanitizers set to fail it on any report;
+    `timeout` is scaled by STRATEGO_TEST_TIMEOUT_SCALE (tests/patience.py)."""
+    from patience import patience
+
     return subprocess.run([str(program), *args], capture_output=True, text=True,
-                          env={**clean_env(), **SANITIZER_ENV}, timeout=timeout)
+                          env={**clean_env(), **SANITIZER_ENV}, timeout=patience(timeout))
