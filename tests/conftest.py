@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -44,14 +45,42 @@ needs_gravon = pytest.mark.skipif(
     not GRAVON_DIR.is_dir(), reason=f"no Gravon records at {GRAVON_DIR}; {GET_THE_ARCHIVE}")
 
 
+def _deep_layer_left_out(config) -> bool:
+    from depth import DEEP
+
+    return not DEEP and "deep" not in (config.getoption("markexpr") or "")
+
+
+def pytest_collection_modifyitems(config, items):
+    """The deep layer (tests marked `deep`) runs where the exhaustive tests run at full
+    depth (tests/depth.py: CI=true, STRATEGO_DEEP_TESTS=1); the README's quick command
+    leaves it out, and says how many it left ("deselected"). `-m deep` asks for it by name."""
+    if not _deep_layer_left_out(config):
+        return
+    deep = [item for item in items if item.get_closest_marker("deep")]
+    if deep:
+        config.hook.pytest_deselected(items=deep)
+        items[:] = [item for item in items if not item.get_closest_marker("deep")]
+
+
+FILE_MARKS = re.compile(r"^pytestmark = .*$", re.M)
+
+
 def pytest_ignore_collect(collection_path, config):
-    """A file marked heavy as a whole (`pytestmark = pytest.mark.heavy`) is not even
-    imported when the run deselects heavy tests: importing torch, SB3 and PettingZoo to
-    collect tests that will not run cost 3 of the core suite's seconds."""
-    if collection_path.suffix != ".py" or "not heavy" not in (config.getoption("markexpr") or ""):
+    """A file marked heavy as a whole (`pytestmark = pytest.mark.heavy`, or in a list) is
+    not even imported when the run deselects heavy tests, nor one marked deep when the run
+    leaves the deep layer out: importing torch, SB3 and PettingZoo to collect tests that
+    will not run cost 3 of the core suite's seconds."""
+    if collection_path.suffix != ".py" or not collection_path.name.startswith("test_"):
+        return None
+    leave_heavy = "not heavy" in (config.getoption("markexpr") or "")
+    leave_deep = _deep_layer_left_out(config)
+    if not (leave_heavy or leave_deep):
         return None
     try:
-        text = collection_path.read_text()
+        marks = " ".join(FILE_MARKS.findall(collection_path.read_text()))
     except OSError:
         return None
-    return True if "\npytestmark = pytest.mark.heavy\n" in text else None
+    if (leave_heavy and "pytest.mark.heavy" in marks) or (leave_deep and "pytest.mark.deep" in marks):
+        return True
+    return None

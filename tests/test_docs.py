@@ -76,11 +76,14 @@ def test_rule_citations_name_sections_of_docs_rules():
 #                       CLI's own options, each `python FILE` must name a file here;
 #   ```json             must parse;
 #   ``` (no language)   not code: a board, a layout, a synopsis, a signature.
-# A section whose code needs an extra (torch, SB3, PettingZoo, OpenSpiel) is marked heavy.
+# A section whose code needs an extra (torch, SB3, PettingZoo, OpenSpiel) is marked heavy;
+# one that runs for long (DEEP below) is marked deep.
 
 FENCE = re.compile(r"^```(\w*)(?:[ \t]+(\w+))?[ \t]*$")
 RUNS = {"python", "bash"}
 HEAVY = ("sb3_contrib", "stable_baselines3", "torch", "pettingzoo", "pyspiel", "open_spiel", ".pt")
+# Sections that run for many CPU-seconds (an arena of policies, ISMCTS): the deep layer.
+DEEP = {("agents.md", "Arena"), ("sampling.md", "OpenSpiel")}
 
 
 @dataclass(frozen=True)
@@ -171,7 +174,8 @@ def runnable_sections() -> list:
             by_section.setdefault((block.page, block.section), []).append(block)
     return [
         pytest.param(blocks, id=f"{page.name}:{section or 'top'}",
-                     marks=[pytest.mark.heavy] if any(h in b.code for b in blocks for h in HEAVY) else [])
+                     marks=([pytest.mark.heavy] if any(h in b.code for b in blocks for h in HEAVY) else [])
+                     + ([pytest.mark.deep] if (page.name, section) in DEEP else []))
         for (page, section), blocks in by_section.items()
     ]
 

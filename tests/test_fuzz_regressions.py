@@ -74,6 +74,7 @@ def _fixed_regressions(target: str) -> list[Path]:
     return [p for p in _inputs(FUZZ / "regressions" / target) if f"{target}/{p.name}" not in OPEN]
 
 
+@pytest.mark.deep  # the replay programs under sanitizers
 @pytest.mark.parametrize("target", C_TARGETS)
 def test_c_corpus(replay_programs, target):
     files = _inputs(FUZZ / f"corpus_{target}")
@@ -81,6 +82,7 @@ def test_c_corpus(replay_programs, target):
     _run(replay_programs[target], files)
 
 
+@pytest.mark.deep  # the replay programs under sanitizers
 @pytest.mark.parametrize("target", C_TARGETS)
 def test_c_regressions(replay_programs, target):
     _run(replay_programs[target], _fixed_regressions(target))
@@ -127,13 +129,17 @@ def test_open_findings_still_fail(request):
     assert not fixed, f"these findings pass now: take them off OPEN (their inputs then replay as regressions): {fixed}"
 
 
-def test_a_failing_input_is_told_from_a_passing_one(request, tmp_path, monkeypatch):
-    """What test_open_findings_still_fail rests on: _fails says True for an input that
-    fails, C or Python, and False for one that passes."""
-    passing = _inputs(FUZZ / "corpus_field")[0]
-    assert not _fails(request, "field", passing)
+@pytest.mark.deep  # the replay programs under sanitizers
+def test_a_failing_c_input_is_told_from_a_passing_one(request, tmp_path):
+    """What test_open_findings_still_fail rests on, for the C targets: _fails says True
+    for an input that fails and False for one that passes."""
+    assert not _fails(request, "field", _inputs(FUZZ / "corpus_field")[0])
     # A file the replay program cannot read fails it (exit 1), as a failed check does.
     assert _fails(request, "field", tmp_path / "missing")
+
+
+def test_a_failing_record_input_is_told_from_a_passing_one(request, monkeypatch):
+    """The same for the record reader's property."""
     record = _inputs(FUZZ / "corpus_records")[0]
     assert not _fails(request, "records", record)
     monkeypatch.setattr("stratego.records.read_record", lambda *a, **k: 1 // 0)  # a bug in the reader

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from cbuild import build_checked, run_checked
 
 TESTS_C = Path(__file__).resolve().parent / "c"
 
 
+@pytest.mark.deep  # a C program under sanitizers
 def test_pool_runs_alone_after_helpers_that_did_not_pay():
     program = build_checked("pool", {"pool_main": [TESTS_C / "pool_main.c"]})["pool_main"]
     done = run_checked(program)
