@@ -8,6 +8,7 @@ import os
 import platform
 import random
 import re
+import signal
 import sys
 import time
 
@@ -28,10 +29,18 @@ from test_records import BILLION_LAUGHS, EXTERNAL_ENTITY, FIELD, GOOD, with_move
 TIMEOUT = patience(120)  # seconds a prompt may take on a loaded machine
 
 
+def _as_a_person_runs_it() -> None:
+    # Ctrl-C does what it does for a person at a terminal, even when these tests run in
+    # the background (nohup, `cmd &` in a script, a CI runner), where the shell started
+    # them with SIGINT ignored: a child inherits that, and Python then installs no
+    # KeyboardInterrupt handler, so the Ctrl-C tests would wait forever.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(*args: str) -> pexpect.spawn:
     env = {**os.environ, "TERM": "dumb", "PYTHONUNBUFFERED": "1"}
     return pexpect.spawn(sys.executable, ["-m", "stratego.cli", *args], encoding="utf-8",
-                         timeout=TIMEOUT, env=env, dimensions=(50, 200))
+                         timeout=TIMEOUT, env=env, dimensions=(50, 200), preexec_fn=_as_a_person_runs_it)
 
 
 def finish(child: pexpect.spawn) -> int:
