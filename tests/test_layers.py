@@ -42,3 +42,14 @@ def test_ci_runs_the_deep_layer_and_the_readme_the_quick_one():
     assert "export STRATEGO_DEEP_TESTS=1" in ci
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "python -m pytest -q -n auto" in readme and "python -m pytest -q -n auto" in ci
+
+
+def test_ci_runs_at_full_depth_unless_told_otherwise():
+    def deep(**env: str) -> bool:
+        clean = {k: v for k, v in os.environ.items() if k not in ("CI", "STRATEGO_DEEP_TESTS")}
+        done = subprocess.run([sys.executable, "-c", "import depth; print(depth.DEEP)"], cwd=ROOT / "tests",
+                              env={**clean, **env}, capture_output=True, text=True, timeout=patience(60), check=True)
+        return done.stdout.strip() == "True"
+
+    assert not deep() and deep(STRATEGO_DEEP_TESTS="1") and deep(CI="true")
+    assert not deep(CI="true", STRATEGO_DEEP_TESTS="0")  # .ci/run's sanitizer pass
