@@ -52,6 +52,8 @@ setup(
     packages=["stratego", "stratego.configs", "stratego.configs.castle", "stratego.data", "stratego.castle",
               "stratego.web"],
     package_data={
+        # Type information: the package's annotations (PEP 561) and the extension's stub.
+        "stratego": ["py.typed", "_core.pyi"],
         "stratego.data": ["*.txt", "*.md", "*.html", "*.js", "*.css"],
         # `stratego serve`'s page: plain files, no build step (stratego/web).
         "stratego.web": ["static/*.html", "static/*.js", "static/*.css"],

@@ -1,9 +1,13 @@
 """Builds small C programs from csrc/ for the tests, once per content of the sources.
 
-A program is kept in build/c-tests/<name>-<key>/, where the key hashes the compiler, its
+A program is kept in <cache>/<name>-<key>/, where the key hashes the compiler, its
 flags and every C source and header under csrc/; a change to any of them builds it
 anew, and older builds of the same name are removed. Building costs 10-20 s, which
 every test run used to pay.
+
+The cache is STRATEGO_TEST_BUILD_DIR when set, else a folder of the user's cache
+(~/.cache/stratego-sim/c-tests/<hash of this checkout's path>/): the tests write nothing
+into the checkout, and two checkouts never remove each other's builds.
 """
 from __future__ import annotations
 
@@ -16,7 +20,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CSRC = ROOT / "csrc"
-BUILD = ROOT / "build" / "c-tests"
+
+
+def _build_dir() -> Path:
+    if os.environ.get("STRATEGO_TEST_BUILD_DIR"):
+        return Path(os.environ["STRATEGO_TEST_BUILD_DIR"]).expanduser().resolve()
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "stratego-sim" / "c-tests" / hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]
+
+
+BUILD = _build_dir()
 # The core: every csrc/*.c but the main program (the binding lives in csrc/python/).
 CORE = sorted(p for p in CSRC.glob("*.c") if p.stem != "main")
 SANITIZE = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
@@ -127,7 +140,7 @@ def _publish(work: Path, out: Path, name: str) -> None:
 def build_extension(module: str, cc: str, sources: list[Path]) -> Path:
     """A Python extension module for the tests (never installed): `sources` compiled
     together with this Python's and NumPy's headers, csrc/ and csrc/python/ on the include
-    path, into build/c-tests/<module>-<key>/<module><EXT_SUFFIX>, cached like the programs.
+    path, into <cache>/<module>-<key>/<module><EXT_SUFFIX>, cached like the programs.
     Without sanitizers: the interpreter that loads it is not built with them."""
     import sysconfig
 
@@ -167,10 +180,13 @@ def build_checked(name: str, programs: dict[str, list[Path]], extra_flags: list[
     return build(name, cc, flags, programs)
 
 
-def run_checked(program: Path, *args: str, timeout: int = 300) -> subprocess.CompletedProcess:
-    """Runs a program of build_checked, its sanitizers set to fail it on any report."""
+def run_checked(program: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    """Runs a program of build_checked, its sanitizers set to fail it on any report;
+    `timeout` is scaled by STRATEGO_TEST_TIMEOUT_SCALE (tests/patience.py)."""
+    from patience import patience
+
     return subprocess.run([str(program), *args], capture_output=True, text=True,
-                          env={**clean_env(), **SANITIZER_ENV}, timeout=timeout)
+                          env={**clean_env(), **SANITIZER_ENV}, timeout=patience(timeout))
 
 
 def build_tsan(name: str, programs: dict[str, list[Path]], extra_flags: list[str] = (),
@@ -183,7 +199,10 @@ def build_tsan(name: str, programs: dict[str, list[Path]], extra_flags: list[str
     return build(name, cc, [*TEST_FLAGS, *TSAN, *extra_flags], programs, core)
 
 
-def run_tsan(program: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:
-    """Runs a program of build_tsan; any report stops it with exit TSAN_EXIT."""
+def run_tsan(program: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    """Runs a program of build_tsan; any report stops it with exit TSAN_EXIT; `timeout`
+    is scaled as run_checked's."""
+    from patience import patience
+
     return subprocess.run([str(program), *args], capture_output=True, text=True,
-                          env={**clean_env(), **TSAN_ENV}, timeout=timeout)
+                          env={**clean_env(), **TSAN_ENV}, timeout=patience(timeout))

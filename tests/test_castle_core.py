@@ -603,6 +603,7 @@ def test_random_game_invariants(mode):
 # ------------------------------------------------------------------ the C core alone
 
 
+@pytest.mark.deep  # under sanitizers, a minute of CPU: .ci/run's layer
 def test_c_core_random_games_under_sanitizers():
     """tests/c/castle_main.c: every mode and every switch flipped, random games checked after
     each decision (state check, list/mask/check agreement, text round trip, determinism)."""

@@ -109,7 +109,8 @@ def test_q1_reference_board_is_the_drawing_of_a1(path):
     if path == "CASTLE.md":
         path = next((p for p in RULES_FILES if p.exists()), None)
         if path is None:
-            pytest.skip(f"CASTLE.md is not in any of {RULES_FILES}")
+            pytest.skip(f"CASTLE.md (the project's shared notes) is not in any of {RULES_FILES}: put shared/ beside "
+                        "the checkout, or set STRATEGO_DATA_DIR to shared/data")
     elif not path.exists():
         pytest.skip(f"{path} is not here")
     assert drawing_in(path) == ref.DRAWING_4P

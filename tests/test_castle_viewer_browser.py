@@ -15,7 +15,8 @@ from stratego.castle import Game
 from stratego.castle import viewer as V
 from test_viewer_browser import browser, open_page  # noqa: F401  (the fixture)
 
-pytestmark = pytest.mark.heavy
+# The deep layer (docs/testing.md): Chromium through every seat's view, run in .ci/run.
+pytestmark = [pytest.mark.heavy, pytest.mark.deep]
 COLUMNS = "ABCDEFGHIJKLMNO"
 
 

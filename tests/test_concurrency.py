@@ -12,6 +12,8 @@ import pytest
 
 import stratego
 
+from patience import patience
+
 
 def test_two_threads_stepping_one_env_never_corrupt_it():
     env = stratego.VecEnv(2048, seed=5, num_threads=1)
@@ -35,7 +37,7 @@ def test_two_threads_stepping_one_env_never_corrupt_it():
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=120)
+        t.join(timeout=patience(120))
     stop.set()
     assert not any(t.is_alive() for t in threads)
     assert all("another thread" in e for e in errors)
@@ -70,7 +72,7 @@ def test_close_while_another_thread_steps_is_refused_or_waits():
             closed = True
         except RuntimeError as exc:
             assert "another thread" in str(exc)
-    t.join(timeout=60)
+    t.join(timeout=patience(120))
     assert env.closed
     assert all("closed" in o or "another thread" in o for o in outcome)
     with pytest.raises(RuntimeError):

@@ -14,7 +14,8 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("matplotlib")
 
-pytestmark = pytest.mark.heavy
+# The deep layer (docs/testing.md): minutes of training, run in .ci/run.
+pytestmark = [pytest.mark.heavy, pytest.mark.deep]
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "ppo_selfplay.py"
 TINY = ["--minutes", "0.4", "--imitation-minutes", "0.15", "--num-envs", "16", "--rollout-steps", "8",

@@ -82,7 +82,16 @@ def test_bad_offsets_are_refused(bad, error):
         VecEnv(2, num_threads=1, game_offset=bad)
 
 
-def test_the_largest_offset_plays():
-    env = VecEnv(2, num_threads=1, game_offset=stratego._core.MAX_GAME_OFFSET)
-    env.reset(seed=0)
-    env.step(env.sample_actions())
+def test_the_largest_offset_plays_the_games_of_its_run():
+    # At the top of the range, offset + index stays exact: the slice at MAX plays games
+    # MAX and MAX + 1 of the run, which a slice starting one game lower plays too.
+    top = stratego._core.MAX_GAME_OFFSET
+    env, below = VecEnv(2, num_threads=1, game_offset=top), VecEnv(3, num_threads=1, game_offset=top - 1)
+    obs, below_obs = env.reset(seed=0)[0], below.reset(seed=0)[0]
+    np.testing.assert_array_equal(obs, below_obs[1:])
+    assert not np.array_equal(below_obs[0], below_obs[1])
+    for _ in range(400):
+        actions, below_actions = env.sample_actions(), below.sample_actions()
+        np.testing.assert_array_equal(actions, below_actions[1:])
+        np.testing.assert_array_equal(env.step(actions)[0], below.step(below_actions)[0][1:])
+    assert env.stats()["games_finished"] > 0

@@ -8,6 +8,9 @@ import pytest
 
 from cbuild import CSRC, build, clean_env, compiler
 
+# The deep layer (docs/testing.md): C programs built and run, in .ci/run.
+pytestmark = pytest.mark.deep
+
 
 def _main():
     cc = compiler()

@@ -11,7 +11,7 @@ from stratego.history import make_record
 from stratego.pairs import save_pairs, training_pairs
 from stratego.records import RecordError, iter_records, write_jsonl
 
-from conftest import GRAVON_DIR, needs_gravon
+from conftest import GRAVON, GRAVON_DIR, needs_gravon
 
 # The archive's games with the classic action space (Ultimate Lightning has its own).
 CLASSIC = [r for r in iter_records(GRAVON_DIR) if r.game_type != "ultimate lightning"] if GRAVON_DIR.is_dir() else []
@@ -124,7 +124,7 @@ def test_cli_writes_pairs(tmp_path, capsys):
 def test_cli_reads_a_folder_of_gravon_records(tmp_path, capsys):
     out = tmp_path / "p.npz"
     assert cli.main(["pairs", str(GRAVON_DIR / "barrage"), "-o", str(out), "--obs-format", "codes"]) == 0
-    assert "from 78 games" in capsys.readouterr().out
+    assert f"from {GRAVON['by_type']['barrage']} games" in capsys.readouterr().out
 
 
 def _count_plays(monkeypatch) -> list[int]:

@@ -26,6 +26,7 @@ def pool_stress() -> Path:
     return programs["pool_stress"]
 
 
+@pytest.mark.deep  # a C program under sanitizers
 def test_pool_runs_alone_after_helpers_that_did_not_pay():
     program = build_checked("pool", {"pool_main": [TESTS_C / "pool_main.c"]})["pool_main"]
     done = run_checked(program)
@@ -53,6 +54,7 @@ def test_pool_loops_counts_the_loops_of_a_threaded_env():
     assert _core.pool_loops() == after  # one thread: no loop of the pool at all
 
 
+@pytest.mark.deep  # a C program under ThreadSanitizer (also .ci/run's TSan pass)
 def test_pool_from_several_callers_under_thread_sanitizer(pool_stress):
     # Loops of 0 to 5,000 games on 1 to 12 threads from 4 callers at once, workers leaving
     # after 2 ms idle and starting again: every game of every loop runs once, no report.
@@ -62,6 +64,7 @@ def test_pool_from_several_callers_under_thread_sanitizer(pool_stress):
     assert "ThreadSanitizer" not in done.stderr
 
 
+@pytest.mark.deep  # a C program under ThreadSanitizer (also .ci/run's TSan pass)
 def test_thread_sanitizer_reports_a_planted_race(pool_stress):
     # The detector is armed: a task that races on purpose is reported and fails the run.
     done = run_tsan(pool_stress, "race")

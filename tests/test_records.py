@@ -17,7 +17,7 @@ from stratego.records import (
 )
 from stratego import gravon_xml
 
-from conftest import GRAVON_DIR
+from conftest import GRAVON, GRAVON_DIR
 from conftest import needs_gravon as needs_data
 
 # A small valid record to mutate in the hostile cases.
@@ -139,18 +139,17 @@ def test_iter_records_bad_file_is_not_skipped(tmp_path):
 @needs_data
 def test_all_archive_files_parse():
     records = list(iter_records(GRAVON_DIR))
-    assert len(records) == 180
+    assert len(records) == sum(GRAVON["by_type"].values())
     by_type: dict[str, int] = {}
     for record in records:
         assert isinstance(record, GameRecord)
         by_type[record.game_type] = by_type.get(record.game_type, 0) + 1
-    assert by_type == {"classic": 96, "barrage": 78, "classicfree": 3,
-                       "ultimate lightning": 3}
-    assert sum(len(r.moves) for r in records) == 33821
+    assert by_type == GRAVON["by_type"]
+    assert sum(len(r.moves) for r in records) == GRAVON["moves"]
     assert [r.path for r in records] == sorted(r.path for r in records)
-    # Every game has a result; two classicfree games have no moves.
+    # Every game has a result; two classicfree games have no moves (one in the sample).
     assert all(r.result_type is not None for r in records)
-    assert sum(1 for r in records if not r.moves) == 2
+    assert sum(1 for r in records if not r.moves) == GRAVON["without_moves"]
 
 
 @needs_data

@@ -37,7 +37,7 @@ from reference_mover import (  # noqa: E402
 )
 
 import make_perft_data  # noqa: E402
-from conftest import GRAVON_DIR, SHARED_DATA
+from conftest import GET_THE_ARCHIVE, GRAVON, GRAVON_DIR, SHARED_DATA, needs_full_gravon
 
 HERE = Path(__file__).resolve().parent
 CONFIGS = HERE.parent / "configs"
@@ -384,9 +384,9 @@ def test_perft_json_matches_reference():
         assert counts == entry["counts"], entry["name"]
 
 
-@pytest.mark.skipif(not (SETUPS_DIR / "classic_human.txt").is_file()
-                    or not GRAVON_DIR.is_dir(),
-                    reason=f"shared data not found at {SETUPS_DIR} / {GRAVON_DIR}")
+@needs_full_gravon
+@pytest.mark.skipif(not (SETUPS_DIR / "classic_human.txt").is_file(),
+                    reason=f"needs the human setups, not found at {SETUPS_DIR}; {GET_THE_ARCHIVE}")
 def test_perft_json_is_up_to_date():
     built = make_perft_data.build()
     stored = json.loads((HERE / "data" / "perft.json").read_text())
@@ -401,8 +401,6 @@ def test_perft_json_is_up_to_date():
     assert classic[90:100] == "".join(to_blue[ch] for ch in reversed(blue[30:40]))
 
 
-@pytest.mark.skipif(not GRAVON_DIR.is_dir(),
-                    reason=f"Gravon records not found at {GRAVON_DIR}")
 def test_replays_every_non_ultimate_gravon_game():
     """Every classic/classicfree/barrage move is legal for the reference mover, and the
     recorded results agree with how it ends games."""
@@ -433,4 +431,4 @@ def test_replays_every_non_ultimate_gravon_game():
             assert not has_movable_piece(field, 1), record.path
         else:  # resignation, agreement, clock: the game was still on
             assert not ended, record.path
-    assert games == 177
+    assert games == sum(GRAVON["by_type"].values()) - GRAVON["by_type"]["ultimate lightning"]

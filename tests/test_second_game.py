@@ -24,6 +24,7 @@ def tiny_report() -> str:
     return done.stdout
 
 
+@pytest.mark.deep  # the C program under sanitizers
 @pytest.mark.parametrize("mode", ["same_step", "next_step", "disabled"])
 def test_second_game_runs_through_the_generic_loop(tiny_report, mode):
     """Every autoreset mode: outputs agree with the game's rules replayed on a copy at
@@ -38,6 +39,7 @@ def test_second_game_runs_through_the_generic_loop(tiny_report, mode):
     assert re.search(r"; [1-9]\d* actions from cells >= 128", line)
 
 
+@pytest.mark.deep  # the C program under sanitizers
 def test_second_game_checks_hold(tiny_report):
     """Hidden values stay out of other seats' views; a restored batch goes on alike."""
     assert tiny_report.splitlines()[-1] == "ok"

@@ -9,6 +9,9 @@ import pytest
 
 from cbuild import CSRC, ROOT, build, clean_env, compiler
 
+# The deep layer (docs/testing.md): C programs built and run, in .ci/run.
+pytestmark = pytest.mark.deep
+
 RUN = ["bench", "96", "400", "1", "1", "1"]  # games, steps, threads, observations, digest
 COMPACT = ["bench", "96", "400", "1", "2", "1"]  # observations 2: codes and the packed mask
 

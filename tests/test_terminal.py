@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import io
 import os
+import platform
 import random
 import re
+import signal
 import sys
+import time
 
 import pexpect
 import pytest
@@ -20,15 +23,24 @@ from stratego.terminal import play_game
 from stratego.records import write_jsonl
 from stratego.viewer import load_game, result_text
 
+from patience import patience
 from test_records import BILLION_LAUGHS, EXTERNAL_ENTITY, FIELD, GOOD, with_moves
 
-TIMEOUT = 60  # seconds a prompt may take on a loaded machine
+TIMEOUT = patience(120)  # seconds a prompt may take on a loaded machine
+
+
+def _as_a_person_runs_it() -> None:
+    # Ctrl-C does what it does for a person at a terminal, even when these tests run in
+    # the background (nohup, `cmd &` in a script, a CI runner), where the shell started
+    # them with SIGINT ignored: a child inherits that, and Python then installs no
+    # KeyboardInterrupt handler, so the Ctrl-C tests would wait forever.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def spawn(*args: str) -> pexpect.spawn:
     env = {**os.environ, "TERM": "dumb", "PYTHONUNBUFFERED": "1"}
     return pexpect.spawn(sys.executable, ["-m", "stratego.cli", *args], encoding="utf-8",
-                         timeout=TIMEOUT, env=env, dimensions=(50, 200))
+                         timeout=TIMEOUT, env=env, dimensions=(50, 200), preexec_fn=_as_a_person_runs_it)
 
 
 def finish(child: pexpect.spawn) -> int:
@@ -37,13 +49,49 @@ def finish(child: pexpect.spawn) -> int:
     return child.exitstatus
 
 
+# The number of the read system call, as /proc/PID/syscall shows it.
+READ_SYSCALL = {"x86_64": 0, "aarch64": 63}.get(platform.machine())
+
+
+def reading_stdin(pid: int) -> bool | None:
+    """Whether process `pid` sleeps in read() on its standard input (Linux's
+    /proc/PID/syscall), or None where that cannot be told."""
+    try:
+        with open(f"/proc/{pid}/syscall") as f:
+            fields = f.read().split()
+    except OSError:
+        return None
+    if READ_SYSCALL is None or not fields or not fields[0].isdigit():
+        return None
+    return int(fields[0]) == READ_SYSCALL and int(fields[1], 16) == 0
+
+
+def wait_until_reading(child: pexpect.spawn) -> bool:
+    """Waits until the child blocks in read() on the terminal; False where this cannot be
+    told (not Linux), True once it reads."""
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        state = reading_stdin(child.pid)
+        if state is None:
+            return False
+        if state:
+            return True
+        time.sleep(0.01)
+    pytest.fail(f"the child never waited for input within {TIMEOUT} s")
+
+
 def interrupt(child: pexpect.spawn, pattern) -> None:
     """Ctrl-C at a prompt, then `pattern`. CPython's input() writes its prompt before it
     starts to read, and a SIGINT that lands in between only sets a flag that the blocked
-    read does not look at (a race a loaded machine widens): a person would press Ctrl-C
-    again, and so does this, only when the first left no trace after 5 seconds."""
+    read does not look at (a race a loaded machine widens). So Ctrl-C goes once the child
+    is blocked in read(), which the signal interrupts, an event rather than a delay;
+    where that cannot be seen, a person's second Ctrl-C after 5 seconds without a trace."""
+    if wait_until_reading(child):
+        child.sendintr()
+        child.expect(pattern)
+        return
     child.sendintr()
-    if child.expect([pattern, pexpect.TIMEOUT], timeout=5) == 1:
+    if child.expect([pattern, pexpect.TIMEOUT], timeout=patience(5)) == 1:
         child.sendintr()
         child.expect(pattern)
 

@@ -17,7 +17,9 @@ import stratego
 from stratego import _core
 from stratego.threads import cgroup_cpu_limit, default_num_threads
 
-JOIN_TIMEOUT_S = 120
+from patience import patience
+
+JOIN_TIMEOUT_S = patience(120)
 fork_only = pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
                                reason="no fork start method on this platform")
 

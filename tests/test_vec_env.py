@@ -384,11 +384,19 @@ def test_bad_seeds_raise_type_error(seed):
 
 
 def test_seeds_are_the_integers_below_2_to_the_64():
-    # The seed rule (stratego.seeding): nothing wraps, so 2**64 is not seed 0.
-    for seed in (0, 2**64 - 1, np.int64(5), np.uint64(2**63)):
+    # The seed rule (stratego.seeding): nothing wraps, so 2**64 is not seed 0; an accepted
+    # seed plays its own games, the same each time, NumPy's integers as Python's.
+    def first_steps(seed):
         e = VecEnv(2, seed=seed)
-        e.step(e.sample_actions())
+        obs = [e.reset(seed=seed)[0]]
+        for _ in range(3):
+            obs.append(e.step(e.sample_actions())[0])
         e.close()
+        return np.stack(obs)
+
+    for seed, same in ((2**64 - 1, 2**64 - 1), (np.int64(5), 5), (np.uint64(2**63), 2**63)):
+        np.testing.assert_array_equal(first_steps(seed), first_steps(same))
+    assert not np.array_equal(first_steps(2**64 - 1), first_steps(0))
     for seed in (-1, 2**64, 2**100, np.int64(-5)):
         with pytest.raises(ValueError, match=r"seed must be an int in \[0, 2\*\*64\), got -?\d+$"):
             VecEnv(2, seed=seed)

@@ -174,6 +174,7 @@ def test_a_players_page_in_the_browser_shows_only_that_view(browser, tmp_path):
     assert errors == []
 
 
+@pytest.mark.deep  # Chromium through a 200-move record: .ci/run's layer
 @needs_gravon
 def test_an_archive_record_with_rescues_through_stratego_view(browser, tmp_path):
     record = GRAVON_DIR / "ultimate-lightning" / "ultimate_lightning-2005.5-2105.xml"

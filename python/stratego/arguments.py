@@ -13,7 +13,7 @@ import argparse
 import math
 from typing import Callable
 
-from ._core import MAX_ENVS, MAX_THREADS  # a Batch's limits (num_threads 0: VecEnv resolves it, stratego.default_num_threads)
+from ._core import MAX_ENVS, MAX_THREADS  # noqa: F401 (cli.py's) a Batch's limits (num_threads 0: VecEnv resolves it, stratego.default_num_threads)
 
 
 def check_one_of(name: str, value, choices) -> None:

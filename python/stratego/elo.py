@@ -98,7 +98,7 @@ def fit_elo(names: list[str] | tuple[str, ...], wins: np.ndarray, draws: np.ndar
 
     theta = np.zeros(p)
     iterations, largest = 0, np.inf
-    for iterations in range(1, max_iter + 1):
+    for iterations in range(1, max_iter + 1):  # noqa: B007 (the count is reported after the loop)
         prob = _sigmoid(theta[:, None] - theta[None, :])
         grad = (score - total * prob).sum(axis=1)
         h = _information(total, prob)[np.ix_(free, free)]

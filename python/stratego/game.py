@@ -110,7 +110,7 @@ class Game:
         before(self, i), when given, sees the position ahead of action i."""
         for i, (action, name) in enumerate(zip(actions, names)):
             # The label for a message only: decoding every action would double the cost.
-            label = lambda: f"{where}{name} ({action_to_move(action, self.to_move)})"  # noqa: E731
+            label = lambda: f"{where}{name} ({action_to_move(action, self.to_move)})"  # noqa: E731, B023 (called in this pass)
             if self.done:
                 raise RecordError(f"{where}the game is over ({self.end_reason}) before {name}")
             rescue = action >= _core.RESCUE_ACTION_BASE

@@ -190,7 +190,7 @@ def _parse_tree(data: bytes, max_moves: int = MAX_MOVES) -> _Element:
         if tag not in _SCHEMA:
             raise RecordError(
                 f"line {line}: unknown element <{tag}>; expected one of "
-                f"{', '.join('<%s>' % t for t in _SCHEMA)}"
+                f"{', '.join(f'<{t}>' for t in _SCHEMA)}"
             )
         parent_tag, allowed, required, _ = _SCHEMA[tag]
         actual_parent = stack[-1].tag if stack else None

@@ -253,7 +253,7 @@ class StrategoState(pyspiel.State):
             theirs = [EMPTY if o == EMPTY else 1 + next(types) for o in self.own_placements(opponent)]
         else:
             theirs = []
-        for i in range(len(self.placements)):
+        for _ in range(len(self.placements)):
             if world._placing() == player:
                 world.apply_action(self.own_placements(player)[len(world.own_placements(player))])
             elif len(world.own_placements(opponent)) < len(theirs):

@@ -94,7 +94,7 @@ def training_pairs(records: Iterable, *, players: Iterable[int] = (0, 1), histor
             arrays["mask"][row] = game.action_mask(mask_format)
             row += 1
 
-    for index, (record, variant, deciders, how) in enumerate(parsed):
+    for index, (record, variant, deciders, how) in enumerate(parsed):  # noqa: B007 (record_decision reads them)
         try:
             _replay(record, {}, record_decision, how)
         except RecordError as exc:

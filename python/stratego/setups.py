@@ -10,7 +10,7 @@ laid with its back row on its own back row, columns as written from the owner's 
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 import numpy as np
@@ -24,7 +24,7 @@ _FILES = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(name: str) -> np.ndarray:
     text = resources.files("stratego").joinpath("data", name).read_text("ascii")
     lines = [line.strip() for line in text.splitlines() if line.strip()]

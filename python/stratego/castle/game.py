@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import operator
 import re
+from typing import TYPE_CHECKING
 
 from stratego import _core
 from stratego.pickle_check import CHECK_KEY, check_digest, parts_digest
 from stratego.seeding import check_seed
 
 from . import variants
+
+if TYPE_CHECKING:
+    from .records import CastleRecord
 
 PHASES = tuple(_core.CASTLE_PHASES)
 END_REASONS = tuple(_core.CASTLE_END_REASONS)
@@ -147,7 +151,7 @@ class Game:
         """The moves played on this object (and its clones' ancestors), in the notation."""
         return list(self._moves)
 
-    def record(self, **players) -> dict:
+    def record(self, **players) -> CastleRecord:
         """The game as a record (docs/castle.md "Records"): settings, start, moves, result.
         `players` name who sat where (`n="heuristic"`). A game restored from bare state
         bytes has no start to record: ValueError."""

@@ -98,7 +98,7 @@ class VecEnv(VecShell):
 
     def game(self, i: int):
         """Game i now as a `stratego.castle.Game` (an independent copy)."""
-        from .game import Game, _restore
+        from .game import _restore
         settings, state = self._batch.game_state(i)
         return _restore(settings, state)
 
