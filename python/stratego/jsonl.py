@@ -268,7 +268,7 @@ class RecordWriter:
         line = record_to_json(record) + "\n"
         if self._appender is not None:
             self._appender.append(line)
-        else:
+        elif self._file is not None:
             self._file.write(line)
         self.count += 1
 
