@@ -113,7 +113,7 @@ def _spellings(count: int) -> list[str]:
     """`count` distinct spellings of line moves, each a move the reader accepts: case
     and spaces vary ("b4 - B7"), as a file from outside may write them."""
     out = []
-    for col in "ABCDEFGHIJ":
+    for col in "ABCDEFGHIK":  # Gravon's columns (no J)
         for row, to in itertools.permutations(range(1, 11), 2):
             for low, high in ((col, col), (col.lower(), col), (col, col.lower()), (col.lower(), col.lower())):
                 for before in range(4):
