@@ -356,3 +356,35 @@ def test_a_child_forked_mid_call_closes_its_inherited_env(game, where):
     assert all(code in (0, 3) for code in codes), codes
     assert codes.count(0) >= 1, codes
     env.close()  # the parent's env is its own as ever
+
+
+@pytest.mark.parametrize("game", ["stratego", "castle"])
+def test_num_threads_is_refused_while_another_thread_holds_the_env_or_it_is_closed(game):
+    """Setting num_threads is a call like any other, in both games: refused, the value
+    kept, while another thread is inside the env, and once the env is closed."""
+    if game == "castle":
+        from stratego.castle import VecEnv as CastleVecEnv
+        env = CastleVecEnv(4, "ffa4", num_threads=1, seed=0)
+    else:
+        env = stratego.VecEnv(4, num_threads=1, seed=0)
+    env._batch.claim()  # as VecShell's step holds it
+    try:
+        outcome = []
+
+        def set_threads():
+            try:
+                env.num_threads = 2
+                outcome.append("set")
+            except RuntimeError as exc:
+                outcome.append(str(exc))
+
+        other = threading.Thread(target=set_threads)
+        other.start()
+        other.join(60)
+    finally:
+        env._batch.release()
+    assert len(outcome) == 1 and "another thread" in outcome[0], outcome
+    assert env.num_threads == 1
+    env.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        env.num_threads = 2
