@@ -164,6 +164,17 @@ int game_validate(const GameState *s, const Rules *r, char *err, size_t err_len)
                                    "owners' setup zones within the rules' counts, and pieces in hand for the player to move");
             return -1;
         }
+        /* Placements alternate, red first (apply_place): while both sides hold pieces
+         * both deploy from an empty board, so red has placed as many as blue when red is
+         * to move and one more when blue is. Any other count is no deployment's. */
+        int lead = s->placed[RED] - s->placed[BLUE];
+        if (moves_hand_total(s, r, RED) > 0 && moves_hand_total(s, r, BLUE) > 0 && lead != (s->to_move == BLUE)) {
+            snprintf(err, err_len, "placements alternate, red first: with both sides deploying, %s to move needs "
+                                   "%s, got %d red and %d blue pieces placed", s->to_move == RED ? "red" : "blue",
+                     s->to_move == RED ? "as many red pieces placed as blue" : "one more red piece placed than blue",
+                     s->placed[RED], s->placed[BLUE]);
+            return -1;
+        }
     }
     if (s->phase == PHASE_RESCUE) {
         int sq = s->piece_sq[s->rescuer];

@@ -302,10 +302,13 @@ def _child_after_fork(env, make) -> int:
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no os.fork on this platform")
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")  # fork() with threads (Python 3.12+)
+@pytest.mark.parametrize("where", ["forking thread", "new thread"])
 @pytest.mark.parametrize("game", ["stratego", "castle"])
-def test_a_child_forked_mid_call_closes_its_inherited_env(game):
+def test_a_child_forked_mid_call_closes_its_inherited_env(game, where):
     """issue 26: a child forked while another thread steps found the env "used by another
-    thread" and could not close it, though the child has no other thread."""
+    thread" and could not close it, though the child has no other thread. A thread the
+    child starts may get the gone stepper's thread id (glibc gives it the stepper's
+    stack): it too is refused naming the fork, and may close the env, not "re-entrant"."""
     if game == "castle":
         from stratego.castle import VecEnv as CastleVecEnv
         make = lambda: CastleVecEnv(256, "ffa4", num_threads=1)  # noqa: E731
@@ -331,7 +334,13 @@ def test_a_child_forked_mid_call_closes_its_inherited_env(game):
                 pass
             pid = os.fork()
             if pid == 0:
-                os._exit(_child_after_fork(env, make))
+                if where == "forking thread":
+                    os._exit(_child_after_fork(env, make))
+                code = []
+                child = threading.Thread(target=lambda: code.append(_child_after_fork(env, make)))
+                child.start()
+                child.join(60)
+                os._exit(code[0] if code else 1)
             deadline = time.monotonic() + 60
             while True:
                 done, status = os.waitpid(pid, os.WNOHANG)
@@ -349,3 +358,35 @@ def test_a_child_forked_mid_call_closes_its_inherited_env(game):
     assert all(code in (0, 3) for code in codes), codes
     assert codes.count(0) >= 1, codes
     env.close()  # the parent's env is its own as ever
+
+
+@pytest.mark.parametrize("game", ["stratego", "castle"])
+def test_num_threads_is_refused_while_another_thread_holds_the_env_or_it_is_closed(game):
+    """Setting num_threads is a call like any other, in both games: refused, the value
+    kept, while another thread is inside the env, and once the env is closed."""
+    if game == "castle":
+        from stratego.castle import VecEnv as CastleVecEnv
+        env = CastleVecEnv(4, "ffa4", num_threads=1, seed=0)
+    else:
+        env = stratego.VecEnv(4, num_threads=1, seed=0)
+    env._batch.claim()  # as VecShell's step holds it
+    try:
+        outcome = []
+
+        def set_threads():
+            try:
+                env.num_threads = 2
+                outcome.append("set")
+            except RuntimeError as exc:
+                outcome.append(str(exc))
+
+        other = threading.Thread(target=set_threads)
+        other.start()
+        other.join(60)
+    finally:
+        env._batch.release()
+    assert len(outcome) == 1 and "another thread" in outcome[0], outcome
+    assert env.num_threads == 1
+    env.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        env.num_threads = 2

@@ -562,6 +562,29 @@ def test_a_game_ended_while_deploying_records_the_position_it_reached(ending):
     assert start.deploying and (start.to_move, start.hand(0), start.hand(1)) == (to_move, *hands)
 
 
+@pytest.mark.parametrize("variant", ["classic", "barrage"])
+def test_from_field_refuses_a_deployment_no_alternation_reaches(variant):
+    """Placements alternate, red first: a field read as a deployment position (a side
+    short of pieces under the deploy rule) is one only if its counts and side to move
+    are a deployment's; with the other side to move, or a side ahead by more, no game
+    reaches it."""
+    game = stratego.Game(variant, seed=2, setup="agent")
+    rng = np.random.default_rng(2)
+    for placed in range(7):
+        field, to_move = game.field, game.to_move
+        start = stratego.Game.from_field(field, to_move, game.variant)
+        assert start.deploying and start.to_move == to_move
+        with pytest.raises(ValueError, match="placements alternate, red first"):
+            stratego.Game.from_field(field, 1 - to_move, game.variant)
+        game.play(int(rng.choice(game.legal_actions())))
+    # Red two pieces ahead: neither side's turn in any deployment.
+    red_only = "".join(c if "B" <= c <= "M" else ("_" if c == "_" else "A") for c in game.field)
+    assert 2 <= sum("B" <= c <= "M" for c in red_only)
+    for to_move in (0, 1):
+        with pytest.raises(ValueError, match=r"got \d+ red and 0 blue pieces placed"):
+            stratego.Game.from_field(red_only, to_move, game.variant)
+
+
 def test_a_recording_save_from_before_the_fix_loads_during_the_deployment():
     """Saves written before a placement began the record again held the deploying games'
     records at their start (the empty half): the game's record is rebuilt from the game

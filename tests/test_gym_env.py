@@ -399,3 +399,18 @@ def test_after_a_failed_reset_the_learner_never_plays_the_opponents_opening(setu
     _, info = env.reset(seed=2)
     assert env.game.to_move == env.learner == 1
     env.step(int(np.flatnonzero(info["action_mask"])[0]))
+
+
+def test_a_refused_reset_leaves_the_stream_as_it_was():
+    """reset(seed=..., options=...) with an option it does not take is refused before it
+    reseeds: the games after it are those of an env that was never asked."""
+    env, twin = StrategoEnv(), StrategoEnv()
+    env.reset(seed=1)
+    twin.reset(seed=1)
+    with pytest.raises(ValueError, match="reset takes no options"):
+        env.reset(seed=99, options={"x": 1})
+    for _ in range(3):
+        obs, _ = env.reset()
+        expected, _ = twin.reset()
+        assert env.learner == twin.learner and env._game.field == twin._game.field
+        assert np.array_equal(obs, expected)

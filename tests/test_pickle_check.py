@@ -109,3 +109,17 @@ def test_a_pickled_variant_is_checked_as_a_new_one():
     bad = _Pickled((stratego.Variant, ("mine", "", variant.piece_counts, {**variant.settings, "rescu": 1})))
     with pytest.raises(ValueError, match=r"unknown rule setting 'rescu' \(did you mean 'rescue'\?\)"):
         pickle.loads(pickle.dumps(bad))
+
+
+def test_a_pickle_of_another_shape_is_refused_saying_what_was_expected():
+    state = _classic(5, 2).__getstate__()
+    for bad, got in (({**state, "colour": 1}, "'check', 'colour'"), ({k: v for k, v in state.items() if k != "start"},
+                                                                    "'actions', 'check', 'numbering'"),
+                     ([1], "got list")):
+        with pytest.raises(ValueError, match=r"not a pickled stratego.Game: expected a dict of variant, state and "
+                                             r"numbering.*" + got):
+            stratego.Game.__new__(stratego.Game).__setstate__(bad)
+    fa, args, extra = _castle(5, 2).__reduce__()
+    with pytest.raises(ValueError, match=r"expected a dict of _start, _moves and _bot_rng \(and check\); "
+                                         r"got \['_bot_rng', '_colour'"):
+        _loads((fa, args, {**extra, "_colour": 1}))

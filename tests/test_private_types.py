@@ -128,7 +128,9 @@ def test_uninitialised_batch_refuses_every_method(name):
     with pytest.raises(RuntimeError, match="never initialised"):
         batch_calls()[name](batch)
     assert batch.closed is False and batch.num_threads == 0
-    batch.num_threads = 1
+    with pytest.raises(RuntimeError, match="never initialised"):
+        batch.num_threads = 1  # a call like the others (the castle batch's too)
+    assert batch.num_threads == 0
     batch.close()
     batch.close()
 

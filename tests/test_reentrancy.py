@@ -139,7 +139,8 @@ def test_masked_reset_seed_whose_index_steps_the_env_resets_after_it():
 
 def test_num_threads_index_that_closes_the_env():
     env = stratego.VecEnv(4, seed=1)
-    env.num_threads = Index(1, env.close)  # setting it reads no game
+    with pytest.raises(RuntimeError, match="closed"):
+        env.num_threads = Index(1, env.close)  # checked after the conversion closed it
     with pytest.raises(RuntimeError, match="closed"):
         env.step(np.zeros(4, dtype=np.int64))
 

@@ -577,7 +577,9 @@ static int Batch_set_num_threads(BatchObject *self, PyObject *value, void *closu
         PyErr_SetString(PyExc_AttributeError, "num_threads cannot be deleted");
         return -1;
     }
-    if (parse_num_threads(value, &threads) < 0) return -1;
+    /* Checked as every other call is (the castle batch's setter too): a closed env, or
+     * one another thread is inside, is not changed. */
+    if (parse_num_threads(value, &threads) < 0 || Batch_check_idle(self) < 0) return -1;
     self->num_threads = threads;
     return 0;
 }

@@ -72,35 +72,39 @@ static PyObject *GameState_reset(GameStateObject *self, PyObject *args) {
 }
 
 static PyObject *GameState_set_field(GameStateObject *self, PyObject *args) {
-    PyObject *field_obj = NULL, *to_move_obj = NULL;
-    int to_move, allow_flagless = 0;
+    PyObject *field_obj = NULL, *to_move_obj = NULL, *result = NULL;
+    int to_move, allow_flagless = 0, flagless;
     char err[200];
-    if (!PyArg_ParseTuple(args, "UO|p", &field_obj, &to_move_obj, &allow_flagless)) return NULL;
-    if (parse_player(to_move_obj, "to_move", &to_move) < 0 || GameState_check_ready(self) < 0)
-        return NULL;
+    const char *field;
     Py_ssize_t len;
+    GameState fresh;
+    if (!PyArg_ParseTuple(args, "UO|p", &field_obj, &to_move_obj, &allow_flagless)) goto done;
+    if (parse_player(to_move_obj, "to_move", &to_move) < 0 || GameState_check_ready(self) < 0) goto done;
     if (!PyUnicode_IS_ASCII(field_obj)) {
         PyErr_Format(PyExc_ValueError, "bad field: a field has 100 ASCII letters (A, _, B-Y), got %zd characters "
                      "with non-ASCII ones", PyUnicode_GET_LENGTH(field_obj));
-        return NULL;
+        goto done;
     }
-    const char *field = PyUnicode_AsUTF8AndSize(field_obj, &len);
-    if (field == NULL) return NULL;
-    GameState fresh;
+    field = PyUnicode_AsUTF8AndSize(field_obj, &len);
+    if (field == NULL) goto done;
     if (game_from_field(&fresh, &self->rules, field, (size_t)len, to_move, err, sizeof(err)) < 0) {
         PyErr_Format(PyExc_ValueError, "bad field: %s", err);
-        return NULL;
+        goto done;
     }
-    fresh.rng = self->state.rng;
-    int flagless = allow_flagless ? -1 : game_side_without_flag(&fresh, &self->rules);
+    flagless = allow_flagless ? -1 : game_side_without_flag(&fresh, &self->rules);
     if (flagless >= 0) {
         PyErr_Format(PyExc_ValueError, "bad field: %s has no Flag (letter %c), but the rules give each side %d "
                      "(a study position without one: allow_flagless=True)",
                      flagless == RED ? "red" : "blue", flagless == RED ? 'M' : 'Y', self->rules.piece_counts[FLAG]);
-        return NULL;
+        goto done;
     }
+    /* Only a field that passed every check replaces the game (a refused call changes
+     * nothing); the bot stream goes on. */
+    fresh.rng = self->state.rng;
     self->state = fresh;
-    Py_RETURN_NONE;
+    result = Py_NewRef(Py_None);
+done:
+    return result;
 }
 
 static PyObject *GameState_field(GameStateObject *self, PyObject *unused) {

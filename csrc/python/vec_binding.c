@@ -85,9 +85,20 @@ const char *const VEC_OUT_NAMES[VEC_OUT_NB] = {"mask", "rewards", "reward", "ter
  * entered in an earlier generation was entered by a thread of the parent. Written only
  * by the child's one thread, in fork(), before any Python code runs there. */
 static unsigned long fork_generation;
+/* The thread that made the last fork (the child's one thread then), and the generation
+ * since which every fork was made by it: a guard that thread entered in that generation
+ * or later is its own call, going on. Any other thread of the parent is gone from the
+ * child, and a thread the child starts may be given a gone thread's id (glibc reuses
+ * its stack, and the id is the stack's address): the id alone cannot tell them apart. */
+static unsigned long fork_thread, fork_chain_start;
 static pthread_once_t fork_counter_once = PTHREAD_ONCE_INIT;
 
-static void fork_count_in_child(void) { fork_generation++; }
+static void fork_count_in_child(void) {
+    unsigned long me = PyThread_get_thread_ident();
+    if (fork_generation == 0 || me != fork_thread) fork_chain_start = fork_generation;
+    fork_thread = me;
+    fork_generation++;
+}
 
 static void fork_counter_install(void) { pthread_atfork(NULL, NULL, fork_count_in_child); }
 
@@ -99,10 +110,12 @@ static unsigned long guard_generation(void) {
 }
 
 /* 1 if a thread was inside the env (busy or claimed) when this process was forked from
- * its parent and is not here: the env stays where it stopped. (The thread that forked
- * is the child's own: if it was inside, its call goes on.) */
+ * its parent and is not here: the env stays where it stopped. (If the thread that
+ * forked was inside, and made every fork since, it is the child's own: its call goes
+ * on.) */
 static int guard_interrupted(const VecGuard *g) {
-    return (g->busy || g->claimed) && g->generation != guard_generation() && g->owner != PyThread_get_thread_ident();
+    if (!(g->busy || g->claimed) || g->generation == guard_generation()) return 0;
+    return !(g->owner == fork_thread && g->generation >= fork_chain_start);
 }
 
 int vec_guard_idle(const VecGuard *g, int ready) {

@@ -45,8 +45,10 @@ int check_obs_array(PyObject *obj, const char *name, int typenum, const npy_intp
  * fork(): the child has only the thread that forked. An env that another thread was
  * inside (busy or claimed) is interrupted there: its games may be half-played. The
  * guard knows it by the fork generation it was entered in (a pthread_atfork child
- * handler counts forks): such an env may be closed, and every other call says why it
- * is refused, never "another thread", which the child does not have. */
+ * handler counts forks and notes the thread that forked), not by the thread id alone,
+ * which a thread the child starts may share with the gone one: such an env may be
+ * closed from any thread of the child, and every other call says why it is refused,
+ * never "another thread" or "re-entrant", which it is not. */
 typedef struct {
     int busy;                 /* set while a call runs without the GIL */
     int claimed;              /* set between claim() and release() */

@@ -539,7 +539,9 @@ class Game:
         # A pickle made before the check (CHECK_KEY) has none: it loads as before.
         if not isinstance(data, dict) or set(data) - {"start", "actions", CHECK_KEY} != {"variant", "state", "numbering"} \
                 or ("start" in data) != ("actions" in data) or (CHECK_KEY in data and "start" not in data):
-            raise ValueError("not a pickled stratego.Game")
+            got = sorted(map(str, data)) if isinstance(data, dict) else type(data).__name__
+            raise ValueError("not a pickled stratego.Game: expected a dict of variant, state and numbering, "
+                             f"with start and actions together, and check only with them; got {got}")
         numbering = check_numbering(data["numbering"])
         variant = data["variant"]
         if not isinstance(variant, Variant):

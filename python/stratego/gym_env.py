@@ -135,9 +135,11 @@ class StrategoEnv(gym.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """A new game; the opponent has made its first move if it plays red.
         Returns (obs, info)."""
-        super().reset(seed=None if seed is None else check_seed(seed))  # the rule of every env (seeding.py)
+        # Every check before the first write: a refused reset leaves the env's stream
+        # (and so every later game) as it was.
         if options:
             raise ValueError(f"reset takes no options, got {sorted(options)}")
+        super().reset(seed=None if seed is None else check_seed(seed))  # the rule of every env (seeding.py)
         if seed is not None:
             self._episodes = 0
             if self.opponent.seedable:

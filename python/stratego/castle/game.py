@@ -134,7 +134,9 @@ class Game:
     def __setstate__(self, extra) -> None:
         # A pickle made before the check (CHECK_KEY) has none: it loads as before.
         if not isinstance(extra, dict) or set(extra) - {CHECK_KEY} != {"_start", "_moves", "_bot_rng"}:
-            raise ValueError("not a pickled stratego.castle.Game")
+            got = sorted(map(str, extra)) if isinstance(extra, dict) else type(extra).__name__
+            raise ValueError("not a pickled stratego.castle.Game: expected a dict of _start, _moves and _bot_rng "
+                             f"(and check); got {got}")
         start, moves, bot_rng = extra["_start"], extra["_moves"], extra["_bot_rng"]
         if not (start is None or isinstance(start, dict)) or not isinstance(moves, list) or \
                 not all(isinstance(m, str) for m in moves) or type(bot_rng) is not int:
