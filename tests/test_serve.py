@@ -487,3 +487,31 @@ def test_a_castle_game_of_two_people_in_two_tabs_and_a_bot(client, app):
                  {"people": ["e"]}):
         r = client.post("/api/games", json=body)
         assert r.status_code == 400 and "people" in r.json()["error"], (body, r.text)
+
+
+def test_counts_in_other_digits_are_refused_not_a_crash(client, app):
+    """`since` and Content-Length take ASCII digits only: "²" and "١" pass str.isdigit,
+    and int() refuses the one (a 500) and reads the other."""
+    game_id, state = new_game(client, seed=9)
+    for text in ("²", "١", "𝟗", " 1", "1e3", "0x1"):
+        r = client.get(f"/api/games/{game_id}", params={"since": text})
+        assert r.status_code == 400 and "since must be" in r.json()["error"], (text, r.status_code, r.text)
+
+    async def raw_post(length: bytes) -> list[dict]:  # a header httpx would not send
+        sent = []
+
+        async def receive():
+            return {"type": "http.request", "body": b'{"move": "zz"}', "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+        scope = {"type": "http", "method": "POST", "path": f"/api/games/{game_id}/move", "query_string": b"",
+                 "raw_path": f"/api/games/{game_id}/move".encode(), "headers": [(b"content-length", length)],
+                 "asgi": {"version": "3.0"}, "http_version": "1.1", "scheme": "http", "root_path": "",
+                 "server": ("test", 80), "client": ("test", 1)}
+        await app(scope, receive, send)
+        return sent
+    for length in ("²".encode("latin-1"), b"-1", b"+13"):
+        sent = asyncio.run(raw_post(length))
+        assert sent[0]["status"] == 413 and b"at most" in sent[1]["body"], (length, sent)
+    assert client.get(f"/api/games/{game_id}").json() == state

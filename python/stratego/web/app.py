@@ -52,6 +52,8 @@ MAX_GAMES = 1000
 #: A game untouched this long may make room for a new one.
 IDLE_SECONDS = 3600.0
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# A count in ASCII digits: str.isdigit also takes "²" and "١", which int() refuses or reads.
+_COUNT = re.compile(r"[0-9]{1,9}")
 # The page may load only what this server serves: no other host, no inline script.
 _SECURITY = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
              "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
@@ -158,7 +160,7 @@ def _check_policy_variant(opponent: Opponent, played: PlayedGame) -> None:
 async def _body(request: Request) -> object:
     """The request's JSON, read up to MAX_BODY_BYTES ({} for an empty body)."""
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+    if length is not None and (not _COUNT.fullmatch(length) or int(length) > MAX_BODY_BYTES):
         raise RequestError(413, f"the body may hold at most {MAX_BODY_BYTES} bytes, got {length[:20]}")
     body = bytearray()
     async for chunk in request.stream():
@@ -175,7 +177,7 @@ async def _body(request: Request) -> object:
 
 def _since(request: Request) -> int:
     text = request.query_params.get("since", "0")
-    if not text.isdigit() or len(text) > 9:
+    if not _COUNT.fullmatch(text):
         raise RequestError(400, f"since must be a number of moves >= 0, got {text[:20]!r}")
     return int(text)
 
