@@ -515,3 +515,35 @@ def test_counts_in_other_digits_are_refused_not_a_crash(client, app):
         sent = asyncio.run(raw_post(length))
         assert sent[0]["status"] == 413 and b"at most" in sent[1]["body"], (length, sent)
     assert client.get(f"/api/games/{game_id}").json() == state
+
+
+def test_late_bot_threads_are_bounded_new_games_wait_until_they_end(tmp_path):
+    """A bot thread cannot be stopped: past its time limit it plays on, on a copy. Games
+    against a slow bot would pile such threads up without bound; at max_late_bots new
+    games and moves get 503 (changing nothing) until the late threads end."""
+    release = __import__("threading").Event()
+
+    def slow(obs, mask):
+        release.wait(10)
+        return mask.argmax(axis=1)
+
+    app = create_app(policies={"slow": slow}, move_seconds=0.1, max_late_bots=2)
+    with TestClient(app) as client:
+        waiting_id, waiting = new_game(client, opponent="random", seed=1)  # the person to move
+        for _ in range(2):
+            game_id, state = new_game(client, opponent="slow", color="blue")
+            assert state["reason"] == "timeout"
+        assert app.state.store.late_bots == 2
+        r = client.post("/api/games", json={"opponent": "slow", "color": "blue"})
+        assert r.status_code == 503 and "past their time limit" in r.json()["error"]
+        move = waiting["legal"][0][2]
+        r = client.post(f"/api/games/{waiting_id}/move", json={"move": move})
+        assert r.status_code == 503 and client.get(f"/api/games/{waiting_id}").json() == waiting
+        assert client.post(f"/api/games/{waiting_id}/resign").status_code == 200  # no bot move: allowed
+        release.set()
+        for _ in range(100):
+            if app.state.store.late_bots == 0:
+                break
+            time.sleep(0.05)
+        assert app.state.store.late_bots == 0
+        assert client.post("/api/games", json={"opponent": "random"}).status_code == 201

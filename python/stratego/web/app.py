@@ -51,6 +51,10 @@ MAX_BODY_BYTES = 4096
 MAX_GAMES = 1000
 #: A game untouched this long may make room for a new one.
 IDLE_SECONDS = 3600.0
+#: Bot moves past their time limit whose threads still run (a thread cannot be stopped:
+#: it plays on to its end on a copy); at this many, new games and moves wait (503), so
+#: that slow bots cannot pile up threads without bound.
+MAX_LATE_BOTS = 8
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # A count in ASCII digits: str.isdigit also takes "²" and "١", which int() refuses or reads.
 _COUNT = re.compile(r"[0-9]{1,9}")
@@ -67,8 +71,11 @@ class GameStore:
     """The games of the server by id, with a lock a game; bounded (MAX_GAMES)."""
 
     def __init__(self, opponents: dict[str, Opponent], *, move_seconds: float, max_games: int,
-                 save: str | Path | None):
+                 save: str | Path | None, max_late_bots: int = MAX_LATE_BOTS):
         self.opponents, self.move_seconds, self.max_games = opponents, move_seconds, max_games
+        self.max_late_bots = max_late_bots
+        self.late_bots = 0  # threads of bot moves past their time limit, still running
+        self._late_lock = threading.Lock()
         self.save = None if save is None else Path(save)
         self.games: dict[str, PlayedGame] = {}
         self.locks: dict[str, anyio.Lock] = {}
@@ -107,16 +114,35 @@ class GameStore:
         for game_id in [i for i, other in self.locks.items() if other is lock]:  # all its seats
             del self.games[game_id], self.locks[game_id]
 
+    def check_bots_free(self) -> None:
+        """Refuses (503) a request that may start a bot move while MAX_LATE_BOTS late
+        bot threads still run."""
+        if self.late_bots >= self.max_late_bots:
+            raise RequestError(503, f"{self.late_bots} bot moves past their time limit are still running; "
+                                    f"try again in a few seconds")
+
     async def bot_replies(self, played: PlayedGame) -> None:
         """The bot plays while it is to move, each move in a worker thread within
         move_seconds; one that takes longer loses on time (its thread plays on a copy,
-        so it changes nothing when it ends)."""
+        so it changes nothing when it ends, and counts in late_bots until then)."""
         while played.bot_to_move():
             think = played.bot_turn()
+            late = {"late": False, "ended": False}
+
+            def run():
+                try:
+                    return think()
+                finally:
+                    with self._late_lock:
+                        late["ended"] = True
+                        self.late_bots -= late["late"]
             try:
                 with anyio.fail_after(self.move_seconds):
-                    after = await anyio.to_thread.run_sync(think, abandon_on_cancel=True)
+                    after = await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
             except TimeoutError:
+                with self._late_lock:
+                    late["late"] = not late["ended"]
+                    self.late_bots += late["late"]
                 log.warning("game %s: the %s bot took more than %g s", played.id[:6], played.opponent_name,
                             self.move_seconds)
                 played.timed_out()
@@ -183,7 +209,7 @@ def _since(request: Request) -> int:
 
 
 def create_app(*, policies: dict | None = None, save: str | Path | None = None, move_seconds: float = 10.0,
-               max_games: int = MAX_GAMES) -> Starlette:
+               max_games: int = MAX_GAMES, max_late_bots: int = MAX_LATE_BOTS) -> Starlette:
     """The app of `stratego serve`: the bots of stratego.BOTS and `policies` (name ->
     policy, e.g. stratego.policy_file.load_policy's) as opponents; finished games
     appended to `save` (a JSON lines file) when given; a bot that takes more than
@@ -194,7 +220,8 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
             raise ValueError(f"policy name {name!r} is taken by a bot; name it otherwise")
         opponents[name] = Opponent(policy)
         opponents[name].name = name
-    store = GameStore(opponents, move_seconds=move_seconds, max_games=max_games, save=save)
+    store = GameStore(opponents, move_seconds=move_seconds, max_games=max_games, save=save,
+                      max_late_bots=max_late_bots)
     static = resources.files("stratego.web").joinpath("static")
 
     async def page(request: Request) -> Response:
@@ -231,6 +258,7 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
                                  "colors": list(CASTLE_SEATS)}})
 
     async def new_game(request: Request) -> Response:
+        store.check_bots_free()
         played = store.add(Options.parse(await _body(request), tuple(opponents)))
         async with store.locks[played.id]:
             await store.bot_replies(played)  # the bot may move first
@@ -244,7 +272,7 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
         played = store.get(request.path_params["id"])
         return _json(played.message(_since(request)))
 
-    def action(act, needs_body: bool = False):
+    def action(act, needs_body: bool = False, starts_bots: bool = False):
         async def endpoint(request: Request) -> Response:
             game_id = request.path_params["id"]
             played, lock = store.get(game_id), store.locks[game_id]  # before any wait
@@ -253,6 +281,8 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
             async with lock:
                 if store.games.get(game_id) is not played:  # made room for a new game meanwhile
                     raise RequestError(404, f"game {game_id!r} was closed to make room for new ones")
+                if starts_bots:
+                    store.check_bots_free()
                 extra = act(played, body)
                 await store.bot_replies(played)
                 store.finished(played)
@@ -295,8 +325,8 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
         Route("/api/options", options),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{id}", state),
-        Route("/api/games/{id}/move", action(move, needs_body=True), methods=["POST"]),
-        Route("/api/games/{id}/fill", action(lambda p, b: p.fill_hand()), methods=["POST"]),
+        Route("/api/games/{id}/move", action(move, needs_body=True, starts_bots=True), methods=["POST"]),
+        Route("/api/games/{id}/fill", action(lambda p, b: p.fill_hand(), starts_bots=True), methods=["POST"]),
         Route("/api/games/{id}/resign", action(lambda p, b: p.resign()), methods=["POST"]),
         Route("/api/games/{id}/draw", action(draw), methods=["POST"]),
         Route("/api/games/{id}/record", record),
