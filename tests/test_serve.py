@@ -457,8 +457,12 @@ def test_a_castle_game_of_two_people_in_two_tabs_and_a_bot(client, app):
     r = client.post("/api/games", json={"game": "castle", "variant": "ffa3", "color": "n", "people": ["w"],
                                         "opponent": "heuristic", "seed": 8})
     assert r.status_code == 201, r.text
-    ids = {"n": r.json()["id"], "w": r.json()["invites"]["w"]}
-    assert set(r.json()["invites"]) == {"w"} and ids["w"] != ids["n"]
+    invite = r.json()["invites"]["w"]
+    assert set(r.json()["invites"]) == {"w"} and invite != r.json()["id"]
+    joined = client.post(f"/api/games/{invite}/join")
+    assert joined.status_code == 201 and joined.json()["state"]["you"] == "w"
+    ids = {"n": r.json()["id"], "w": joined.json()["id"]}
+    assert len({invite, *ids.values()}) == 3
     game = app.state.store.games[ids["n"]].game
     rng = random.Random(1)
     turns = {"n": 0, "w": 0}
@@ -547,3 +551,34 @@ def test_late_bot_threads_are_bounded_new_games_wait_until_they_end(tmp_path):
             time.sleep(0.05)
         assert app.state.store.late_bots == 0
         assert client.post("/api/games", json={"opponent": "random"}).status_code == 201
+
+
+def test_a_castle_invitation_joins_once_so_its_maker_cannot_watch_that_seat(client, app):
+    """The game's maker hands the other seats' links out, so a link is an invitation, not
+    the seat: it shows nothing of the seat's view and joins once, giving the seat an id of
+    its own. A maker who joined a seat to watch its hidden pieces leaves the invited
+    person a dead link, and the person sees why."""
+    r = client.post("/api/games", json={"game": "castle", "variant": "ffa3", "color": "n", "people": ["w"],
+                                        "opponent": "heuristic", "seed": 8})
+    maker, invite = r.json()["id"], r.json()["invites"]["w"]
+    for method, path in (("GET", ""), ("GET", "/record"), ("POST", "/move")):
+        refused = client.request(method, f"/api/games/{invite}{path}", json={"move": "H3-H4"})
+        assert refused.status_code == 409 and "invitation" in refused.json()["error"], (path, refused.text)
+    assert "frame" not in refused.json()
+    seat = client.post(f"/api/games/{invite}/join").json()["id"]
+    again = client.post(f"/api/games/{invite}/join")
+    assert again.status_code == 404 and "joins its seat once" in again.json()["error"]
+    assert client.get(f"/api/games/{invite}").status_code == 404
+    assert client.get(f"/api/games/{seat}").json()["you"] == "w"
+    assert client.get(f"/api/games/{maker}").json()["you"] == "n"
+    for bad in ("nope", "x" * 100, maker):  # no invitation: unknown, too long, a game's own id
+        assert client.post(f"/api/games/{bad}/join").status_code == 404
+    # A game closed to make room takes its unjoined invitations with it.
+    store = app.state.store
+    r = client.post("/api/games", json={"game": "castle", "color": "n", "people": ["e", "s"], "seed": 1})
+    invites = set(r.json()["invites"].values())
+    assert invites <= set(store.invites)
+    store.games[r.json()["id"]].touched -= 10**6
+    store.max_games = len(store.games)
+    new_game(client, seed=2)
+    assert not invites & set(store.invites) and not invites & set(store.locks)

@@ -11,6 +11,7 @@ over stratego.web.session's games.
     POST /api/games/{id}/draw       the person offers a draw; the bot answers
     GET  /api/games/{id}/record     the finished game, one JSON line (stratego.jsonl)
     GET  /api/games/{id}/viewer     the finished game as `stratego view`'s page
+    POST /api/games/{invite}/join   a castle seat's invitation, once: the seat's own id
 
 Every answer is JSON (but the page, its files, the record and the viewer's page); a
 refused request gets a 4xx and {"error": "..."} and changes nothing. Ids are
@@ -23,6 +24,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import secrets
 import threading
 import time
 from importlib import resources
@@ -40,8 +42,8 @@ from ..opponent import BOT_OPPONENTS, Opponent
 from ..variants import variants
 from ..viewer import fill_colours, viewer_html
 from ..castle import viewer as castle_viewer
-from .castle import CASTLE_BOTS, CASTLE_VARIANTS, PlayedCastle
-from .session import CASTLE_SEATS, COLOURS, GAMES, SETUPS, Options, PlayedGame, RequestError, dumps
+from .castle import CASTLE_BOTS, CASTLE_VARIANTS, CastleSeat, PlayedCastle
+from .session import CASTLE_SEATS, COLOURS, GAMES, ID_BYTES, SETUPS, Options, PlayedGame, RequestError, dumps
 
 log = logging.getLogger("stratego.serve")
 
@@ -79,10 +81,17 @@ class GameStore:
         self.save = None if save is None else Path(save)
         self.games: dict[str, PlayedGame] = {}
         self.locks: dict[str, anyio.Lock] = {}
+        # A castle game's seats for other people by invitation: each joins once and gets
+        # an id of its own, so that the game's maker, who hands the invitations out,
+        # cannot watch another person's seat (a joined link is dead to a second tab).
+        self.invites: dict[str, CastleSeat] = {}
         self._save_lock = threading.Lock()
 
     def get(self, game_id: str) -> PlayedGame:
         game = self.games.get(game_id) if _ID.fullmatch(game_id) else None
+        if game is None and game_id in self.invites:
+            raise RequestError(409, f"{game_id!r} is an invitation to a seat: POST /api/games/{game_id}/join "
+                                    f"joins it (once) and answers with the seat's own id")
         if game is None:
             raise RequestError(404, f"no game with id {game_id[:64]!r} (games are kept while the server runs, "
                                     f"at most {self.max_games})")
@@ -100,10 +109,22 @@ class GameStore:
         # Every seat of a game (a castle game's other people) shares the game's one lock.
         lock = anyio.Lock()
         seats = played.seat_handles() if played.kind == "castle" else {}
-        for handle in (played, *seats.values()):
-            self.games[handle.id], self.locks[handle.id] = handle, lock
-        played.invites = {letter: handle.id for letter, handle in seats.items()}
+        self.games[played.id], self.locks[played.id] = played, lock
+        played.invites = {}
+        for letter, seat in seats.items():
+            invite = secrets.token_urlsafe(ID_BYTES)
+            self.invites[invite], self.locks[invite] = seat, lock
+            played.invites[letter] = invite
         return played
+
+    def join(self, invite: str) -> CastleSeat:
+        """The seat of `invite`, under an id of its own from now on; the invitation is spent."""
+        seat = self.invites.pop(invite, None) if _ID.fullmatch(invite) else None
+        if seat is None:
+            raise RequestError(404, f"no invitation with id {invite[:64]!r}: a link joins its seat once (a second "
+                                    f"tab, or someone else, joined it first), or its game was closed")
+        self.games[seat.id], self.locks[seat.id] = seat, self.locks.pop(invite)
+        return seat
 
     def _make_room(self) -> None:
         now = time.monotonic()
@@ -111,8 +132,10 @@ class GameStore:
         if not spare:
             raise RequestError(503, f"the server holds {self.max_games} games in play; finish one or try later")
         lock = self.locks[min(spare, key=lambda g: g.touched).id]
-        for game_id in [i for i, other in self.locks.items() if other is lock]:  # all its seats
-            del self.games[game_id], self.locks[game_id]
+        for game_id in [i for i, other in self.locks.items() if other is lock]:  # all its seats and invitations
+            self.games.pop(game_id, None)
+            self.invites.pop(game_id, None)
+            del self.locks[game_id]
 
     def check_bots_free(self) -> None:
         """Refuses (503) a request that may start a bot move while MAX_LATE_BOTS late
@@ -294,6 +317,10 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
             raise RequestError(400, 'a move is a JSON object {"move": "B4-B5"}')
         played.play_human(body["move"])
 
+    async def join(request: Request) -> Response:
+        seat = store.join(request.path_params["id"])
+        return _json({"id": seat.id, "state": seat.message()}, 201)
+
     def draw(played: PlayedGame, body) -> dict:
         return {"accepted": played.offer_draw()}
 
@@ -329,6 +356,7 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
         Route("/api/games/{id}/fill", action(lambda p, b: p.fill_hand(), starts_bots=True), methods=["POST"]),
         Route("/api/games/{id}/resign", action(lambda p, b: p.resign()), methods=["POST"]),
         Route("/api/games/{id}/draw", action(draw), methods=["POST"]),
+        Route("/api/games/{id}/join", join, methods=["POST"]),
         Route("/api/games/{id}/record", record),
         Route("/api/games/{id}/viewer", viewer),
         Mount("/static", StaticFiles(packages=[("stratego.web", "static")])),
