@@ -582,3 +582,50 @@ def test_a_castle_invitation_joins_once_so_its_maker_cannot_watch_that_seat(clie
     store.max_games = len(store.games)
     new_game(client, seed=2)
     assert not invites & set(store.invites) and not invites & set(store.locks)
+
+
+def _answers_around_a_back_row_step(blue: str) -> tuple[bytes, ...]:
+    """Red's answers in an Ultimate Lightning game where red's Marshal takes a blue Miner
+    and the bot answers by stepping `blue` (a piece letter) from D2 onto red's back row,
+    declining a rescue if it may make one: the move's answer, a state request sent while
+    the bot thinks, and one after."""
+    import threading
+
+    from stratego.actions import squares_to_action
+
+    def passer(obs, mask):  # steps D2-D1, then declines the rescue (the last action)
+        if mask[0, -1]:
+            return [mask.shape[1] - 1]
+        time.sleep(0.3)
+        return [squares_to_action(13, 3, 1)]
+
+    app = create_app(policies={"passer": passer}, move_seconds=30)
+    with TestClient(app) as client:
+        game_id, _ = new_game(client, opponent="passer", variant="ultimate-lightning", seed=1)
+        played = app.state.store.games[game_id]
+        field = ["A"] * 100
+        for sq in (42, 43, 46, 47, 52, 53, 56, 57):
+            field[sq] = "_"
+        field[0], field[49] = "M", "L"  # red: flag A1, Marshal K5
+        field[90], field[91], field[59], field[13] = "Y", "N", "Q", blue  # blue: flag, bomb, Miner K6, D2
+        played.game = stratego.Game.from_field("".join(field), 0, "ultimate-lightning")
+        played.frames = None
+        played._begin_play()
+        polled = []
+        poll = threading.Thread(target=lambda: (time.sleep(0.1), polled.append(client.get(f"/api/games/{game_id}"))))
+        poll.start()
+        moved = client.post(f"/api/games/{game_id}/move", json={"move": "K5-K6"})
+        poll.join()
+        assert moved.status_code == 200 and moved.json()["state"]["moves"][-1]["move"] == "D2-D1"
+        assert polled[0].json()["your_turn"]  # it waited for the bot's turn to end
+        declined = played.game.history[-1].action == played.game.variant.num_actions - 1
+        assert declined == (blue == "R")  # the Sergeant may rescue, the Scout not
+        return moved.content, polled[0].content, client.get(f"/api/games/{game_id}").content
+
+
+def test_a_bots_declined_rescue_is_not_shown():
+    """Under the rescue rule a piece on the back row may rescue unless it is a Scout; a
+    declined rescue changes nothing on the board, so shown ("pass", or a rescue pending
+    while the bot decides) it would tell a Scout from a Sergeant. The person's answers are
+    the same to the byte for both."""
+    assert _answers_around_a_back_row_step("P") == _answers_around_a_back_row_step("R")

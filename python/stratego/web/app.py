@@ -292,8 +292,13 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
             return _json(answer, 201)
 
     async def state(request: Request) -> Response:
-        played = store.get(request.path_params["id"])
-        return _json(played.message(_since(request)))
+        game_id = request.path_params["id"]
+        played, lock = store.get(game_id), store.locks[game_id]
+        since = _since(request)
+        # Between requests only: in the middle of one the bot may be deciding a second
+        # action of its turn (a rescue), which the person must not see pending.
+        async with lock:
+            return _json(played.message(since))
 
     def action(act, needs_body: bool = False, starts_bots: bool = False):
         async def endpoint(request: Request) -> Response:

@@ -250,6 +250,10 @@ class PlayedGame:
             self._begin_play()
             return
         label = move_label(game, move, mover, rescue, me)
+        if rescue and mover != me and label == "pass":
+            # A declined rescue leaves no trace on the board; shown, it would tell that
+            # the piece on the back row may rescue, so is no Scout (docs/rules.md).
+            return
         entry = {"ply": len(self.moves) + 1, "mover": _OWNER[mover], "move": label, "squares": None}
         if not rescue:
             src, dst, attack = game.last_move()
