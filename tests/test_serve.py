@@ -9,6 +9,7 @@ skips with the reason; in CI (CI=true) it fails.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import re
@@ -443,8 +444,10 @@ def test_castle_requests_are_checked(client):
         r = client.post("/api/games", json=body)
         assert r.status_code == 400 and text in r.json()["error"], (body, r.text)
     game_id, state = new_game(client, game="castle", opponent="heuristic", color="n", seed=1)
-    for move in ("A1-A2", "recruit 9", "x" * 30, 5):
-        r = client.post(f"/api/games/{game_id}/move", json={"move": move})
+    legal = state["legal"][0][2]
+    # A legal move with a NUL and more after it: C would read it up to the NUL.
+    for move in ("A1-A2", "recruit 9", "x" * 30, 5, legal + "\x00", legal + "\x00x9", "\ud800"):
+        r = client.post(f"/api/games/{game_id}/move", content=json.dumps({"move": move}).encode())
         assert r.status_code == 400, (move, r.text)
     assert client.get(f"/api/games/{game_id}").json() == state
 
