@@ -455,11 +455,16 @@ def test_castle_requests_are_checked(client):
 def test_a_castle_game_of_two_people_in_two_tabs_and_a_bot(client, app):
     """Another person's seat: its own id (from the maker's answer), answers from that
     seat's view, moves only on that seat's turn; the bot plays the third seat."""
+    from stratego.castle.game import Game as CastleGame
     from stratego.castle.viewer import frame_of
 
     r = client.post("/api/games", json={"game": "castle", "variant": "ffa3", "color": "n", "people": ["w"],
-                                        "opponent": "heuristic", "seed": 8})
+                                        "opponent": "heuristic"})
     assert r.status_code == 201, r.text
+    # A seed of its own (a request may not choose one: it would tell every setup); n decides first.
+    played = app.state.store.games[r.json()["id"]]
+    assert played.movers == []
+    played.game = CastleGame(variant="ffa3", seed=8)
     invite = r.json()["invites"]["w"]
     assert set(r.json()["invites"]) == {"w"} and invite != r.json()["id"]
     joined = client.post(f"/api/games/{invite}/join")
@@ -491,7 +496,8 @@ def test_a_castle_game_of_two_people_in_two_tabs_and_a_bot(client, app):
     for body in ({"game": "castle", "variant": "ffa3", "color": "n", "people": ["s"]},
                  {"game": "castle", "color": "n", "people": ["n"]},
                  {"game": "castle", "people": "e"},
-                 {"people": ["e"]}):
+                 {"people": ["e"]},
+                 {"game": "castle", "color": "n", "people": ["e"], "seed": 8}):
         r = client.post("/api/games", json=body)
         assert r.status_code == 400 and "people" in r.json()["error"], (body, r.text)
 
@@ -562,7 +568,7 @@ def test_a_castle_invitation_joins_once_so_its_maker_cannot_watch_that_seat(clie
     its own. A maker who joined a seat to watch its hidden pieces leaves the invited
     person a dead link, and the person sees why."""
     r = client.post("/api/games", json={"game": "castle", "variant": "ffa3", "color": "n", "people": ["w"],
-                                        "opponent": "heuristic", "seed": 8})
+                                        "opponent": "heuristic"})
     maker, invite = r.json()["id"], r.json()["invites"]["w"]
     for method, path in (("GET", ""), ("GET", "/record"), ("POST", "/move")):
         refused = client.request(method, f"/api/games/{invite}{path}", json={"move": "H3-H4"})
@@ -578,7 +584,7 @@ def test_a_castle_invitation_joins_once_so_its_maker_cannot_watch_that_seat(clie
         assert client.post(f"/api/games/{bad}/join").status_code == 404
     # A game closed to make room takes its unjoined invitations with it.
     store = app.state.store
-    r = client.post("/api/games", json={"game": "castle", "color": "n", "people": ["e", "s"], "seed": 1})
+    r = client.post("/api/games", json={"game": "castle", "color": "n", "people": ["e", "s"]})
     invites = set(r.json()["invites"].values())
     assert invites <= set(store.invites)
     store.games[r.json()["id"]].touched -= 10**6
