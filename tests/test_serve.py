@@ -638,3 +638,13 @@ def test_a_bots_declined_rescue_is_not_shown():
     while the bot decides) it would tell a Scout from a Sergeant. The person's answers are
     the same to the byte for both."""
     assert _answers_around_a_back_row_step("P") == _answers_around_a_back_row_step("R")
+
+
+def test_a_random_castle_seat_is_never_one_another_person_plays(client):
+    """Your seat drawn at random ("color": "random", as the page sends it) with seats
+    for other people: always a seat of your own, never a 400 by the draw."""
+    for _ in range(40):
+        r = client.post("/api/games", json={"game": "castle", "variant": "ffa4", "color": "random",
+                                            "people": ["w", "e"], "opponent": "random"})
+        assert r.status_code == 201, r.text
+        assert r.json()["state"]["you"] in "ns" and set(r.json()["invites"]) == {"w", "e"}
