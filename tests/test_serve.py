@@ -648,3 +648,25 @@ def test_a_random_castle_seat_is_never_one_another_person_plays(client):
                                             "people": ["w", "e"], "opponent": "random"})
         assert r.status_code == 201, r.text
         assert r.json()["state"]["you"] in "ns" and set(r.json()["invites"]) == {"w", "e"}
+
+
+def test_a_bot_kept_waiting_by_other_games_bots_does_not_lose_on_time(tmp_path):
+    """Forty-one games whose slow bot moves first, at once: the server thinks for forty at
+    a time (BOT_THREADS), so one move waits for a thread; its clock starts when it has
+    one, and no bot loses on time (each takes 0.8 s of the 1.2 s it has)."""
+    from stratego.web.app import BOT_THREADS
+
+    def slow(obs, mask):
+        time.sleep(0.8)
+        return mask.argmax(axis=1)
+
+    app = create_app(policies={"slow": slow}, move_seconds=1.2)
+
+    async def many():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test", timeout=60) as client:
+            return await asyncio.gather(*(client.post("/api/games", json={"opponent": "slow", "color": "blue"})
+                                          for _ in range(BOT_THREADS + 1)))
+    answers = asyncio.run(many())
+    assert all(r.status_code == 201 for r in answers)
+    assert [r.json()["state"]["phase"] for r in answers] == ["play"] * (BOT_THREADS + 1)

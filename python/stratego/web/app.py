@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import re
 import secrets
 import threading
@@ -57,6 +58,8 @@ IDLE_SECONDS = 3600.0
 #: it plays on to its end on a copy); at this many, new games and moves wait (503), so
 #: that slow bots cannot pile up threads without bound.
 MAX_LATE_BOTS = 8
+#: Bot moves thinking at once, each in a worker thread (anyio's default number).
+BOT_THREADS = 40
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # A count in ASCII digits: str.isdigit also takes "²" and "١", which int() refuses or reads.
 _COUNT = re.compile(r"[0-9]{1,9}")
@@ -78,6 +81,8 @@ class GameStore:
         self.max_late_bots = max_late_bots
         self.late_bots = 0  # threads of bot moves past their time limit, still running
         self._late_lock = threading.Lock()
+        self.bot_threads = anyio.CapacityLimiter(BOT_THREADS)
+        self._any_thread = anyio.CapacityLimiter(math.inf)  # bot_threads gates them
         self.save = None if save is None else Path(save)
         self.games: dict[str, PlayedGame] = {}
         self.locks: dict[str, anyio.Lock] = {}
@@ -160,8 +165,11 @@ class GameStore:
                         late["ended"] = True
                         self.late_bots -= late["late"]
             try:
-                with anyio.fail_after(self.move_seconds):
-                    after = await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
+                # The clock starts once the move has a thread: a bot kept waiting by other
+                # games' bots does not lose on time for it.
+                async with self.bot_threads:
+                    with anyio.fail_after(self.move_seconds):
+                        after = await anyio.to_thread.run_sync(run, abandon_on_cancel=True, limiter=self._any_thread)
             except TimeoutError:
                 with self._late_lock:
                     late["late"] = not late["ended"]
