@@ -9,6 +9,7 @@ skips with the reason; in CI (CI=true) it fails.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import re
@@ -443,8 +444,10 @@ def test_castle_requests_are_checked(client):
         r = client.post("/api/games", json=body)
         assert r.status_code == 400 and text in r.json()["error"], (body, r.text)
     game_id, state = new_game(client, game="castle", opponent="heuristic", color="n", seed=1)
-    for move in ("A1-A2", "recruit 9", "x" * 30, 5):
-        r = client.post(f"/api/games/{game_id}/move", json={"move": move})
+    legal = state["legal"][0][2]
+    # A legal move with a NUL and more after it: C would read it up to the NUL.
+    for move in ("A1-A2", "recruit 9", "x" * 30, 5, legal + "\x00", legal + "\x00x9", "\ud800"):
+        r = client.post(f"/api/games/{game_id}/move", content=json.dumps({"move": move}).encode())
         assert r.status_code == 400, (move, r.text)
     assert client.get(f"/api/games/{game_id}").json() == state
 
@@ -452,13 +455,22 @@ def test_castle_requests_are_checked(client):
 def test_a_castle_game_of_two_people_in_two_tabs_and_a_bot(client, app):
     """Another person's seat: its own id (from the maker's answer), answers from that
     seat's view, moves only on that seat's turn; the bot plays the third seat."""
+    from stratego.castle.game import Game as CastleGame
     from stratego.castle.viewer import frame_of
 
     r = client.post("/api/games", json={"game": "castle", "variant": "ffa3", "color": "n", "people": ["w"],
-                                        "opponent": "heuristic", "seed": 8})
+                                        "opponent": "heuristic"})
     assert r.status_code == 201, r.text
-    ids = {"n": r.json()["id"], "w": r.json()["invites"]["w"]}
-    assert set(r.json()["invites"]) == {"w"} and ids["w"] != ids["n"]
+    # A seed of its own (a request may not choose one: it would tell every setup); n decides first.
+    played = app.state.store.games[r.json()["id"]]
+    assert played.movers == []
+    played.game = CastleGame(variant="ffa3", seed=8)
+    invite = r.json()["invites"]["w"]
+    assert set(r.json()["invites"]) == {"w"} and invite != r.json()["id"]
+    joined = client.post(f"/api/games/{invite}/join")
+    assert joined.status_code == 201 and joined.json()["state"]["you"] == "w"
+    ids = {"n": r.json()["id"], "w": joined.json()["id"]}
+    assert len({invite, *ids.values()}) == 3
     game = app.state.store.games[ids["n"]].game
     rng = random.Random(1)
     turns = {"n": 0, "w": 0}
@@ -484,6 +496,177 @@ def test_a_castle_game_of_two_people_in_two_tabs_and_a_bot(client, app):
     for body in ({"game": "castle", "variant": "ffa3", "color": "n", "people": ["s"]},
                  {"game": "castle", "color": "n", "people": ["n"]},
                  {"game": "castle", "people": "e"},
-                 {"people": ["e"]}):
+                 {"people": ["e"]},
+                 {"game": "castle", "color": "n", "people": ["e"], "seed": 8}):
         r = client.post("/api/games", json=body)
         assert r.status_code == 400 and "people" in r.json()["error"], (body, r.text)
+
+
+def test_counts_in_other_digits_are_refused_not_a_crash(client, app):
+    """`since` and Content-Length take ASCII digits only: "²" and "١" pass str.isdigit,
+    and int() refuses the one (a 500) and reads the other."""
+    game_id, state = new_game(client, seed=9)
+    for text in ("²", "١", "𝟗", " 1", "1e3", "0x1"):
+        r = client.get(f"/api/games/{game_id}", params={"since": text})
+        assert r.status_code == 400 and "since must be" in r.json()["error"], (text, r.status_code, r.text)
+
+    async def raw_post(length: bytes) -> list[dict]:  # a header httpx would not send
+        sent = []
+
+        async def receive():
+            return {"type": "http.request", "body": b'{"move": "zz"}', "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+        scope = {"type": "http", "method": "POST", "path": f"/api/games/{game_id}/move", "query_string": b"",
+                 "raw_path": f"/api/games/{game_id}/move".encode(), "headers": [(b"content-length", length)],
+                 "asgi": {"version": "3.0"}, "http_version": "1.1", "scheme": "http", "root_path": "",
+                 "server": ("test", 80), "client": ("test", 1)}
+        await app(scope, receive, send)
+        return sent
+    for length in ("²".encode("latin-1"), b"-1", b"+13"):
+        sent = asyncio.run(raw_post(length))
+        assert sent[0]["status"] == 413 and b"at most" in sent[1]["body"], (length, sent)
+    assert client.get(f"/api/games/{game_id}").json() == state
+
+
+def test_late_bot_threads_are_bounded_new_games_wait_until_they_end(tmp_path):
+    """A bot thread cannot be stopped: past its time limit it plays on, on a copy. Games
+    against a slow bot would pile such threads up without bound; at max_late_bots new
+    games and moves get 503 (changing nothing) until the late threads end."""
+    release = __import__("threading").Event()
+
+    def slow(obs, mask):
+        release.wait(10)
+        return mask.argmax(axis=1)
+
+    app = create_app(policies={"slow": slow}, move_seconds=0.1, max_late_bots=2)
+    with TestClient(app) as client:
+        waiting_id, waiting = new_game(client, opponent="random", seed=1)  # the person to move
+        for _ in range(2):
+            game_id, state = new_game(client, opponent="slow", color="blue")
+            assert state["reason"] == "timeout"
+        assert app.state.store.late_bots == 2
+        r = client.post("/api/games", json={"opponent": "slow", "color": "blue"})
+        assert r.status_code == 503 and "past their time limit" in r.json()["error"]
+        move = waiting["legal"][0][2]
+        r = client.post(f"/api/games/{waiting_id}/move", json={"move": move})
+        assert r.status_code == 503 and client.get(f"/api/games/{waiting_id}").json() == waiting
+        assert client.post(f"/api/games/{waiting_id}/resign").status_code == 200  # no bot move: allowed
+        release.set()
+        for _ in range(100):
+            if app.state.store.late_bots == 0:
+                break
+            time.sleep(0.05)
+        assert app.state.store.late_bots == 0
+        assert client.post("/api/games", json={"opponent": "random"}).status_code == 201
+
+
+def test_a_castle_invitation_joins_once_so_its_maker_cannot_watch_that_seat(client, app):
+    """The game's maker hands the other seats' links out, so a link is an invitation, not
+    the seat: it shows nothing of the seat's view and joins once, giving the seat an id of
+    its own. A maker who joined a seat to watch its hidden pieces leaves the invited
+    person a dead link, and the person sees why."""
+    r = client.post("/api/games", json={"game": "castle", "variant": "ffa3", "color": "n", "people": ["w"],
+                                        "opponent": "heuristic"})
+    maker, invite = r.json()["id"], r.json()["invites"]["w"]
+    for method, path in (("GET", ""), ("GET", "/record"), ("POST", "/move")):
+        refused = client.request(method, f"/api/games/{invite}{path}", json={"move": "H3-H4"})
+        assert refused.status_code == 409 and "invitation" in refused.json()["error"], (path, refused.text)
+    assert "frame" not in refused.json()
+    seat = client.post(f"/api/games/{invite}/join").json()["id"]
+    again = client.post(f"/api/games/{invite}/join")
+    assert again.status_code == 404 and "joins its seat once" in again.json()["error"]
+    assert client.get(f"/api/games/{invite}").status_code == 404
+    assert client.get(f"/api/games/{seat}").json()["you"] == "w"
+    assert client.get(f"/api/games/{maker}").json()["you"] == "n"
+    for bad in ("nope", "x" * 100, maker):  # no invitation: unknown, too long, a game's own id
+        assert client.post(f"/api/games/{bad}/join").status_code == 404
+    # A game closed to make room takes its unjoined invitations with it.
+    store = app.state.store
+    r = client.post("/api/games", json={"game": "castle", "color": "n", "people": ["e", "s"]})
+    invites = set(r.json()["invites"].values())
+    assert invites <= set(store.invites)
+    store.games[r.json()["id"]].touched -= 10**6
+    store.max_games = len(store.games)
+    new_game(client, seed=2)
+    assert not invites & set(store.invites) and not invites & set(store.locks)
+
+
+def _answers_around_a_back_row_step(blue: str) -> tuple[bytes, ...]:
+    """Red's answers in an Ultimate Lightning game where red's Marshal takes a blue Miner
+    and the bot answers by stepping `blue` (a piece letter) from D2 onto red's back row,
+    declining a rescue if it may make one: the move's answer, a state request sent while
+    the bot thinks, and one after."""
+    import threading
+
+    from stratego.actions import squares_to_action
+
+    def passer(obs, mask):  # steps D2-D1, then declines the rescue (the last action)
+        if mask[0, -1]:
+            return [mask.shape[1] - 1]
+        time.sleep(0.3)
+        return [squares_to_action(13, 3, 1)]
+
+    app = create_app(policies={"passer": passer}, move_seconds=30)
+    with TestClient(app) as client:
+        game_id, _ = new_game(client, opponent="passer", variant="ultimate-lightning", seed=1)
+        played = app.state.store.games[game_id]
+        field = ["A"] * 100
+        for sq in (42, 43, 46, 47, 52, 53, 56, 57):
+            field[sq] = "_"
+        field[0], field[49] = "M", "L"  # red: flag A1, Marshal K5
+        field[90], field[91], field[59], field[13] = "Y", "N", "Q", blue  # blue: flag, bomb, Miner K6, D2
+        played.game = stratego.Game.from_field("".join(field), 0, "ultimate-lightning")
+        played.frames = None
+        played._begin_play()
+        polled = []
+        poll = threading.Thread(target=lambda: (time.sleep(0.1), polled.append(client.get(f"/api/games/{game_id}"))))
+        poll.start()
+        moved = client.post(f"/api/games/{game_id}/move", json={"move": "K5-K6"})
+        poll.join()
+        assert moved.status_code == 200 and moved.json()["state"]["moves"][-1]["move"] == "D2-D1"
+        assert polled[0].json()["your_turn"]  # it waited for the bot's turn to end
+        declined = played.game.history[-1].action == played.game.variant.num_actions - 1
+        assert declined == (blue == "R")  # the Sergeant may rescue, the Scout not
+        return moved.content, polled[0].content, client.get(f"/api/games/{game_id}").content
+
+
+def test_a_bots_declined_rescue_is_not_shown():
+    """Under the rescue rule a piece on the back row may rescue unless it is a Scout; a
+    declined rescue changes nothing on the board, so shown ("pass", or a rescue pending
+    while the bot decides) it would tell a Scout from a Sergeant. The person's answers are
+    the same to the byte for both."""
+    assert _answers_around_a_back_row_step("P") == _answers_around_a_back_row_step("R")
+
+
+def test_a_random_castle_seat_is_never_one_another_person_plays(client):
+    """Your seat drawn at random ("color": "random", as the page sends it) with seats
+    for other people: always a seat of your own, never a 400 by the draw."""
+    for _ in range(40):
+        r = client.post("/api/games", json={"game": "castle", "variant": "ffa4", "color": "random",
+                                            "people": ["w", "e"], "opponent": "random"})
+        assert r.status_code == 201, r.text
+        assert r.json()["state"]["you"] in "ns" and set(r.json()["invites"]) == {"w", "e"}
+
+
+def test_a_bot_kept_waiting_by_other_games_bots_does_not_lose_on_time(tmp_path):
+    """Forty-one games whose slow bot moves first, at once: the server thinks for forty at
+    a time (BOT_THREADS), so one move waits for a thread; its clock starts when it has
+    one, and no bot loses on time (each takes 0.8 s of the 1.2 s it has)."""
+    from stratego.web.app import BOT_THREADS
+
+    def slow(obs, mask):
+        time.sleep(0.8)
+        return mask.argmax(axis=1)
+
+    app = create_app(policies={"slow": slow}, move_seconds=1.2)
+
+    async def many():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test", timeout=60) as client:
+            return await asyncio.gather(*(client.post("/api/games", json={"opponent": "slow", "color": "blue"})
+                                          for _ in range(BOT_THREADS + 1)))
+    answers = asyncio.run(many())
+    assert all(r.status_code == 201 for r in answers)
+    assert [r.json()["state"]["phase"] for r in answers] == ["play"] * (BOT_THREADS + 1)

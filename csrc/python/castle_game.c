@@ -294,8 +294,13 @@ static PyObject *CastleGame_parse(CastleGameObject *self, PyObject *arg) {
         PyErr_Format(PyExc_TypeError, "a move must be a str, got %.50s", Py_TYPE(arg)->tp_name);
         return NULL;
     }
-    const char *text = PyUnicode_AsUTF8(arg);
+    Py_ssize_t len = 0;
+    const char *text = PyUnicode_AsUTF8AndSize(arg, &len);
     if (text == NULL) return NULL;
+    if ((Py_ssize_t)strlen(text) != len) { /* C would read up to the NUL: "H3-H4\0x" as "H3-H4" */
+        PyErr_Format(PyExc_ValueError, "a move may not hold a NUL character (at position %zd)", (Py_ssize_t)strlen(text));
+        return NULL;
+    }
     char err[256];
     int a = castle_action_parse(&self->state, text, err, sizeof(err));
     if (a < 0) {

@@ -11,6 +11,7 @@ over stratego.web.session's games.
     POST /api/games/{id}/draw       the person offers a draw; the bot answers
     GET  /api/games/{id}/record     the finished game, one JSON line (stratego.jsonl)
     GET  /api/games/{id}/viewer     the finished game as `stratego view`'s page
+    POST /api/games/{invite}/join   a castle seat's invitation, once: the seat's own id
 
 Every answer is JSON (but the page, its files, the record and the viewer's page); a
 refused request gets a 4xx and {"error": "..."} and changes nothing. Ids are
@@ -22,7 +23,9 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import re
+import secrets
 import threading
 import time
 from importlib import resources
@@ -40,8 +43,8 @@ from ..opponent import BOT_OPPONENTS, Opponent
 from ..variants import variants
 from ..viewer import fill_colours, viewer_html
 from ..castle import viewer as castle_viewer
-from .castle import CASTLE_BOTS, CASTLE_VARIANTS, PlayedCastle
-from .session import CASTLE_SEATS, COLOURS, GAMES, SETUPS, Options, PlayedGame, RequestError, dumps
+from .castle import CASTLE_BOTS, CASTLE_VARIANTS, CastleSeat, PlayedCastle
+from .session import CASTLE_SEATS, COLOURS, GAMES, ID_BYTES, SETUPS, Options, PlayedGame, RequestError, dumps
 
 log = logging.getLogger("stratego.serve")
 
@@ -51,7 +54,15 @@ MAX_BODY_BYTES = 4096
 MAX_GAMES = 1000
 #: A game untouched this long may make room for a new one.
 IDLE_SECONDS = 3600.0
+#: Bot moves past their time limit whose threads still run (a thread cannot be stopped:
+#: it plays on to its end on a copy); at this many, new games and moves wait (503), so
+#: that slow bots cannot pile up threads without bound.
+MAX_LATE_BOTS = 8
+#: Bot moves thinking at once, each in a worker thread (anyio's default number).
+BOT_THREADS = 40
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# A count in ASCII digits: str.isdigit also takes "²" and "١", which int() refuses or reads.
+_COUNT = re.compile(r"[0-9]{1,9}")
 # The page may load only what this server serves: no other host, no inline script.
 _SECURITY = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
              "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
@@ -65,15 +76,27 @@ class GameStore:
     """The games of the server by id, with a lock a game; bounded (MAX_GAMES)."""
 
     def __init__(self, opponents: dict[str, Opponent], *, move_seconds: float, max_games: int,
-                 save: str | Path | None):
+                 save: str | Path | None, max_late_bots: int = MAX_LATE_BOTS):
         self.opponents, self.move_seconds, self.max_games = opponents, move_seconds, max_games
+        self.max_late_bots = max_late_bots
+        self.late_bots = 0  # threads of bot moves past their time limit, still running
+        self._late_lock = threading.Lock()
+        self.bot_threads = anyio.CapacityLimiter(BOT_THREADS)
+        self._any_thread = anyio.CapacityLimiter(math.inf)  # bot_threads gates them
         self.save = None if save is None else Path(save)
         self.games: dict[str, PlayedGame] = {}
         self.locks: dict[str, anyio.Lock] = {}
+        # A castle game's seats for other people by invitation: each joins once and gets
+        # an id of its own, so that the game's maker, who hands the invitations out,
+        # cannot watch another person's seat (a joined link is dead to a second tab).
+        self.invites: dict[str, CastleSeat] = {}
         self._save_lock = threading.Lock()
 
     def get(self, game_id: str) -> PlayedGame:
         game = self.games.get(game_id) if _ID.fullmatch(game_id) else None
+        if game is None and game_id in self.invites:
+            raise RequestError(409, f"{game_id!r} is an invitation to a seat: POST /api/games/{game_id}/join "
+                                    f"joins it (once) and answers with the seat's own id")
         if game is None:
             raise RequestError(404, f"no game with id {game_id[:64]!r} (games are kept while the server runs, "
                                     f"at most {self.max_games})")
@@ -91,10 +114,22 @@ class GameStore:
         # Every seat of a game (a castle game's other people) shares the game's one lock.
         lock = anyio.Lock()
         seats = played.seat_handles() if played.kind == "castle" else {}
-        for handle in (played, *seats.values()):
-            self.games[handle.id], self.locks[handle.id] = handle, lock
-        played.invites = {letter: handle.id for letter, handle in seats.items()}
+        self.games[played.id], self.locks[played.id] = played, lock
+        played.invites = {}
+        for letter, seat in seats.items():
+            invite = secrets.token_urlsafe(ID_BYTES)
+            self.invites[invite], self.locks[invite] = seat, lock
+            played.invites[letter] = invite
         return played
+
+    def join(self, invite: str) -> CastleSeat:
+        """The seat of `invite`, under an id of its own from now on; the invitation is spent."""
+        seat = self.invites.pop(invite, None) if _ID.fullmatch(invite) else None
+        if seat is None:
+            raise RequestError(404, f"no invitation with id {invite[:64]!r}: a link joins its seat once (a second "
+                                    f"tab, or someone else, joined it first), or its game was closed")
+        self.games[seat.id], self.locks[seat.id] = seat, self.locks.pop(invite)
+        return seat
 
     def _make_room(self) -> None:
         now = time.monotonic()
@@ -102,19 +137,43 @@ class GameStore:
         if not spare:
             raise RequestError(503, f"the server holds {self.max_games} games in play; finish one or try later")
         lock = self.locks[min(spare, key=lambda g: g.touched).id]
-        for game_id in [i for i, other in self.locks.items() if other is lock]:  # all its seats
-            del self.games[game_id], self.locks[game_id]
+        for game_id in [i for i, other in self.locks.items() if other is lock]:  # all its seats and invitations
+            self.games.pop(game_id, None)
+            self.invites.pop(game_id, None)
+            del self.locks[game_id]
+
+    def check_bots_free(self) -> None:
+        """Refuses (503) a request that may start a bot move while MAX_LATE_BOTS late
+        bot threads still run."""
+        if self.late_bots >= self.max_late_bots:
+            raise RequestError(503, f"{self.late_bots} bot moves past their time limit are still running; "
+                                    f"try again in a few seconds")
 
     async def bot_replies(self, played: PlayedGame) -> None:
         """The bot plays while it is to move, each move in a worker thread within
         move_seconds; one that takes longer loses on time (its thread plays on a copy,
-        so it changes nothing when it ends)."""
+        so it changes nothing when it ends, and counts in late_bots until then)."""
         while played.bot_to_move():
             think = played.bot_turn()
+            late = {"late": False, "ended": False}
+
+            def run():
+                try:
+                    return think()
+                finally:
+                    with self._late_lock:
+                        late["ended"] = True
+                        self.late_bots -= late["late"]
             try:
-                with anyio.fail_after(self.move_seconds):
-                    after = await anyio.to_thread.run_sync(think, abandon_on_cancel=True)
+                # The clock starts once the move has a thread: a bot kept waiting by other
+                # games' bots does not lose on time for it.
+                async with self.bot_threads:
+                    with anyio.fail_after(self.move_seconds):
+                        after = await anyio.to_thread.run_sync(run, abandon_on_cancel=True, limiter=self._any_thread)
             except TimeoutError:
+                with self._late_lock:
+                    late["late"] = not late["ended"]
+                    self.late_bots += late["late"]
                 log.warning("game %s: the %s bot took more than %g s", played.id[:6], played.opponent_name,
                             self.move_seconds)
                 played.timed_out()
@@ -158,7 +217,7 @@ def _check_policy_variant(opponent: Opponent, played: PlayedGame) -> None:
 async def _body(request: Request) -> object:
     """The request's JSON, read up to MAX_BODY_BYTES ({} for an empty body)."""
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+    if length is not None and (not _COUNT.fullmatch(length) or int(length) > MAX_BODY_BYTES):
         raise RequestError(413, f"the body may hold at most {MAX_BODY_BYTES} bytes, got {length[:20]}")
     body = bytearray()
     async for chunk in request.stream():
@@ -175,13 +234,13 @@ async def _body(request: Request) -> object:
 
 def _since(request: Request) -> int:
     text = request.query_params.get("since", "0")
-    if not text.isdigit() or len(text) > 9:
+    if not _COUNT.fullmatch(text):
         raise RequestError(400, f"since must be a number of moves >= 0, got {text[:20]!r}")
     return int(text)
 
 
 def create_app(*, policies: dict | None = None, save: str | Path | None = None, move_seconds: float = 10.0,
-               max_games: int = MAX_GAMES) -> Starlette:
+               max_games: int = MAX_GAMES, max_late_bots: int = MAX_LATE_BOTS) -> Starlette:
     """The app of `stratego serve`: the bots of stratego.BOTS and `policies` (name ->
     policy, e.g. stratego.policy_file.load_policy's) as opponents; finished games
     appended to `save` (a JSON lines file) when given; a bot that takes more than
@@ -192,7 +251,8 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
             raise ValueError(f"policy name {name!r} is taken by a bot; name it otherwise")
         opponents[name] = Opponent(policy)
         opponents[name].name = name
-    store = GameStore(opponents, move_seconds=move_seconds, max_games=max_games, save=save)
+    store = GameStore(opponents, move_seconds=move_seconds, max_games=max_games, save=save,
+                      max_late_bots=max_late_bots)
     static = resources.files("stratego.web").joinpath("static")
 
     async def page(request: Request) -> Response:
@@ -229,6 +289,7 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
                                  "colors": list(CASTLE_SEATS)}})
 
     async def new_game(request: Request) -> Response:
+        store.check_bots_free()
         played = store.add(Options.parse(await _body(request), tuple(opponents)))
         async with store.locks[played.id]:
             await store.bot_replies(played)  # the bot may move first
@@ -239,10 +300,15 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
             return _json(answer, 201)
 
     async def state(request: Request) -> Response:
-        played = store.get(request.path_params["id"])
-        return _json(played.message(_since(request)))
+        game_id = request.path_params["id"]
+        played, lock = store.get(game_id), store.locks[game_id]
+        since = _since(request)
+        # Between requests only: in the middle of one the bot may be deciding a second
+        # action of its turn (a rescue), which the person must not see pending.
+        async with lock:
+            return _json(played.message(since))
 
-    def action(act, needs_body: bool = False):
+    def action(act, needs_body: bool = False, starts_bots: bool = False):
         async def endpoint(request: Request) -> Response:
             game_id = request.path_params["id"]
             played, lock = store.get(game_id), store.locks[game_id]  # before any wait
@@ -251,6 +317,8 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
             async with lock:
                 if store.games.get(game_id) is not played:  # made room for a new game meanwhile
                     raise RequestError(404, f"game {game_id!r} was closed to make room for new ones")
+                if starts_bots:
+                    store.check_bots_free()
                 extra = act(played, body)
                 await store.bot_replies(played)
                 store.finished(played)
@@ -261,6 +329,10 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
         if not isinstance(body, dict) or set(body) != {"move"}:
             raise RequestError(400, 'a move is a JSON object {"move": "B4-B5"}')
         played.play_human(body["move"])
+
+    async def join(request: Request) -> Response:
+        seat = store.join(request.path_params["id"])
+        return _json({"id": seat.id, "state": seat.message()}, 201)
 
     def draw(played: PlayedGame, body) -> dict:
         return {"accepted": played.offer_draw()}
@@ -293,10 +365,11 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
         Route("/api/options", options),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{id}", state),
-        Route("/api/games/{id}/move", action(move, needs_body=True), methods=["POST"]),
-        Route("/api/games/{id}/fill", action(lambda p, b: p.fill_hand()), methods=["POST"]),
+        Route("/api/games/{id}/move", action(move, needs_body=True, starts_bots=True), methods=["POST"]),
+        Route("/api/games/{id}/fill", action(lambda p, b: p.fill_hand(), starts_bots=True), methods=["POST"]),
         Route("/api/games/{id}/resign", action(lambda p, b: p.resign()), methods=["POST"]),
         Route("/api/games/{id}/draw", action(draw), methods=["POST"]),
+        Route("/api/games/{id}/join", join, methods=["POST"]),
         Route("/api/games/{id}/record", record),
         Route("/api/games/{id}/viewer", viewer),
         Mount("/static", StaticFiles(packages=[("stratego.web", "static")])),

@@ -44,7 +44,9 @@ class PlayedCastle:
         except ValueError as exc:
             raise RequestError(400, str(exc)) from None
         letters = self.game.seat_letters
-        seat = options.colour if options.colour != "random" else random.Random(seed).choice(letters)
+        # A random seat among those no other person plays.
+        free = [letter for letter in letters if letter not in options.people]
+        seat = options.colour if options.colour != "random" else random.Random(seed).choice(free or letters)
         if seat not in letters:
             raise RequestError(400, f"color must be a seat of this {self.game.mode} game ({', '.join(letters)}) "
                                     f"or 'random', got {seat!r}")

@@ -102,6 +102,11 @@ class Options:
         seed = body.get("seed")
         if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
             raise RequestError(400, f"seed must be an int in [0, 2**63) or null, got {seed!r:.40}")
+        if seed is not None and people:
+            # The seed draws every seat's setup: its maker could replay the start and
+            # see the other people's hidden pieces. Against bots it tells only the bots'.
+            raise RequestError(400, "seed: a game with other people draws its seed at random (a chosen seed would "
+                                    "tell its maker every seat's setup)")
         return Options(game, variant, opponent, colour, setup, seed, tuple(people))
 
 
@@ -250,6 +255,10 @@ class PlayedGame:
             self._begin_play()
             return
         label = move_label(game, move, mover, rescue, me)
+        if rescue and mover != me and label == "pass":
+            # A declined rescue leaves no trace on the board; shown, it would tell that
+            # the piece on the back row may rescue, so is no Scout (docs/rules.md).
+            return
         entry = {"ply": len(self.moves) + 1, "mover": _OWNER[mover], "move": label, "squares": None}
         if not rescue:
             src, dst, attack = game.last_move()

@@ -168,13 +168,21 @@
     }
   }
 
-  // A link of another person's seat: join that game.
-  async function join(id) {
-    gameId = id;
-    document.body.dataset.game = id;
+  // A link of another person's seat (#invitation): join that seat, once; the seat's own
+  // id then stands in the address (#seat=ID), so that reloading the tab finds it again.
+  async function join(hash) {
     moves = [];
     try {
-      take(await Serve.api("GET", "/api/games/" + id));
+      let data;
+      if (hash.startsWith("seat=")) {
+        data = {id: hash.slice(5), state: await Serve.api("GET", "/api/games/" + hash.slice(5))};
+      } else {
+        data = await Serve.api("POST", "/api/games/" + hash + "/join");
+        history.replaceState(null, "", "/castle#seat=" + data.id);
+      }
+      gameId = data.id;
+      document.body.dataset.game = gameId;
+      take(data.state);
     } catch (err) {
       $("error").textContent = err.message;
     }
