@@ -47,7 +47,7 @@ class Game:
     """
 
     def __init__(self, variant: str | Variant = "classic", seed: int | None = None, *,
-                 setup: str = "random", numbering: str = "new", **settings: int):
+                 setup: str | tuple[str, str] = "random", numbering: str = "new", **settings: int):
         self._variant, table, deploy = parse_setup(setup, load_variant(variant, **settings))
         self.numbering = check_numbering(numbering)
         self._state = _core.GameState(self._variant.rules)

@@ -7,6 +7,7 @@ the person's own view.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 #: Where `stratego serve` listens unless told otherwise: this machine only.
@@ -31,7 +32,7 @@ def load_policies(paths: list[str], trust: bool = False) -> dict:
     return policies
 
 
-def serve(*, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, policies: list[str] = (),
+def serve(*, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, policies: Sequence[str] = (),
           save: str | None = None, move_seconds: float = 10.0, trust: bool = False) -> None:
     """Runs the server until interrupted (uvicorn)."""
     try:

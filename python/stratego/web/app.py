@@ -157,7 +157,9 @@ class GameStore:
             think = played.bot_turn()
             late = {"late": False, "ended": False}
 
-            def run():
+            # The loop's names bound now: a late thread of this move ends after the loop
+            # has gone on to the next move and rebound `think` and `late`.
+            def run(think=think, late=late):
                 try:
                     return think()
                 finally:

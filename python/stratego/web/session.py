@@ -138,7 +138,7 @@ class PlayedGame:
         # otherwise; "hand" deploys the person's side only (docs/deployment.md).
         bot_setup = "human" if options.setup == "human" else "random"
         mine = "agent" if options.setup == "hand" else options.setup
-        setup = (mine, bot_setup) if self.human == 0 else (bot_setup, mine)
+        setup: str | tuple[str, str] = (mine, bot_setup) if self.human == 0 else (bot_setup, mine)
         if mine != "agent":
             setup = mine
         try:
@@ -260,8 +260,9 @@ class PlayedGame:
             # the piece on the back row may rescue, so is no Scout (docs/rules.md).
             return
         entry = {"ply": len(self.moves) + 1, "mover": _OWNER[mover], "move": label, "squares": None}
-        if not rescue:
-            src, dst, attack = game.last_move()
+        last = game.last_move()
+        if not rescue and last is not None:  # a move, not a rescue, was just played
+            src, dst, attack = last
             entry["squares"] = [src, dst, attack]
             if attack:
                 entry["fight"] = self._fight(before, src, dst, mover)
