@@ -120,6 +120,12 @@ def test_every_subcommand_has_a_description(capsys):
         assert parser.description.split()[0] in capsys.readouterr().out
 
 
+def test_every_subcommand_runs_through_the_one_table():
+    # main() dispatches through cli.COMMANDS, which the docs test replaces to parse commands
+    # without running them: a subcommand missing there would run (stratego serve did).
+    assert set(_subcommands()) == set(cli.COMMANDS)
+
+
 def test_an_error_in_a_subcommand_prints_its_usage(capsys):
     err = usage_error(cli.main, ["bench", "--variant", "clasic", "--no-progress"], capsys)
     assert err.startswith("usage: stratego bench ") and "stratego bench: error: unknown variant 'clasic'" in err

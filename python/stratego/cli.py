@@ -275,6 +275,11 @@ def _record(args: argparse.Namespace) -> int:
     return 0
 
 
+# Each subcommand's function, by name: the one table main() dispatches through (the docs
+# test replaces it to parse commands without running them).
+COMMANDS = {"bench": _bench, "arena": _arena, "pairs": _pairs, "record": _record, "serve": _serve, **_VIEWING}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="stratego", description="Stratego simulator for RL.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
@@ -369,8 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     _add_viewing(sub)
     _add_serve(sub)
     args = parser.parse_args(argv)
-    run = {"bench": _bench, "arena": _arena, "pairs": _pairs, "record": _record, "serve": _serve,
-           **_VIEWING}[args.command]
+    run = COMMANDS[args.command]
     try:
         return run(args)
     except (ValueError, TypeError, MemoryError, OSError, ImportError, ActorFailed) as exc:
