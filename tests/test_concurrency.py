@@ -12,6 +12,7 @@ import pytest
 
 import stratego
 
+from depth import depth
 from patience import patience
 
 
@@ -233,7 +234,7 @@ def test_racing_calls_on_one_env_refuse_the_loser_untouched():
     calls = _shell_calls(n, other)
     calls["game_field"] = lambda env, k: env.game_field(k)
     calls["sample_worlds"] = lambda env, k: env.sample_worlds(1, seed=k, skip=True)
-    assert _race(make, calls, start, rounds=4) > 0
+    assert _race(make, calls, start, rounds=depth(1, 4)) > 0
 
 
 @pytest.mark.parametrize("kind", ["opponent", "record"])
@@ -249,7 +250,7 @@ def test_racing_calls_on_a_versus_or_recording_env_refuse_the_loser_untouched(ki
     del calls["stats"], calls["sample_actions"]
     if kind == "record":
         calls["pop_records"] = lambda env, k: env.pop_records().actions
-    assert _race(make, calls, start, rounds=2) > 0
+    assert _race(make, calls, start, rounds=depth(1, 2)) > 0
 
 
 def test_racing_calls_on_one_castle_env_refuse_the_loser_untouched():
@@ -261,7 +262,7 @@ def test_racing_calls_on_one_castle_env_refuse_the_loser_untouched():
     start, other = _saves(source, 10)
     calls = _shell_calls(n, other)
     calls["game"] = lambda env, k: env._batch.game_state(k)
-    assert _race(make, calls, start, rounds=4) > 0
+    assert _race(make, calls, start, rounds=depth(1, 4)) > 0
 
 
 # ---------------------------------------------------------------- fork() in the middle of a call

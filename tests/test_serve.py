@@ -185,6 +185,7 @@ async def _play_async(client: "httpx.AsyncClient", seed: int) -> tuple[str, list
     return game_id, mine, state
 
 
+@pytest.mark.deep  # the load test, 11 s: the deep layer (.ci/run)
 def test_fifty_games_at_once_each_to_its_end(tmp_path):
     """Fifty clients at once, each its own classic game against the random bot on one
     server, all to their end: every game holds exactly its own moves, its record is a

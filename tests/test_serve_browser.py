@@ -236,6 +236,7 @@ def test_a_castle_game_against_three_bots_by_clicks(browser, server):  # noqa: F
     assert errors == []
 
 
+@pytest.mark.deep  # 15 s of two browser tabs: the deep layer (.ci/run); the HTTP test of two people stays quick
 def test_a_castle_game_of_two_people_in_two_tabs(browser, server):  # noqa: F811
     """North makes a game with West played by another person: West's link opens the game
     on West's seat in a second tab; each tab moves on its own seat's turn only and sees

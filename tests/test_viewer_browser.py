@@ -119,6 +119,7 @@ def check_every_ply(page, game: stratego.Game, perspective) -> None:
         assert dom_visible(page) == {sq: visible(t) for sq, t in expected.items()}, f"ply {ply}: what is shown"
 
 
+@pytest.mark.deep  # 20 s of clicks through every view: the deep layer (.ci/run)
 def test_the_full_page_clicked_through_and_switched_to_each_view(browser, tmp_path):
     game = heuristic_game()
     path = tmp_path / "game.html"
