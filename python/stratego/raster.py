@@ -12,7 +12,7 @@ import numpy as np
 
 from .notation import COLUMNS
 from .render import board_order
-from .svg import COLORS, MARGIN, SQUARE, token_parts
+from .svg import COLORS, MARGIN, SQUARE, last_move_marks, token_parts
 
 #: The SVG's page colour around the board.
 BACKGROUND = "#fbf6e9"
@@ -121,11 +121,7 @@ def board_rgb(tokens: list[str], perspective: int | None = None, *,
     rows, cols = board_order(perspective)
     size = 10 * SQUARE + 2 * MARGIN
     canvas = Canvas(size, size, BACKGROUND)
-    marks = {}
-    if last_move is not None:
-        src, dst, attack = last_move
-        marks[src] = COLORS["last"]
-        marks[dst] = COLORS["attack"] if attack else COLORS["last"]
+    marks = last_move_marks(last_move)
     for y, r in enumerate(rows):
         for x, c in enumerate(cols):
             sq = r * 10 + c

@@ -31,6 +31,15 @@ def token_parts(token: str) -> tuple[str | None, str, bool]:
     return owner, rest, False
 
 
+def last_move_marks(last_move: tuple[int, int, bool] | None) -> dict[int, str]:
+    """The squares the last move marks and their colours (the SVG's and the RGB
+    picture's): both squares, the target in the attack colour if it was an attack."""
+    if last_move is None:
+        return {}
+    src, dst, attack = last_move
+    return {src: COLORS["last"], dst: COLORS["attack"] if attack else COLORS["last"]}
+
+
 def board_svg(tokens: list[str], perspective: int | None = None, *,
               last_move: tuple[int, int, bool] | None = None, title: str | None = None) -> str:
     """An SVG picture of a board given as 100 tokens (render.board_tokens), seen from
@@ -46,11 +55,7 @@ def board_svg(tokens: list[str], perspective: int | None = None, *,
     if title:
         out.append(f"<title>{escape(title)}</title>")
     out.append(f'<rect width="{size}" height="{size}" fill="#fbf6e9"/>')
-    marks = {}
-    if last_move is not None:
-        src, dst, attack = last_move
-        marks[src] = COLORS["last"]
-        marks[dst] = COLORS["attack"] if attack else COLORS["last"]
+    marks = last_move_marks(last_move)
     for y, r in enumerate(rows):
         for x, c in enumerate(cols):
             sq = r * 10 + c
