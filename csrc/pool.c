@@ -131,14 +131,21 @@ static int spin_until(int (*done)(const void *), const void *arg) {
     }
 }
 
-/* Claims and runs chunks of the job of `generation` until none is left. */
-static void pool_work(uint64_t generation) {
-    /* The caller may still be writing the job's fields: wait for it to open the claim. */
+/* The claim once the job of `generation` is open: the caller may still be writing the
+ * job's fields (its helpers, task and size) under the closed claim. Returns at once when
+ * another generation has come. */
+static uint64_t claim_opened(uint64_t generation) {
     uint64_t seen = atomic_load(&pool.claim);
     while (claim_generation(seen) == generation && (seen & CLAIM_CLOSED) == CLAIM_CLOSED) {
         cpu_relax();
         seen = atomic_load(&pool.claim);
     }
+    return seen;
+}
+
+/* Claims and runs chunks of the job of `generation` until none is left. */
+static void pool_work(uint64_t generation) {
+    uint64_t seen = claim_opened(generation);
     PoolTask task = atomic_load(&pool.task);
     void *ctx = atomic_load(&pool.ctx);
     int64_t n = atomic_load(&pool.n);
@@ -222,6 +229,10 @@ static void *pool_worker(void *arg) {
     for (;;) {
         if (!spin_until(new_job, &seen) && !pool_sleep(index, &seen, last_work)) return NULL;
         seen.generation = claim_generation(atomic_load_explicit(&pool.claim, memory_order_acquire));
+        /* The job's helper count is written while its claim is closed: read before the
+         * claim opens, it may still be the last job's (0 for a pool's first job), and a
+         * worker started for this job would sit it out. */
+        claim_opened(seen.generation);
         if (index < atomic_load_explicit(&pool.helpers, memory_order_relaxed)) {
             pool_work(seen.generation);
             last_work = now_ns();
