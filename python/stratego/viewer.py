@@ -180,13 +180,16 @@ def page_template(name: str) -> str:
     """A page of stratego/data (viewer.html, castle_viewer.html) with what both share put
     in: the controls (viewer_controls.js) where it says __CONTROLS__, the common style
     rules (viewer_common.css) where it says __COMMON_CSS__, the board's (viewer_board.css,
-    `stratego serve`'s page draws its board with them too) where it says __BOARD_CSS__, and
+    `stratego serve`'s page draws its board with them too) where it says __BOARD_CSS__, the
+    classic board's drawing (stratego_board.js, shared with `stratego serve`) where it says
+    __STRATEGO_BOARD__, and
     the castle game's board (castle_board.js, castle_board.css, shared with `stratego
     serve` too) where it says __CASTLE_BOARD__ and __CASTLE_BOARD_CSS__."""
     data = resources.files("stratego.data")
     page = data.joinpath(name).read_text(encoding="utf-8")
     for key, shared in (("__CONTROLS__", "viewer_controls.js"), ("__COMMON_CSS__", "viewer_common.css"),
-                        ("__BOARD_CSS__", "viewer_board.css"), ("__CASTLE_BOARD__", "castle_board.js"),
+                        ("__BOARD_CSS__", "viewer_board.css"), ("__STRATEGO_BOARD__", "stratego_board.js"),
+                        ("__CASTLE_BOARD__", "castle_board.js"),
                         ("__CASTLE_BOARD_CSS__", "castle_board.css")):
         page = page.replace(key, data.joinpath(shared).read_text(encoding="utf-8"))
     return page

@@ -279,10 +279,12 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
                         (data / "viewer_common.css", data / "castle_board.css", static / "castle.css"))
         return Response(css, media_type="text/css", headers=_SECURITY)
 
-    async def castle_board_js(request: Request) -> Response:
-        # The castle viewer's board drawing, shared with this page (stratego/data).
-        script = resources.files("stratego.data").joinpath("castle_board.js").read_text(encoding="utf-8")
-        return Response(script, media_type="text/javascript", headers=_SECURITY)
+    def viewer_script(name: str):
+        """A board drawing the viewers' pages share with these pages (stratego/data)."""
+        async def script(request: Request) -> Response:
+            text = resources.files("stratego.data").joinpath(name).read_text(encoding="utf-8")
+            return Response(text, media_type="text/javascript", headers=_SECURITY)
+        return script
 
     async def options(request: Request) -> Response:
         return _json({"games": list(GAMES), "variants": variants(), "opponents": list(opponents),
@@ -363,7 +365,8 @@ def create_app(*, policies: dict | None = None, save: str | Path | None = None, 
         Route("/board.css", board_css),
         Route("/castle", castle_page),
         Route("/castle.css", castle_css),
-        Route("/castle_board.js", castle_board_js),
+        Route("/castle_board.js", viewer_script("castle_board.js")),
+        Route("/stratego_board.js", viewer_script("stratego_board.js")),
         Route("/api/options", options),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{id}", state),

@@ -4,7 +4,6 @@
 // draws them and turns clicks into requests.
 "use strict";
 (function () {
-  const COLUMNS = "ABCDEFGHIK";
   const NAMES = {r: "Red", b: "Blue"};
   const $ = id => document.getElementById(id);
   const board = $("board");
@@ -12,8 +11,7 @@
   let selected = null;   // the square of the piece chosen to move
   let handRank = null;   // the rank chosen from the hand while placing
 
-  // As render.square_name: the row number in full ("A10").
-  function squareName(sq) { return COLUMNS[sq % 10] + String(Math.floor(sq / 10) + 1); }
+  const squareName = StrategoBoard.squareName;
 
   const el = Serve.el;
   function send(method, path, body) { return Serve.send(method, path, body, take); }
@@ -43,55 +41,28 @@
   function drawBoard() {
     const [rows, cols] = order();
     const tokens = state ? state.board : Array(100).fill(".");
-    const marks = {}, hints = {};
-    const last = state && state.last;
-    if (last) { marks[last[0]] = "last"; marks[last[1]] = last[2] ? "attack" : "last"; }
+    const hints = {};
     if (state && state.your_turn) {
       if (state.phase === "play" && selected !== null) targetsOf(selected).forEach(m => { hints[m[1]] = m[2]; });
       if (state.phase === "deploy" && handRank !== null) placementsOf(handRank).forEach(m => { hints[m[1]] = m[2]; });
     }
     const movable = new Set(state && state.your_turn && state.phase === "play" ? state.legal.map(m => m[0]) : []);
-    board.replaceChildren();
-    const letters = () => {
-      board.appendChild(el("", "label"));
-      cols.forEach(c => board.appendChild(el(COLUMNS[c], "label")));
-      board.appendChild(el("", "label"));
-    };
-    letters();
-    for (const r of rows) {
-      board.appendChild(el(String(r + 1), "label"));
-      for (const c of cols) {
-        const sq = r * 10 + c, token = tokens[sq];
-        const d = el("", "sq " + (token === "~~" ? "lake" : (r + c) % 2 ? "dark" : "light"));
-        d.dataset.square = squareName(sq);
-        d.dataset.sq = String(sq);
-        d.dataset.token = token;
-        if (marks[sq]) d.classList.add(marks[sq]);
-        if (token !== "." && token !== "~~") {
-          const owner = token[0], rest = token.slice(1);
-          const p = el(rest === "?m" ? "?" : rest, "piece " + owner);
-          if (rest[0] === "?") p.classList.add("unknown");
-          if (rest === "?m") p.classList.add("moved");
-          d.appendChild(p);
-        }
-        if (movable.has(sq)) d.classList.add("mine");
-        if (sq === selected) d.classList.add("selected");
-        if (hints[sq] !== undefined) {
-          d.classList.add(state.phase === "deploy" ? "zone" : "target");
-          d.dataset.move = hints[sq];
-        }
-        d.addEventListener("click", () => clickSquare(sq));
-        d.addEventListener("dragover", ev => { if (state && state.phase === "deploy") ev.preventDefault(); });
-        d.addEventListener("drop", ev => {
-          ev.preventDefault();
-          const rank = ev.dataTransfer.getData("text/plain");
-          if (rank) { handRank = rank; clickSquare(sq); }
-        });
-        board.appendChild(d);
+    StrategoBoard.draw(board, tokens, rows, cols, state && state.last, (d, sq) => {
+      d.dataset.sq = String(sq);
+      if (movable.has(sq)) d.classList.add("mine");
+      if (sq === selected) d.classList.add("selected");
+      if (hints[sq] !== undefined) {
+        d.classList.add(state.phase === "deploy" ? "zone" : "target");
+        d.dataset.move = hints[sq];
       }
-      board.appendChild(el(String(r + 1), "label"));
-    }
-    letters();
+      d.addEventListener("click", () => clickSquare(sq));
+      d.addEventListener("dragover", ev => { if (state && state.phase === "deploy") ev.preventDefault(); });
+      d.addEventListener("drop", ev => {
+        ev.preventDefault();
+        const rank = ev.dataTransfer.getData("text/plain");
+        if (rank) { handRank = rank; clickSquare(sq); }
+      });
+    });
   }
 
   function clickSquare(sq) {
