@@ -1,6 +1,6 @@
 """Build of the C extension stratego._core.
 
-Threads are POSIX threads (csrc/pool.c). STRATEGO_SANITIZE=1 builds with AddressSanitizer and
+Threads are POSIX threads (csrc/engine/pool.c). STRATEGO_SANITIZE=1 builds with AddressSanitizer and
 UndefinedBehaviorSanitizer (run Python with the ASan runtime preloaded, see README).
 STRATEGO_DEBUG=1 builds with -O0 -g.
 """
@@ -10,14 +10,14 @@ from pathlib import Path
 import numpy
 from setuptools import Extension, setup
 
-# The binding (csrc/python/, the only files that include Python.h) and the C core: every
-# C file there but main.c (the engine without Python), so a new file needs no list here
-# (csrc/Makefile and tests/cbuild.py find them the same way).
+# The C sources, one folder a layer (docs/architecture.md): engine/ (no game), stratego/
+# with its bots/, castle/, and python/ (the binding, the only files that include Python.h).
+# Every C file under csrc/ is built but the engine-only program (csrc/main.c) and the
+# fuzzers (csrc/fuzz/), so a new file or folder needs no list here. Includes name a file
+# of another folder by its path from csrc/ ("engine/pool.h").
 HERE = Path(__file__).resolve().parent
-BINDING_SOURCES = sorted(p.name for p in (HERE / "csrc" / "python").glob("*.c"))
-CORE_SOURCES = sorted(p.name for p in (HERE / "csrc").glob("*.c") if p.name != "main.c")
-# The castle game's core (docs/castle.md), a second game beside Stratego's.
-CASTLE_SOURCES = sorted(p.name for p in (HERE / "csrc" / "castle").glob("*.c"))
+SOURCES = sorted(str(p.relative_to(HERE)) for p in (HERE / "csrc").rglob("*.c")
+                 if p.parent.name != "fuzz" and p.relative_to(HERE).as_posix() != "csrc/main.c")
 
 
 def build_flags():
@@ -35,7 +35,7 @@ def build_flags():
     # functions are then called directly and inlined within a file, not through the PLT
     # as symbols another library could replace.
     compile_args.append("-fvisibility=hidden")
-    # The batch's own thread pool (csrc/pool.c), not OpenMP: see pool.h for why.
+    # The batch's own thread pool (csrc/engine/pool.c), not OpenMP: see pool.h for why.
     compile_args.append("-pthread")
     link_args.append("-pthread")
     return compile_args, link_args
@@ -63,10 +63,8 @@ setup(
     ext_modules=[
         Extension(
             "stratego._core",
-            sources=[f"csrc/python/{name}" for name in BINDING_SOURCES]
-            + [f"csrc/{name}" for name in CORE_SOURCES]
-            + [f"csrc/castle/{name}" for name in CASTLE_SOURCES],
-            include_dirs=["csrc", "csrc/python", "csrc/castle", numpy.get_include()],
+            sources=SOURCES,
+            include_dirs=["csrc", numpy.get_include()],
             depends=[str(p) for p in Path("csrc").rglob("*.h")],
             extra_compile_args=compile_args,
             extra_link_args=link_args,

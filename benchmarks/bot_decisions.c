@@ -17,11 +17,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "board.h"
-#include "bot.h"
-#include "game.h"
-#include "init.h"
-#include "rng.h"
+#include "stratego/board.h"
+#include "stratego/bots/bot.h"
+#include "stratego/game.h"
+#include "stratego/init.h"
+#include "engine/rng.h"
 
 static double now_seconds(void) {
     struct timespec ts;

@@ -291,7 +291,7 @@ def measure_sampling(seed: int, min_time: float, n: int = 64, k: int = 64) -> di
 
 def measure_pimc(seed: int, min_time: float, n: int = 16) -> dict:
     """The PIMC bot's decisions a second on one thread (bot_actions("pimc"), the setting
-    in csrc/bot.h) in n games after 100 random plies."""
+    in csrc/stratego/bots/bot.h) in n games after 100 random plies."""
     env = stratego.VecEnv(n, num_threads=1, observations=False, seed=seed)
     try:
         env.reset(seed=seed)

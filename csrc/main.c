@@ -23,15 +23,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "batch.h"
-#include "game.h"
-#include "init.h"
-#include "moves.h"
-#include "observe.h"
-#include "record.h"
-#include "rng.h"
-#include "sample.h"
-#include "save.h"
+#include "stratego/batch.h"
+#include "stratego/game.h"
+#include "stratego/init.h"
+#include "stratego/moves.h"
+#include "stratego/observe.h"
+#include "stratego/record.h"
+#include "engine/rng.h"
+#include "stratego/sample.h"
+#include "stratego/save.h"
 
 static double now_seconds(void) {
     struct timespec ts;

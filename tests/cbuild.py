@@ -30,8 +30,11 @@ def _build_dir() -> Path:
 
 
 BUILD = _build_dir()
-# The core: every csrc/*.c but the main program (the binding lives in csrc/python/).
-CORE = sorted(p for p in CSRC.glob("*.c") if p.stem != "main")
+# The core: the engine and Stratego's layers (csrc/engine, csrc/stratego and its bots/);
+# the castle game (csrc/castle) is a program's own source where a test needs it, and the
+# binding (csrc/python) is built by setup.py alone.
+CORE_LAYERS = ("engine", "stratego", "stratego/bots")
+CORE = sorted(p for layer in CORE_LAYERS for p in (CSRC / layer).glob("*.c"))
 SANITIZE = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
 # ThreadSanitizer: its own build (it cannot be combined with ASan).
 TSAN = ["-fsanitize=thread", "-fno-omit-frame-pointer"]
@@ -105,7 +108,7 @@ def build(name: str, cc: str, flags: list[str], programs: dict[str, list[Path]],
     try:
         objects = []
         for source in core:
-            obj = work / f"{source.stem}.o"
+            obj = work / f"{source.relative_to(CSRC).with_suffix('.o').as_posix().replace('/', '-')}"
             done = subprocess.run([cc, *flags, f"-I{CSRC}", "-c", str(source), "-o", str(obj)],
                                   capture_output=True, text=True, env=clean_env(), timeout=600)
             if done.returncode != 0:
@@ -139,7 +142,7 @@ def _publish(work: Path, out: Path, name: str) -> None:
 
 def build_extension(module: str, cc: str, sources: list[Path]) -> Path:
     """A Python extension module for the tests (never installed): `sources` compiled
-    together with this Python's and NumPy's headers, csrc/ and csrc/python/ on the include
+    together with this Python's and NumPy's headers and csrc/ on the include
     path, into <cache>/<module>-<key>/<module><EXT_SUFFIX>, cached like the programs.
     Without sanitizers: the interpreter that loads it is not built with them."""
     import sysconfig
@@ -148,7 +151,7 @@ def build_extension(module: str, cc: str, sources: list[Path]) -> Path:
 
     flags = ["-std=c11", "-O1", "-g", "-fPIC", "-shared", "-pthread", "-Wall", "-Wextra",
              "-Wno-missing-field-initializers", f"-I{sysconfig.get_paths()['include']}",
-             f"-I{numpy.get_include()}", f"-I{CSRC / 'python'}"]
+             f"-I{numpy.get_include()}"]
     out = BUILD / f"{module}-{_key(cc, flags, {module: sources})}"
     path = out / f"{module}{sysconfig.get_config_var('EXT_SUFFIX')}"
     if path.is_file():

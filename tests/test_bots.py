@@ -1,4 +1,4 @@
-"""The bots in C (csrc/bot.c, csrc/bot_heuristic.c): blind to hidden information, legal in every variant,
+"""The bots in C (csrc/stratego/bots/bot.c, csrc/stratego/bots/bot_heuristic.c): blind to hidden information, legal in every variant,
 deterministic from the seed, and the heuristic clearly stronger than random.
 
 The win rate the issue asks for (>= 95% over 2,000 games) is measured by

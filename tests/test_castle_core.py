@@ -610,7 +610,7 @@ def test_c_core_random_games_under_sanitizers():
     from cbuild import CSRC, build_checked, run_checked
 
     sources = [Path(__file__).resolve().parent / "c" / "castle_main.c", *sorted((CSRC / "castle").glob("*.c"))]
-    program = build_checked("castle-core", {"castle_main": sources}, [f"-I{CSRC / 'castle'}"])["castle_main"]
+    program = build_checked("castle-core", {"castle_main": sources})["castle_main"]
     done = run_checked(program, "3", timeout=600)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
     assert done.stdout.splitlines()[-1] == "ok"

@@ -23,7 +23,7 @@ N = 8
 def _envs(variant, views, k, **extra):
     """Same games four ways: uint8 planes, float32 planes with beliefs, codes with their
     belief block and the packed mask, and codes alone (written straight from the game,
-    csrc/view_codes.h, where the codes with beliefs go through the full view)."""
+    csrc/stratego/view_codes.h, where the codes with beliefs go through the full view)."""
     common = dict(seed=17, history_k=k, views=views, full_obs=True, num_threads=1, **extra)
     planes = stratego.VecEnv(N, variant, **common)
     floats = stratego.VecEnv(N, variant, obs_dtype="float32", belief=True, **common)
@@ -99,7 +99,7 @@ def test_game_codes_and_bits_at_every_ply(variant):
 
 
 def test_lean_view_counts_equal_the_full_view_under_silent_defense():
-    """Observations without the belief planes come from the lean view (csrc/view.h),
+    """Observations without the belief planes come from the lean view (csrc/stratego/view.h),
     whose opponent counts are the board's own counts unless a captured piece stayed
     unidentified, and from the pieces' weights then; under silent defense both happen.
     Its planes are the full view's (float32 with beliefs) at every ply, and the games

@@ -165,7 +165,7 @@ def test_mixed_modes_one_side_deploys():
     game = stratego.Game(seed=3, setup=("agent", "human"))
     assert game.to_move == 0 and game.field[:40] == "A" * 40
     # Blue's human setup, as the table writes it: letter i stands (3 - i // 10) rows above
-    # blue's back row, in blue's frame (csrc/setup.h), with red's letters.
+    # blue's back row, in blue's frame (csrc/stratego/setup.h), with red's letters.
     def letter(i):
         c = game.field[99 - ((3 - i // 10) * 10 + i % 10)]
         return ord(c) - 12 if c != "A" else ord("A")

@@ -109,7 +109,7 @@ def test_strategoenv_lose_mode_takes_out_of_range_actions_as_a_loss():
 
 
 # A batch (no opponent, mask written) asks whether the next player can move through the
-# legal mask it writes for that player (csrc/game.h, game_apply_action_mask); these
+# legal mask it writes for that player (csrc/stratego/game.h, game_apply_action_mask); these
 # positions end by that answer and must end as a Game ends them. Red's 5 is walled in by
 # its Bombs; the 4s trade on E5. Blue's Bombs wall in its Flag (red_walled) or its 5 too
 # (both_walled). The piece set is the board's, so that a batch save holds the position.

@@ -1,7 +1,7 @@
 """The legal-action mask agrees with the move walk.
 
 The mask (VecEnv's `action_mask`, `Game.action_mask()`) comes from square sets
-(csrc/squareset.h): one-square pieces are shifted all at once and each Scout's lines end
+(csrc/stratego/squareset.h): one-square pieces are shifted all at once and each Scout's lines end
 at the nearest occupied square. `legal_actions()` walks the pieces one by one. The two
 are separate code, so every position of random games in every variant must give the
 same set, including the piece the two-square rule limits, chases, rescues and Captains

@@ -1,4 +1,4 @@
-"""An observation spec knows its own shape (csrc/observe_player.h): the binding, VecEnv,
+"""An observation spec knows its own shape (csrc/stratego/observe_player.h): the binding, VecEnv,
 Game and format_observation take it from C instead of spelling (C, 10, 10)."""
 import numpy as np
 import pytest

@@ -1,5 +1,5 @@
-"""Tests of the partial observations (csrc/observe.h), the full-information view
-(csrc/observe_full.h) and the VecEnv / Gymnasium interface that carries them.
+"""Tests of the partial observations (csrc/stratego/observe.h), the full-information view
+(csrc/stratego/observe_full.h) and the VecEnv / Gymnasium interface that carries them.
 
 The most important test here is the leak test: two games that differ only in the
 types of opponent pieces the observer never saw must give that observer bit-identical
@@ -337,7 +337,7 @@ def test_unseen_types_do_not_leak(seed: int, observer: int) -> None:
             oa, ob = a.observation(observer, **spec), b.observation(observer, **spec)
             assert_obs_equal(ob, oa, stratego.channel_names(spec["history_k"], spec["belief"]),
                              f"seed {seed}, observer {observer}, ply {ply}, {spec}; start {start}, twin {twin}")
-        # The codes, written straight from the game (csrc/view_codes.h), as well.
+        # The codes, written straight from the game (csrc/stratego/view_codes.h), as well.
         assert np.array_equal(a.observation(observer, obs_format="codes"), b.observation(observer, obs_format="codes")), \
             f"codes: seed {seed}, observer {observer}, ply {ply}; start {start}, twin {twin}"
         differed |= not np.array_equal(a.full_observation(observer), b.full_observation(observer))
@@ -1072,7 +1072,7 @@ import hashlib, stratego
 h = hashlib.sha256()
 for spec in (dict(), dict(history_k=0), dict(history_k=32, views="both"),
              dict(obs_dtype="float32", belief=True, history_k=7), dict(variant="seed-tournament"),
-             # the codes straight from the game (csrc/view_codes.c): AVX2, or through the view
+             # the codes straight from the game (csrc/stratego/view_codes.c): AVX2, or through the view
              dict(obs_format="codes"), dict(obs_format="codes", history_k=7, views="both"),
              dict(obs_format="codes", history_k=2, silent_defense=1),
              dict(obs_format="codes", variant="ultimate-lightning", history_k=32),

@@ -1,4 +1,4 @@
-"""The engine's thread pool gives up helpers that do not pay (csrc/pool.h): the rule on
+"""The engine's thread pool gives up helpers that do not pay (csrc/engine/pool.h): the rule on
 made-up timings (each loop's pace both ways, the faster taken, the other tried now and
 then), and a real loop whose helper is held up as a descheduled thread is, which then
 runs on the caller alone but for the probes.
@@ -19,8 +19,8 @@ TESTS_C = Path(__file__).resolve().parent / "c"
 
 @pytest.fixture(scope="module")
 def pool_stress() -> Path:
-    """tests/c/pool_stress.c with csrc/pool.c alone under TSan (a few seconds to build)."""
-    programs = build_tsan("pool-tsan", {"pool_stress": [TESTS_C / "pool_stress.c"]}, core=[CSRC / "pool.c"])
+    """tests/c/pool_stress.c with csrc/engine/pool.c alone under TSan (a few seconds to build)."""
+    programs = build_tsan("pool-tsan", {"pool_stress": [TESTS_C / "pool_stress.c"]}, core=[CSRC / "engine" / "pool.c"])
     if programs is None:
         pytest.skip("the C compiler cannot build a ThreadSanitizer program here")
     return programs["pool_stress"]

@@ -1,4 +1,4 @@
-"""The rule settings are one list in C (csrc/rules.h, RULE_SETTINGS): the parser, the
+"""The rule settings are one list in C (csrc/stratego/rules.h, RULE_SETTINGS): the parser, the
 metadata `_core` exports, stratego.variants and docs/rules.md all agree with it, and no
 Python file keeps a copy of its own."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hidden-state sampling (csrc/sample.c, csrc/sample_game.c, docs/sampling.md).
+"""Hidden-state sampling (csrc/stratego/sample.c, csrc/stratego/sample_game.c, docs/sampling.md).
 
 Layers: exactness by enumeration on small positions (every consistent assignment
 appears, no other does, the frequencies pass a chi-squared test against uniform); on

@@ -1,4 +1,4 @@
-"""Saves name everything their games depend on (issue 13, item 8; format: csrc/save.h,
+"""Saves name everything their games depend on (issue 13, item 8; format: csrc/stratego/save.h,
 docs/api.md "Saves"): loading one where any of it differs is refused with a message
 naming the difference, and nothing changes; observation settings may differ."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 import stratego
 
-# SaveHeader (csrc/save.h): magic[8], then uint32 version, kind, byte_order, state_bytes,
+# SaveHeader (csrc/stratego/save.h): magic[8], then uint32 version, kind, byte_order, state_bytes,
 # rules_bytes, stats_bytes, num_games, setup_rows, then uint64 setup_digest, then Rules.
 VERSION, KIND, BYTE_ORDER, STATE_SIZE, RULES_SIZE, STATS_SIZE, NUM_GAMES, SETUP_ROWS = range(8, 40, 4)
 SETUP_DIGEST = 40

@@ -1,4 +1,4 @@
-"""The seam for a second game (csrc/vec.h): tests/c/tiny_game.h is a game of three
+"""The seam for a second game (csrc/engine/vec.h): tests/c/tiny_game.h is a game of three
 seats with a skipped seat, hidden values and a 144-cell board, written against vec.h
 alone, and tests/c/tiny_main.c runs it through the same batch loop, autoreset modes
 and output buffers as Stratego, on the engine's thread pool. Built with the C compiler
@@ -57,7 +57,7 @@ def tiny():
     cc = compiler()
     if cc is None:
         pytest.skip("no C compiler found (set CC or put cc/gcc/clang on PATH)")
-    sources = [TESTS_C / "tiny_binding.c", CSRC / "python" / "vec_binding.c", CSRC / "vec.c", CSRC / "pool.c"]
+    sources = [TESTS_C / "tiny_binding.c", CSRC / "python" / "vec_binding.c", CSRC / "engine" / "vec.c", CSRC / "engine" / "pool.c"]
     path = build_extension("_tiny", cc, sources)
     spec = importlib.util.spec_from_file_location("_tiny", path)
     module = importlib.util.module_from_spec(spec)

@@ -153,7 +153,7 @@ def test_save_after_close_raises():
         env.load_state(blob)
 
 
-PHASE_OFFSET = 372  # GameState.phase (csrc/board.h): board, piece tables, counts, turn fields
+PHASE_OFFSET = 372  # GameState.phase (csrc/stratego/board.h): board, piece tables, counts, turn fields
 
 
 def test_a_rescue_phase_is_refused_where_the_rules_have_no_rescue():

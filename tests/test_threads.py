@@ -346,7 +346,7 @@ assert _core.pool_workers() <= 1, f"{_core.pool_workers()} workers while loops a
 two.close()
 assert wait_for(lambda: _core.pool_workers() == 0 and threads() == base)
 # Helpers start again on demand, and play the same games (another number of games: the
-# first loop of a loop the pool has not seen runs with helpers, csrc/pool.h).
+# first loop of a loop the pool has not seen runs with helpers, csrc/engine/pool.h).
 want = run(1, n=2047)
 assert run(4096, n=2047) == want
 assert 1 <= _core.pool_workers() <= cap - 1

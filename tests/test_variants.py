@@ -880,7 +880,7 @@ def test_diagonal_moves_between_other_squares_do_not_continue_the_run():
 # docs/rules.md "Repetition", more-squares rule (ISF art. 11): a player who is continuously
 # chasing an enemy piece may not make a chasing move that recreates a position that has
 # already occurred in that chase; moving back to the square the chaser just came from is
-# allowed. Engine reading (csrc/chase.h): a chasing move goes to an empty square next to
+# allowed. Engine reading (csrc/stratego/chase.h): a chasing move goes to an empty square next to
 # the piece the opponent just moved; the chase ends with any other move of either side.
 #
 # Blue's Lieutenant flees round the 2x2 block E7 F7 F8 E8 and red's Colonel follows it.

@@ -41,7 +41,7 @@ RUNS = [
 
 
 def build() -> dict[str, Path] | None:
-    return build_tsan("tsan", PROGRAMS, [f"-I{CSRC / 'castle'}"])
+    return build_tsan("tsan", PROGRAMS)
 
 
 def main() -> int:

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "castle_bot.h"
-#include "rng.h"
+#include "engine/rng.h"
 
 /* The wall (castle_bot.h): from here on this file cannot name the game's state nor derive a
  * rank from a piece's slot; everything it knows comes through the CastleView. */

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "castle.h"
-#include "rng.h"
+#include "engine/rng.h"
 
 /* The state is plain data copied per game (batches, clone, pickle, saves): small and
  * fixed, its size stated in docs/castle.md (a change there is a change here). */

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "castle_view.h"
-#include "mask_bits.h"
-#include "pool.h"
-#include "rng.h"
+#include "engine/mask_bits.h"
+#include "engine/pool.h"
+#include "engine/rng.h"
 
 /* ------------------------------------------------------------------ the mask as bits */
 

@@ -1,4 +1,4 @@
-/* castle_vec.h: N castle games stepped together on the batch seam of csrc/vec.h
+/* castle_vec.h: N castle games stepped together on the batch seam of csrc/engine/vec.h
  * (docs/castle.md "The batch"). The hooks, outputs, the random agent and saves; the
  * loops, autoreset and tallies are vec.h's.
  *
@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "castle.h"
-#include "vec.h"
+#include "engine/vec.h"
 
 enum { CASTLE_OBS_FORMAT_NONE = 0, CASTLE_OBS_FORMAT_PLANES = 1, CASTLE_OBS_FORMAT_CODES = 2 };
 enum { CASTLE_MASK_BYTES_MAX = (CASTLE_ACTIONS_MAX + 7) / 8 };

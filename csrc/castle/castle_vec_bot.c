@@ -2,7 +2,7 @@
 #include "castle_vec_bot.h"
 
 #include "castle_bot.h"
-#include "pool.h"
+#include "engine/pool.h"
 
 typedef struct {
     CastleBatch *b;

@@ -29,9 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch.h"
+#include "stratego/batch.h"
 #include "invariants.h"
-#include "rng.h"
+#include "engine/rng.h"
 
 typedef struct {
     const uint8_t *data;

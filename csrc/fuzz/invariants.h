@@ -12,14 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "board.h"
-#include "game.h"
-#include "init.h"
-#include "moves.h"
-#include "observe.h"
-#include "observe_full.h"
-#include "rules.h"
-#include "view.h"
+#include "stratego/board.h"
+#include "stratego/game.h"
+#include "stratego/init.h"
+#include "stratego/moves.h"
+#include "stratego/observe.h"
+#include "stratego/observe_full.h"
+#include "stratego/rules.h"
+#include "stratego/view.h"
 
 static inline void fuzz_fail(const char *what, const char *file, int line) {
     fprintf(stderr, "fuzz invariant violated: %s (%s:%d)\n", what, file, line);

@@ -4,21 +4,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch.h"
-#include "board.h"
-#include "bot.h"
-#include "game.h"
-#include "init.h"
-#include "mask_bits.h"
-#include "moves.h"
-#include "observe.h"
-#include "observe_codes.h"
-#include "observe_full.h"
-#include "pool.h"
-#include "rng.h"
-#include "rules.h"
-#include "save.h"
-#include "view.h"
+#include "stratego/batch.h"
+#include "stratego/board.h"
+#include "stratego/bots/bot.h"
+#include "stratego/game.h"
+#include "stratego/init.h"
+#include "engine/mask_bits.h"
+#include "stratego/moves.h"
+#include "stratego/observe.h"
+#include "stratego/observe_codes.h"
+#include "stratego/observe_full.h"
+#include "engine/pool.h"
+#include "engine/rng.h"
+#include "stratego/rules.h"
+#include "stratego/save.h"
+#include "stratego/view.h"
 
 /* Converts an integer argument: an int or any object with __index__ (numpy.int64...),
  * not a bool, to a long in [lo, hi]. `expected` says what is wanted ("0 (red) or 1

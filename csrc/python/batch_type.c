@@ -6,24 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch.h"
-#include "board.h"
-#include "bot.h"
-#include "game.h"
-#include "init.h"
-#include "mask_bits.h"
-#include "moves.h"
-#include "observe.h"
-#include "observe_codes.h"
-#include "observe_full.h"
-#include "observe_player.h"
-#include "pool.h"
-#include "record.h"
-#include "rng.h"
-#include "rules.h"
-#include "sample.h"
-#include "save.h"
-#include "view.h"
+#include "stratego/batch.h"
+#include "stratego/board.h"
+#include "stratego/bots/bot.h"
+#include "stratego/game.h"
+#include "stratego/init.h"
+#include "engine/mask_bits.h"
+#include "stratego/moves.h"
+#include "stratego/observe.h"
+#include "stratego/observe_codes.h"
+#include "stratego/observe_full.h"
+#include "stratego/observe_player.h"
+#include "engine/pool.h"
+#include "stratego/record.h"
+#include "engine/rng.h"
+#include "stratego/rules.h"
+#include "stratego/sample.h"
+#include "stratego/save.h"
+#include "stratego/view.h"
 
 enum { OBS_ARRAY_NB = 5 }; /* obs, final_obs, full_obs, belief, final_belief: optional */
 /* The names read-only outputs are called by in messages: VecEnv's attribute names. */
@@ -601,7 +601,7 @@ static PyObject *Batch_get_closed(BatchObject *self, void *closure) {
 
 static PyGetSetDef Batch_getset[] = {
     {"num_threads", (getter)Batch_get_num_threads, (setter)Batch_set_num_threads,
-     "Threads (the engine's pool, csrc/pool.h) used by reset, step, sample_actions and bot_actions.", NULL},
+     "Threads (the engine's pool, csrc/engine/pool.h) used by reset, step, sample_actions and bot_actions.", NULL},
     {"closed", (getter)Batch_get_closed, NULL, "Whether close() was called.", NULL},
     {"records_waiting", (getter)Batch_get_records_waiting, NULL,
      "Finished games recorded and not yet handed out by pop_records() (0 when not recording).", NULL},

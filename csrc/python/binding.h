@@ -28,10 +28,10 @@
  * checks, guards and outputs every game's binding shares. */
 #include "vec_binding.h"
 
-#include "batch.h"
-#include "rules.h"
-#include "setup.h"
-#include "types.h"
+#include "stratego/batch.h"
+#include "stratego/rules.h"
+#include "stratego/setup.h"
+#include "stratego/types.h"
 
 typedef struct {
     PyObject_HEAD

@@ -7,11 +7,11 @@
 
 #include <string.h>
 
-#include "castle_observe.h"
-#include "castle_vec.h"
-#include "castle_bot.h"
-#include "castle_vec_bot.h"
-#include "castle_view.h"
+#include "castle/castle_observe.h"
+#include "castle/castle_vec.h"
+#include "castle/castle_bot.h"
+#include "castle/castle_vec_bot.h"
+#include "castle/castle_view.h"
 
 typedef struct {
     PyObject_HEAD

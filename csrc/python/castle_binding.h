@@ -4,7 +4,7 @@
 #define STRATEGO_CASTLE_BINDING_H
 
 #include "binding.h"
-#include "castle.h"
+#include "castle/castle.h"
 
 /* 0, or -1 with ValueError / TypeError naming the setting and its range. */
 int castle_settings_parse(PyObject *obj, CastleSettings *cfg);

@@ -6,11 +6,11 @@
 
 #include <string.h>
 
-#include "castle_bot.h"
-#include "castle.h"
+#include "castle/castle_bot.h"
+#include "castle/castle.h"
 #include "castle_binding.h"
-#include "castle_view.h"
-#include "rng.h"
+#include "castle/castle_view.h"
+#include "engine/rng.h"
 
 typedef struct {
     PyObject_HEAD

@@ -5,23 +5,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch.h"
-#include "board.h"
-#include "bot.h"
-#include "game.h"
-#include "init.h"
-#include "mask_bits.h"
-#include "moves.h"
-#include "observe.h"
-#include "observe_codes.h"
-#include "observe_full.h"
-#include "observe_player.h"
-#include "pool.h"
-#include "record.h"
-#include "rng.h"
-#include "rules.h"
-#include "save.h"
-#include "view.h"
+#include "stratego/batch.h"
+#include "stratego/board.h"
+#include "stratego/bots/bot.h"
+#include "stratego/game.h"
+#include "stratego/init.h"
+#include "engine/mask_bits.h"
+#include "stratego/moves.h"
+#include "stratego/observe.h"
+#include "stratego/observe_codes.h"
+#include "stratego/observe_full.h"
+#include "stratego/observe_player.h"
+#include "engine/pool.h"
+#include "stratego/record.h"
+#include "engine/rng.h"
+#include "stratego/rules.h"
+#include "stratego/save.h"
+#include "stratego/view.h"
 
 static PyObject *core_action_encode(PyObject *mod, PyObject *args) {
     STRATEGO_UNUSED(mod);
@@ -331,10 +331,10 @@ static PyMethodDef core_methods[] = {
      "check_num_envs(n) -> n: TypeError if not an int, ValueError outside [1, MAX_ENVS]."},
     {"pool_workers", core_pool_workers, METH_NOARGS,
      "pool_workers() -> worker threads running in this process (0 in a fresh fork()ed child; idle ones "
-     "exit after STRATEGO_POOL_IDLE_MS, csrc/pool.h)."},
+     "exit after STRATEGO_POOL_IDLE_MS, csrc/engine/pool.h)."},
     {"pool_max_threads", core_pool_max_threads, METH_NOARGS,
      "pool_max_threads() -> the most threads a loop runs on (POOL_THREADS_PER_CPU x the CPUs of this "
-     "process's affinity, csrc/pool.h); a larger num_threads is cut to it."},
+     "process's affinity, csrc/engine/pool.h); a larger num_threads is cut to it."},
     {"pool_loops", core_pool_loops, METH_NOARGS,
      "pool_loops() -> {'parallel': loops run with helper threads, 'alone': loops run on the caller alone "
      "because the helpers had not paid}."},

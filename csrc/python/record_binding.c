@@ -1,10 +1,10 @@
 /* record_binding.c: the recorded games a Batch hands out (Batch.pop_records), as NumPy
- * columns; the records themselves are csrc/record.c's. */
+ * columns; the records themselves are csrc/stratego/record.c's. */
 #include "binding.h"
 
 #include <string.h>
 
-#include "record.h"
+#include "stratego/record.h"
 
 /* The columns pop_records() hands out, in this order. */
 enum { REC_GAME, REC_FIELD, REC_TO_MOVE, REC_WINNER, REC_REASON, REC_PLIES, REC_COUNT, REC_OFFSETS, REC_ACTIONS,

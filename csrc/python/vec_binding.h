@@ -21,7 +21,7 @@
 #endif
 #include <numpy/arrayobject.h>
 
-#include "vec.h"
+#include "engine/vec.h"
 
 /* Checks an output array completely: ndarray, dtype, C-contiguous, aligned, writeable,
  * and exactly `shape`. 0, or -1 with an exception naming `name`. */

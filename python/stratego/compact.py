@@ -6,7 +6,7 @@ the progress counts and the latest plies. `expand_observation` turns them into e
 the default planes, on whatever device the tensor is on. `mask_format="bits"` packs the
 legal mask 8 actions a byte, in `np.unpackbits(..., bitorder="little")` order;
 `unpack_mask` unpacks it. The layout and the code table belong to the C core
-(csrc/observe_codes.h); this module reads them from `_core`.
+(csrc/stratego/observe_codes.h); this module reads them from `_core`.
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def codes_bytes(history_k: int = 4, deploy: bool = False) -> int:
 
 def _history_k(length: int) -> tuple[int, bool]:
     """(history_k, deploy) of codes `length` bytes long: 13 deployment bytes leave a
-    remainder of 1 modulo the plies' 3 (csrc/observe_codes.h)."""
+    remainder of 1 modulo the plies' 3 (csrc/stratego/observe_codes.h)."""
     k, rest = divmod(length - _core.CODES_HISTORY, 3)
     deploy = rest == DEPLOY_BYTES % 3
     if deploy:

@@ -4,12 +4,12 @@ PettingZoo env (docs/deployment.md).
 - "random": uniformly random setups (never one that leaves a side without a move);
 - "human": setups of human players drawn at random (stratego.setups);
 - "agent": the players deploy their own pieces, one placement an action, before the
-  first move (the deployment phase, csrc/game.h);
+  first move (the deployment phase, csrc/stratego/game.h);
 - a pair (red's, blue's) for mixed modes: one side "agent", the other "random" or
   "human", e.g. ("agent", "human") for an agent that learns to deploy against fixed
   human setups.
 
-The rules and the order of the phase are C's (csrc/game.h); this module only reads the
+The rules and the order of the phase are C's (csrc/stratego/game.h); this module only reads the
 words.
 """
 from __future__ import annotations

@@ -20,7 +20,7 @@ from .variants import PIECE_NAMES, Variant, load_variant
 AGENTS = ("player_0", "player_1")
 
 
-# Endings the players decide (game_concede, csrc/game.h).
+# Endings the players decide (game_concede, csrc/stratego/game.h).
 _CONCEDED = ("resigned", "agreed_draw", "timeout")
 # A pickle's actions: little-endian uint16 whatever the machine, so a pickle made on one
 # loads on any other (docs/records.md "History").
@@ -525,7 +525,7 @@ class Game:
         return other
 
     def __getstate__(self) -> dict:
-        # The state's save holds the bot stream too (csrc/save.h). The history is two
+        # The state's save holds the bot stream too (csrc/stratego/save.h). The history is two
         # things the C save format already has, the start's save and action ints: it is
         # unbounded, the C state fixed-size (docs/records.md "History").
         data = {"variant": self._variant, "state": self._state.to_bytes(), "numbering": self.numbering,

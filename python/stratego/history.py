@@ -26,10 +26,10 @@ __all__ = ["RecordError", "HistoryMove", "Record", "make_record", "action_player
 # Letters allowed in a field: 'A' empty, '_' lake, 'B'..'M' red, 'N'..'Y' blue.
 FIELD_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXY_")
 
-# Lakes: the engine's (csrc/types.h, LAKE_SQUARES).
+# Lakes: the engine's (csrc/stratego/types.h, LAKE_SQUARES).
 LAKE_SQUARES = frozenset(_core.LAKE_SQUARES)
 
-#: End reasons a record may give: stratego.END_REASONS (the engine's, csrc/game.h) but
+#: End reasons a record may give: stratego.END_REASONS (the engine's, csrc/stratego/game.h) but
 #: "none", which a record writes as None (an unfinished game).
 RECORD_END_REASONS: tuple[str, ...] = _core.END_REASONS[1:]
 
@@ -50,7 +50,7 @@ class HistoryMove(NamedTuple):
 def action_players(to_move: int, actions: Iterable[int]) -> list[int]:
     """The player of each action of a game that started with `to_move` to play: moves
     alternate; a rescue or its decline is made by the player whose move opened it (the
-    rescue rule keeps the turn, csrc/game.h), and hands the turn on."""
+    rescue rule keeps the turn, csrc/stratego/game.h), and hands the turn on."""
     return list(turn_players(to_move, (action >= RESCUE_ACTION_BASE for action in actions)))
 
 

@@ -1,6 +1,6 @@
 """The layout of observations, and a readable print of one (for debugging).
 
-The encoder is C (csrc/observe.c); this module only names its channels and shows
+The encoder is C (csrc/stratego/observe.c); this module only names its channels and shows
 them. See the README table or `channel_names()` for the layout.
 """
 from __future__ import annotations

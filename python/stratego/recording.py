@@ -1,6 +1,6 @@
 """Finished games of a recording `VecEnv` (record=True), as handed out by pop_records().
 
-The C batch keeps every game's start field and actions while it plays (csrc/record.h)
+The C batch keeps every game's start field and actions while it plays (csrc/stratego/record.h)
 and queues each game that ends; `VecEnv.pop_records()` empties the queue into one
 `RecordedGames`: columns of NumPy arrays, one row a game, in the order the games ended
 (by step, then by game index: the same for any thread count). docs/recording.md.

@@ -1,5 +1,5 @@
 """How many threads a VecEnv uses: the default when num_threads is 0, and the cut of a
-request above what the machine runs (the pool's cap, csrc/pool.h).
+request above what the machine runs (the pool's cap, csrc/engine/pool.h).
 
 The CPUs this process may use, the smallest of:
 - `os.sched_getaffinity(0)` (taskset, cpusets, a job scheduler's allocation);
@@ -101,7 +101,7 @@ def default_num_threads() -> int:
 def resolve_num_threads(num_threads):
     """The thread count a batch gets for a `num_threads` argument: 0 is
     default_num_threads(); a count above the pool's cap (`_core.pool_max_threads()`: a
-    few threads a CPU of this process's affinity, csrc/pool.h) is cut to the cap with a
+    few threads a CPU of this process's affinity, csrc/engine/pool.h) is cut to the cap with a
     RuntimeWarning naming both counts (the games are the same for any count; more
     threads than that would only take turns on the same cores). Anything else goes to
     the core unchanged, which checks it (type, range)."""

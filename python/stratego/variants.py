@@ -22,7 +22,7 @@ from . import _core
 PIECE_NAMES: tuple[str, ...] = _core.PIECE_NAMES
 
 #: Rule settings a variant file's [rules] table (or a keyword) may set, with the
-#: inclusive range the engine accepts: read from the C core's one list (csrc/rules.h,
+#: inclusive range the engine accepts: read from the C core's one list (csrc/stratego/rules.h,
 #: _core.RULE_SETTINGS), never written here.
 RULE_SETTINGS: dict[str, tuple[int, int]] = {name: (lo, hi) for name, _type, lo, hi, _default, _doc in _core.RULE_SETTINGS}
 #: The switches (range 0..1): a file that leaves one out has its default (off).

@@ -1,4 +1,4 @@
-"""The game-agnostic half of a vector env over a C batch (csrc/vec.h).
+"""The game-agnostic half of a vector env over a C batch (csrc/engine/vec.h).
 
 `VecShell` is what `VecEnv` and any second game's vector env share: the outputs the C
 batch writes in place (allocated once: zero copy), Gymnasium's reset, reset_mask, step
@@ -21,7 +21,7 @@ from . import _core
 from .seeding import resolve_seed
 from .threads import resolve_num_threads
 
-# The modes as every game's batch takes them (AUTORESET_* of csrc/vec.h).
+# The modes as every game's batch takes them (AUTORESET_* of csrc/engine/vec.h).
 AUTORESET_MODES = {
     AutoresetMode.SAME_STEP: _core.AUTORESET_SAME_STEP,
     AutoresetMode.NEXT_STEP: _core.AUTORESET_NEXT_STEP,
@@ -125,7 +125,7 @@ class VecShell(GymVectorEnv):
 
     def _allocate_outputs(self, num_envs: int, num_players: int, mask_width: int, mask_dtype, obs_shape,
                           final_shape, obs_dtype, observations: bool) -> None:
-        """Allocates the outputs every game's batch writes in place (csrc/vec.h): the mask
+        """Allocates the outputs every game's batch writes in place (csrc/engine/vec.h): the mask
         (num_envs, mask_width), rewards (num_envs, num_players), the per-game flags and
         results, obs and final_obs of one game's shapes (None without observations), and
         the shell's own buffers. MemoryError, naming the games, if they do not fit."""

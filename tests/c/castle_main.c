@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "castle.h"
-#include "rng.h"
+#include "castle/castle.h"
+#include "engine/rng.h"
 
 static int failures;
 

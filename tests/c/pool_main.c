@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "pool.h"
+#include "engine/pool.h"
 
 static int failures;
 #define CHECK(cond)                                                   \

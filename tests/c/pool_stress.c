@@ -1,4 +1,4 @@
-/* pool_stress.c: the thread pool (csrc/pool.c) from several caller threads at once, for
+/* pool_stress.c: the thread pool (csrc/engine/pool.c) from several caller threads at once, for
  * ThreadSanitizer (tests/test_pool.py and tests/tsan.py build it with -fsanitize=thread,
  * and any report fails the run). CALLERS threads each run many loops of varied sizes (0
  * to 5,000 games, at and around the chunk sizes) and thread counts (1 to 12, past the cap
@@ -25,7 +25,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "pool.h"
+#include "engine/pool.h"
 
 #define CHECK(cond)                                                                         \
     do {                                                                                    \

@@ -5,7 +5,7 @@
  * stratego.vec_shell.VecShell, as VecEnv wraps _core.Batch.
  */
 #define BINDING_IMPORTS_NUMPY
-#include "vec_binding.h"
+#include "python/vec_binding.h"
 
 #include "tiny_game.h"
 

@@ -1,4 +1,4 @@
-/* tiny_game.h: "tinyhide", a second game on the batch seam of csrc/vec.h, for the tests
+/* tiny_game.h: "tinyhide", a second game on the batch seam of csrc/engine/vec.h, for the tests
  * only (not in the public API). It has what a castle game needs and Stratego lacks:
  *
  *  - three seats, and a skipped seat: seat TINY_SKIP_SEAT sits out every odd round,
@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pool.h"
-#include "rng.h"
-#include "vec.h"
+#include "engine/pool.h"
+#include "engine/rng.h"
+#include "engine/vec.h"
 
 enum {
     TINY_SIDE = 12,

@@ -21,15 +21,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "batch.h"
-#include "castle.h"
-#include "castle_observe.h"
-#include "castle_vec.h"
-#include "init.h"
-#include "pool.h"
-#include "record.h"
-#include "sample.h"
-#include "save.h"
+#include "stratego/batch.h"
+#include "castle/castle.h"
+#include "castle/castle_observe.h"
+#include "castle/castle_vec.h"
+#include "stratego/init.h"
+#include "engine/pool.h"
+#include "stratego/record.h"
+#include "stratego/sample.h"
+#include "stratego/save.h"
 
 #define CHECK(cond)                                                                        \
     do {                                                                                   \

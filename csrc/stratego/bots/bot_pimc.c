@@ -15,11 +15,11 @@
  */
 #include "bot.h"
 
-#include "board.h"
-#include "game.h"
-#include "moves.h"
-#include "rng.h"
-#include "sample.h"
+#include "stratego/board.h"
+#include "stratego/game.h"
+#include "stratego/moves.h"
+#include "engine/rng.h"
+#include "stratego/sample.h"
 
 /* How much better (in mean evaluation, of 2) an action must do than the heuristic's. */
 static const float PIMC_MARGIN = 0.1f;

@@ -1,6 +1,6 @@
 #include "setup.h"
 
-#include "rng.h"
+#include "engine/rng.h"
 
 void setup_random(GameState *s, const Rules *r, int player, uint64_t *rng) {
     uint8_t squares[MAX_PIECES];

@@ -7,7 +7,7 @@
 #endif
 
 #include "board.h"
-#include "cpu.h"
+#include "engine/cpu.h"
 
 /* The view codes of a board without pieces: the lakes at the lake squares (types.h),
  * where board_validate holds every state to them, and empty elsewhere. The lakes are

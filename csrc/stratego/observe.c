@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cpu.h"
+#include "engine/cpu.h"
 
 /* x86-64 with gcc or clang: an AVX2 encoder besides the SSE2 one, picked at run time
  * (cpu.h). STRATEGO_NO_SIMD (with -U__SSE2__: csrc/Makefile PORTABLE=1) builds the

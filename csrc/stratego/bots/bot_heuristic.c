@@ -5,11 +5,11 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "action.h"
+#include "stratego/action.h"
 #include "bot_heuristic.h"
-#include "rng.h"
-#include "square_geometry.h"
-#include "squareset.h"
+#include "engine/rng.h"
+#include "stratego/square_geometry.h"
+#include "stratego/squareset.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>

@@ -3,9 +3,9 @@
  * lives apart in bot.c where the game state is an incomplete type. */
 #include "bot.h"
 
-#include "board.h"
-#include "moves.h"
-#include "rng.h"
+#include "stratego/board.h"
+#include "stratego/moves.h"
+#include "engine/rng.h"
 
 int bot_game_action(int kind, const GameState *s, const Rules *r, uint64_t *rng) {
     if (s->done) return -1;

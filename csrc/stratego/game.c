@@ -6,10 +6,10 @@
 
 #include "chase.h"
 #include "combat.h"
-#include "mask_bits.h"
 #include "moves.h"
 #include "repetition.h"
-#include "rng.h"
+#include "engine/mask_bits.h"
+#include "engine/rng.h"
 #include "setup.h"
 
 void game_end(GameState *s, int winner, EndReason reason) {
@@ -60,7 +60,7 @@ int game_legal_mask(const GameState *s, const Rules *r, uint8_t *mask, int packe
         memset(mask, 0, (size_t)(packed ? MASK_BITS_BYTES(n) : n));
         return 0;
     }
-    return packed ? mask_bits_legal(s, r, mask) : moves_legal_mask(s, r, mask);
+    return packed ? moves_legal_bits(s, r, mask) : moves_legal_mask(s, r, mask);
 }
 
 int game_check_move(const GameState *s, const Rules *r, int from, int to) {

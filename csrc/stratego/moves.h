@@ -43,8 +43,12 @@ int moves_legal_mask(const GameState *s, const Rules *r, uint8_t *mask);
 
 /* moves_legal_mask packed 8 actions a byte (mask_bits.h's order) into ceil(n / 8) bytes,
  * written directly where the fast path applies; -1 (bits untouched) where it does not
- * (rescues, variants the fast path does not cover): mask_bits_legal packs then. */
+ * (rescues, variants the fast path does not cover): moves_legal_bits packs then. */
 int moves_legal_bits_fast(const GameState *s, const Rules *r, uint8_t *bits);
+
+/* moves_legal_mask packed (engine/mask_bits.h's order): the fast path where it applies,
+ * else the mask packed; returns the number of legal actions. */
+int moves_legal_bits(const GameState *s, const Rules *r, uint8_t *bits);
 
 /* Pieces `player` still has to place under PHASE_DEPLOY (0 otherwise), of `type` and in
  * all: the rules' set less what stands on the board (nothing is captured before play). */

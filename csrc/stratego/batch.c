@@ -5,14 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot.h"
+#include "stratego/bots/bot.h"
 #include "game.h"
-#include "mask_bits.h"
+#include "engine/mask_bits.h"
 #include "moves.h"
 #include "observe_full.h"
 #include "observe_player.h"
-#include "pool.h"
-#include "rng.h"
+#include "engine/pool.h"
+#include "engine/rng.h"
 
 size_t batch_obs_bytes(const Batch *b) { return observe_spec_bytes(&b->obs_spec); }
 

@@ -2,9 +2,8 @@
 
 #include <string.h>
 
-#include "moves.h"
+#include "popcount.h"
 #include "rng.h"
-#include "squareset.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -43,15 +42,6 @@ void mask_bits_pack(const uint8_t *mask, int n, uint8_t *bits) {
     }
 }
 
-int mask_bits_legal(const GameState *s, const Rules *r, uint8_t *bits) {
-    int count = moves_legal_bits_fast(s, r, bits);
-    if (count >= 0) return count;
-    uint8_t mask[ACTION_MAX];
-    count = moves_legal_mask(s, r, mask);
-    mask_bits_pack(mask, rules_num_actions(r), bits);
-    return count;
-}
-
 /* Set bits of each byte of x, as bytes (the SWAR count, 16 bytes at once). */
 #ifdef __SSE2__
 static inline __m128i byte_ones(__m128i x) {
@@ -82,8 +72,7 @@ static inline __attribute__((always_inline)) int sample_bits(const uint8_t *bits
     /* One pass counts the set bits of each 64-bit word (action 64 w + j is bit j of word
      * w), so that finding the k-th bit afterwards reads counts, not the mask: a count and
      * a select over the mask were 18% of a compact step (callgrind). */
-    enum { WORDS_MAX = (ACTION_MAX + 63) / 64 };
-    uint64_t ones[WORDS_MAX];
+    uint64_t ones[MASK_BITS_SAMPLE_MAX / 64];
     int full = n / 64, w = 0;
     uint64_t total = 0;
     if (popcnt) {

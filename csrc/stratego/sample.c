@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "rng.h"
+#include "engine/rng.h"
 
 int sample_plan_build(const PlayerView *v, SamplePlan *plan) {
     memset(plan, 0, sizeof(*plan));

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "rng.h"
+#include "engine/rng.h"
 
 static const char *const BOT_NAMES[BOT_KIND_NB] = {"random", "heuristic", "pimc"};
 

@@ -8,17 +8,15 @@
 
 #include <stdint.h>
 
-#include "game.h"
-#include "rules.h"
 
 #define MASK_BITS_BYTES(num_actions) (((num_actions) + 7) / 8)
 
+/* The most actions mask_bits_sample takes (its word counts live on the stack): above
+ * the classic game's 2,801; a game with more counts and selects (castle_vec.c). */
+enum { MASK_BITS_SAMPLE_MAX = 4096 };
+
 /* Chooses the sampler's word count for this CPU. Idempotent; stratego_init calls it. */
 void mask_bits_init(void);
-
-/* Writes the legal mask of the player to move, packed, into bits; returns the number
- * of legal actions (as moves_legal_mask). */
-int mask_bits_legal(const GameState *s, const Rules *r, uint8_t *bits);
 
 /* Packs the 0/1 bytes mask[0..n) into bits (MASK_BITS_BYTES(n) bytes). */
 void mask_bits_pack(const uint8_t *mask, int n, uint8_t *bits);
@@ -31,7 +29,7 @@ int mask_bits_count(const uint8_t *bits, int n);
 int mask_bits_select(const uint8_t *bits, int n, int k);
 
 /* A uniformly random set bit of bits[] among actions 0..n-1 (bits past n are ignored),
- * drawn from *rng, or -1 (nothing drawn) if none is set: the random agent of the packed
+ * drawn from *rng, or -1 (nothing drawn) if none is set; n <= MASK_BITS_SAMPLE_MAX: the random agent of the packed
  * mask. The k-th set bit in action order for k = rng_below(rng, count), so it picks what
  * the bool mask's sampler (vec_mask_sample) picks from the same actions. */
 int mask_bits_sample(const uint8_t *bits, int n, uint64_t *rng);

@@ -29,7 +29,7 @@
 #include "observe.h"
 #include "record.h"
 #include "rules.h"
-#include "vec.h"
+#include "engine/vec.h"
 
 typedef struct {
     int64_t games_finished;

@@ -6,7 +6,7 @@
 
 #include "bot.h"
 #include "bot_heuristic.h"
-#include "combat.h"
+#include "stratego/combat.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>

@@ -56,7 +56,7 @@
 #include "batch.h"
 #include "board.h"
 #include "rules.h"
-#include "vec.h"
+#include "engine/vec.h"
 
 enum { SAVE_VERSION = 4 };
 

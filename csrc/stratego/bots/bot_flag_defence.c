@@ -5,7 +5,7 @@
  */
 #include "bot_heuristic.h"
 
-#include "square_geometry.h"
+#include "stratego/square_geometry.h"
 
 /* 1 if an opponent piece on this cell may be a Scout (a line attack from afar). */
 static inline int may_be_scout(uint8_t cell) {

@@ -9,8 +9,8 @@
 
 #include "board.h"
 #include "squareset.h"
-#include "pool.h"
-#include "rng.h"
+#include "engine/pool.h"
+#include "engine/rng.h"
 #include "save.h"
 
 /* The piece ids of the plan's captured slots: the opponent's captured pieces the

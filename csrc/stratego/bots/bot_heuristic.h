@@ -8,10 +8,10 @@
 
 #include <stdint.h>
 
-#include "rules.h"
-#include "squareset.h"
-#include "types.h"
-#include "view.h"
+#include "stratego/rules.h"
+#include "stratego/squareset.h"
+#include "stratego/types.h"
+#include "stratego/view.h"
 
 /* The view as square sets (bit sq for square sq of the player's frame). */
 typedef struct {

@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "engine/popcount.h"
 #include "types.h"
 
 #ifndef __SIZEOF_INT128__
@@ -68,15 +69,6 @@ static inline Bits bits_step(Bits b, int d) {
     default:
         return (b & ~BITS_COLUMN(BOARD_SIZE - 1)) << 1;
     }
-}
-
-/* Set bits of a word. Without -mpopcnt (the x86-64 baseline) __builtin_popcountll is a
- * library call, 10% of a step with the compact formats (perf): the SWAR sum is inline. */
-static inline int word_count(uint64_t w) {
-    w = w - ((w >> 1) & 0x5555555555555555ull);
-    w = (w & 0x3333333333333333ull) + ((w >> 2) & 0x3333333333333333ull);
-    w = (w + (w >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-    return (int)((w * 0x0101010101010101ull) >> 56);
 }
 
 /* Number of squares in b. */

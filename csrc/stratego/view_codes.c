@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "board.h"
-#include "cpu.h"
+#include "engine/cpu.h"
 #include "view.h"
 
 #ifdef CPU_AVX2_BUILD

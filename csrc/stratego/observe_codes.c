@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "cpu.h"
+#include "engine/cpu.h"
 
 /* x86-64 with gcc or clang: the square codes also 32 at a time with AVX2, picked at run
  * time (cpu.h). */

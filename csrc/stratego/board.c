@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rng.h"
+#include "engine/rng.h"
 
 static uint64_t zobrist[PLAYER_NB][PIECE_TYPE_NB][SQ_NB];
 static int zobrist_ready;

@@ -2,7 +2,7 @@
 
 #include "action.h"
 #include "board.h"
-#include "mask_bits.h"
+#include "engine/mask_bits.h"
 #include "moves.h"
 #include "observe.h"
 #include "observe_codes.h"

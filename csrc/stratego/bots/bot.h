@@ -30,8 +30,8 @@
 
 #include <stdint.h>
 
-#include "rules.h"
-#include "view.h"
+#include "stratego/rules.h"
+#include "stratego/view.h"
 
 typedef enum { BOT_RANDOM = 0, BOT_HEURISTIC = 1, BOT_PIMC = 2, BOT_KIND_NB = 3 } BotKind;
 
