@@ -24,23 +24,24 @@ DUEL = stratego.load_variant("duel")
 
 def rules_with(name: str, value) -> dict:
     rules = {"piece_counts": list(DUEL.piece_counts)}
-    rules.update({n: default for n, _t, _lo, _hi, default, _d in _core.RULE_SETTINGS})
+    rules.update({n: default for n, _t, _lo, _hi, default, _m, _d in _core.RULE_SETTINGS})
     rules[name] = value
     return rules
 
 
 def test_metadata_rows_are_well_formed():
     assert len(SETTINGS) == len(_core.RULE_SETTINGS) >= 10
-    for name, ctype, lo, hi, default, doc in _core.RULE_SETTINGS:
+    for name, ctype, lo, hi, default, moves, doc in _core.RULE_SETTINGS:
         assert re.fullmatch(r"[a-z_]+", name)
         assert ctype in ("uint8_t", "uint16_t")
         assert 0 <= lo <= default <= hi <= (255 if ctype == "uint8_t" else 65535)
+        assert moves in ("board", "forbid", "add")
         assert doc and doc == doc.strip()
 
 
 @pytest.mark.parametrize("name", sorted(SETTINGS))
 def test_parser_accepts_exactly_the_exported_range(name):
-    _name, _type, lo, hi, _default, _doc = SETTINGS[name]
+    _name, _type, lo, hi, _default, _moves, _doc = SETTINGS[name]
     for value in (lo, hi):
         assert _core.num_actions(rules_with(name, value)) in (1800, 2200, 2800, 2801)  # 2800: deploy
         _core.GameState(rules_with(name, value))
@@ -57,7 +58,7 @@ def test_parser_accepts_exactly_the_exported_range(name):
 
 @pytest.mark.parametrize("name", sorted(SETTINGS))
 def test_load_variant_takes_the_same_range(name):
-    _name, _type, lo, hi, _default, _doc = SETTINGS[name]
+    _name, _type, lo, hi, _default, _moves, _doc = SETTINGS[name]
     for value in (lo, hi):
         assert stratego.load_variant(DUEL, **{name: value}).settings[name] == value
     for value in (lo - 1, hi + 1):
@@ -103,9 +104,10 @@ def test_no_python_file_keeps_a_copy_of_a_c_table(path):
 
 def test_docs_table_gives_the_exported_ranges():
     text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
-    rows = dict(re.findall(r"^\| `([a-z_]+)` \| ([0-9/-]+) \|", text, re.M))
-    for name, _type, lo, hi, _default, _doc in _core.RULE_SETTINGS:
-        assert rows.get(name) == ("0/1" if (lo, hi) == (0, 1) else f"{lo}-{hi}"), name
+    rows = {name: (span, moves) for name, span, moves in
+            re.findall(r"^\| `([a-z_]+)` \| ([0-9/-]+) \| ([a-z]+) \|", text, re.M)}
+    for name, _type, lo, hi, _default, moves, _doc in _core.RULE_SETTINGS:
+        assert rows.get(name) == ("0/1" if (lo, hi) == (0, 1) else f"{lo}-{hi}", moves), name
 
 
 # -- unknown settings are refused wherever rules are built (issue 26, item 4) ----------

@@ -226,14 +226,16 @@ static PyObject *core_pool_loops(PyObject *mod, PyObject *unused) {
     return Py_BuildValue("{sLsL}", "parallel", (long long)parallel, "alone", (long long)alone);
 }
 
-/* RULE_SETTINGS: a tuple of (name, C type, min, max, default, doc), one per setting of
- * rules.h in its order; stratego.variants reads it instead of a table of its own. */
+/* RULE_SETTINGS: a tuple of (name, C type, min, max, default, moves, doc), one per setting
+ * of rules.h in its order (moves: the `moves` column, "board", "forbid" or "add");
+ * stratego.variants reads it instead of a table of its own. */
 static PyObject *rule_settings_tuple(void) {
     PyObject *all = PyTuple_New(RULE_SETTING_NB);
     if (all == NULL) return NULL;
     for (int k = 0; k < RULE_SETTING_NB; k++) {
         const RuleSetting *rs = &RULE_SETTING_TABLE[k];
-        PyObject *row = Py_BuildValue("(ssllls)", rs->name, rs->type, rs->min, rs->max, rs->def, rs->doc);
+        PyObject *row = Py_BuildValue("(sslllss)", rs->name, rs->type, rs->min, rs->max, rs->def,
+                                      RULE_MOVES_NAMES[rs->moves], rs->doc);
         if (row == NULL) {
             Py_DECREF(all);
             return NULL;

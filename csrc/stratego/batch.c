@@ -333,7 +333,7 @@ static void batch_write_final(void *ctx, int64_t i, int actor) {
  * whole struct: fetched one game ahead, it arrives while the current game is stepped
  * (measured, 4096 games, 1 thread: +13% steps/s with the default observation). The
  * chase's positions, more than half of the state, only under the chasing rule: no other
- * game reads them (walk_chasing, game_apply_move).
+ * game reads them (move_rule_chasing_rule_reach, game_apply_move).
  * Always inlined: gcc takes a function of nothing but prefetches for one without side
  * effects (its pure-const pass) and deletes its calls, so that the prefetches vanish (the
  * function compiles to a bare return: a third of the compact step's time once). Inlined,

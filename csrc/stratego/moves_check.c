@@ -2,10 +2,9 @@
 #include "moves_check.h"
 
 #include "action.h"
-#include "chase.h"
+#include "move_rules.h"
 #include "moves.h"
 #include "rays.h"
-#include "repetition.h"
 #include "walk.h"
 
 static const char *const REASON_TEXT[ILLEGAL_REASON_NB] = {
@@ -55,11 +54,8 @@ static inline __attribute__((always_inline)) IllegalReason check_squares(const G
             }
         }
     }
-    /* Only the piece whose run reached the limit can be stopped (walk_limited_piece). */
-    if (walk_limited_piece(s, r, player) == id && repetition_forbids(s, r->two_square_limit, id, from, to))
-        return ILLEGAL_REPETITION;
-    if (r->chasing_rule && s->board[to] == CELL_EMPTY && chase_forbids(s, id, from, to)) return ILLEGAL_CHASE;
-    return MOVE_LEGAL;
+    /* The board allows it; the settings that forbid moves are the walk's predicate. */
+    return move_forbidden(s, r, id, from, to);
 }
 
 IllegalReason moves_check(const GameState *s, const Rules *r, int player, int from, int to) {

@@ -8,6 +8,7 @@
 #endif
 
 #include "action.h"
+#include "move_rules.h"
 #include "squareset.h"
 #include "walk.h"
 
@@ -150,27 +151,24 @@ static inline void bits_clear(uint8_t *bits, int bytes) {
 #endif
 }
 
-/* Whether the fast path decides `player`'s moves under these rules now. */
-static inline int fast_applies(const GameState *s, const Rules *r, int player) {
-    return !r->captain_two_squares && !walk_chasing(s, r, player);
-}
-
-/* The piece the fast path leaves to the walk: the one whose two-square run reached the
- * limit, if it is `player`'s, on the board and movable (else the rule has nothing to
- * stop); -1 if none. */
+/* The piece the fast path leaves to the walk (-1 if none), or MOVE_RULES_ALL where it
+ * does not decide `player`'s moves at all: what the settings of RULE_SETTINGS' `moves`
+ * column touch now (move_rules_reach). A piece off the board or immobile has no moves
+ * for a rule to change. */
 static inline int left_out_piece(const GameState *s, const Rules *r, int player) {
-    int limited = walk_limited_piece(s, r, player);
-    if (limited < 0 || piece_owner(limited) != player || s->piece_sq[limited] == SQ_NONE ||
-        !piece_type_is_movable(s->piece_type[limited]))
+    int reach = move_rules_reach(s, r, player);
+    if (reach == MOVE_RULES_ALL) return MOVE_RULES_ALL;
+    if (reach < 0 || piece_owner(reach) != player || s->piece_sq[reach] == SQ_NONE ||
+        !piece_type_is_movable(s->piece_type[reach]))
         return -1;
-    return limited;
+    return reach;
 }
 
 int moves_fast_mask(const GameState *s, const Rules *r, uint8_t *mask) {
     int player = s->to_move;
-    if (!fast_applies(s, r, player)) return -1;
-    memset(mask, 0, (size_t)rules_num_actions(r));
     int left_out = left_out_piece(s, r, player);
+    if (left_out == MOVE_RULES_ALL) return -1;
+    memset(mask, 0, (size_t)rules_num_actions(r));
     int n_moves = fast_write(s, player, left_out, mask, 0);
     if (left_out >= 0) n_moves += walk_piece_mask(s, r, left_out, mask);
     return n_moves;
@@ -178,10 +176,10 @@ int moves_fast_mask(const GameState *s, const Rules *r, uint8_t *mask) {
 
 int moves_fast_bits(const GameState *s, const Rules *r, uint8_t *bits) {
     int player = s->to_move;
-    if (!fast_applies(s, r, player)) return -1;
+    int left_out = left_out_piece(s, r, player);
+    if (left_out == MOVE_RULES_ALL) return -1;
     /* Straight into bits: no 1,800-byte mask to clear and pack (15% of a compact step). */
     bits_clear(bits, (rules_num_actions(r) + 7) / 8);
-    int left_out = left_out_piece(s, r, player);
     int n_moves = fast_write(s, player, left_out, bits, 1);
     if (left_out >= 0) {
         uint16_t list[ACTION_MAX];
@@ -193,8 +191,8 @@ int moves_fast_bits(const GameState *s, const Rules *r, uint8_t *bits) {
 }
 
 int moves_fast_any(const GameState *s, const Rules *r, int player) {
-    if (!fast_applies(s, r, player)) return -1;
     int left_out = left_out_piece(s, r, player);
+    if (left_out == MOVE_RULES_ALL) return -1;
     Bits skip = left_out < 0 ? 0 : bit_of(s->piece_sq[left_out]);
     Bits own = bits_load(s->occupied[player]);
     /* A Scout's first square is a one-square move: any move at all is one of these. */

@@ -1,9 +1,10 @@
 /* moves_fast.h: the square-set fast path of the move phase (squareset.h). Every piece
  * that moves one square is shifted at once, in each direction, onto the squares it may
- * enter; each Scout's four lines end at the nearest occupied square or lake. It covers
- * the rules whose legality depends on the board alone: not Captains that move two
- * squares, not a chase; and it leaves the one piece the two-square rule may stop to
- * the walk (walk.h). */
+ * enter; each Scout's four lines end at the nearest occupied square or lake. It decides
+ * what the board alone decides: the pieces a setting marked FORBID or ADD in
+ * RULE_SETTINGS' `moves` column touches now (move_rules_reach, move_rules.h) it leaves to
+ * the walk (walk.h), one piece (the two-square rule's), or all (then it is off: a chase,
+ * Captains that move two squares). */
 #ifndef STRATEGO_MOVES_FAST_H
 #define STRATEGO_MOVES_FAST_H
 
@@ -16,7 +17,7 @@
 void moves_fast_init(void);
 
 /* The legal moves of the move phase, -1 (nothing written) where the fast path does not
- * decide them (Captains that move two squares, a chase). Into `mask`, one byte an action over the variant's
+ * decide them (a setting's reach is every piece). Into `mask`, one byte an action over the variant's
  * actions (cleared here), or into `bits`, packed 8 actions a byte (mask_bits.h's order,
  * ceil(n / 8) bytes); each returns the number of legal moves. */
 int moves_fast_mask(const GameState *s, const Rules *r, uint8_t *mask);

@@ -12,15 +12,17 @@ const char *const PIECE_TYPE_NAMES[PIECE_TYPE_NB] = {
     "captain", "major", "colonel", "general", "marshal", "flag",
 };
 
+const char *const RULE_MOVES_NAMES[RULE_MOVES_NB] = {"board", "forbid", "add"};
+
 const RuleSetting RULE_SETTING_TABLE[RULE_SETTING_NB] = {
-#define RULES_ROW(name, type, lo, hi, def, doc) {#name, #type, lo, hi, def, doc},
+#define RULES_ROW(name, type, lo, hi, def, moves, doc) {#name, #type, lo, hi, def, RULE_MOVES_##moves, doc},
     RULE_SETTINGS(RULES_ROW)
 #undef RULES_ROW
 };
 
 long rules_get(const Rules *r, int k) {
     switch (k) {
-#define RULES_GET(name, type, lo, hi, def, doc) case RULE_##name: return r->name;
+#define RULES_GET(name, type, lo, hi, def, moves, doc) case RULE_##name: return r->name;
         RULE_SETTINGS(RULES_GET)
 #undef RULES_GET
     }
@@ -29,7 +31,7 @@ long rules_get(const Rules *r, int k) {
 
 void rules_set(Rules *r, int k, long v) {
     switch (k) {
-#define RULES_SET(name, type, lo, hi, def, doc) case RULE_##name: r->name = (type)v; break;
+#define RULES_SET(name, type, lo, hi, def, moves, doc) case RULE_##name: r->name = (type)v; break;
         RULE_SETTINGS(RULES_SET)
 #undef RULES_SET
     }

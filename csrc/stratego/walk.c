@@ -4,9 +4,8 @@
 #include <stddef.h>
 
 #include "action.h"
-#include "chase.h"
+#include "move_rules.h"
 #include "rays.h"
-#include "repetition.h"
 
 /* One walk serves listing, masking and "is there any move?"; the mode is a constant at
  * each call, so the compiler makes a loop for each without branches on it. */
@@ -19,15 +18,6 @@ enum { WALK_LIST, WALK_MASK, WALK_ANY };
         if (mode == WALK_MASK) mask[(action)] = 1;         \
         n_moves++;                                         \
     } while (0)
-
-/* 1 if the repetition rules forbid piece id's move: the two-square rule, for the piece
- * whose run reached the limit (`limited`), and the chasing rule, while the player
- * chases (`chasing`) and only for moves to empty squares. */
-static inline int walk_repeat(const GameState *s, const Rules *r, int id, int limited, int chasing, int from,
-                              int to, int empty) {
-    if (id == limited && repetition_forbids(s, r->two_square_limit, id, from, to)) return 1;
-    return chasing && empty && chase_forbids(s, id, from, to);
-}
 
 /* Captains (Ultimate Lightning): a second square after an empty first one, straight on
  * or turned; an enemy there is attacked (docs/rules.md "Other variants"). */
@@ -51,11 +41,13 @@ int walk_captain_targets(const GameState *s, int from, uint8_t targets[8]) {
     return n;
 }
 
-/* The moves of one piece `id` of `player` (movable, on the board). */
+/* The moves of one piece `id` of `player` (movable, on the board); `reach` is
+ * move_forbidden_reach's for the player: the pieces a rule may refuse a move of now. */
 static inline __attribute__((always_inline)) int piece_walk(const GameState *s, const Rules *r, int player,
-                                                            int id, int limited, int chasing, int mode,
-                                                            uint16_t *list, uint8_t *mask) {
+                                                            int id, int reach, int mode, uint16_t *list,
+                                                            uint8_t *mask) {
     int n_moves = 0;
+    int ruled = reach == MOVE_RULES_ALL || reach == id;
     /* Cells 1 + id hold the player's pieces for ids first..first + 39. */
     unsigned own_first_cell = (unsigned)player * MAX_PIECES + 1;
     int from = s->piece_sq[id], type = s->piece_type[id];
@@ -63,9 +55,9 @@ static inline __attribute__((always_inline)) int piece_walk(const GameState *s, 
         /* One square: to a neighbour that holds no own piece. */
         const uint8_t *nb = rays_nbr_sq[from];
         const uint16_t *acts = rays_nbr_action[player][from];
-        if (mode == WALK_MASK && id != limited && !chasing) {
-            /* No repetition rule can bite: store every neighbour's verdict, no
-             * branches (each action belongs to this piece alone). */
+        if (mode == WALK_MASK && !ruled) {
+            /* No rule can refuse this piece's moves: store every neighbour's verdict,
+             * no branches (each action belongs to this piece alone). */
             for (int k = 0; k < rays_nbr_len[from]; k++) {
                 int legal = s->board[nb[k]] - own_first_cell >= MAX_PIECES;
                 mask[acts[k]] = (uint8_t)legal;
@@ -75,7 +67,7 @@ static inline __attribute__((always_inline)) int piece_walk(const GameState *s, 
             for (int k = 0; k < rays_nbr_len[from]; k++) {
                 unsigned cell = s->board[nb[k]];
                 if (cell - own_first_cell < MAX_PIECES) continue;
-                if (!walk_repeat(s, r, id, limited, chasing, from, nb[k], cell == CELL_EMPTY)) EMIT(acts[k]);
+                if (!ruled || !move_forbidden(s, r, id, from, nb[k])) EMIT(acts[k]);
             }
         }
     } else {
@@ -86,7 +78,7 @@ static inline __attribute__((always_inline)) int piece_walk(const GameState *s, 
             for (int i = 0; i < rays_len[from][d]; i++) {
                 unsigned cell = s->board[ray[i]];
                 if (cell - own_first_cell < MAX_PIECES) break;
-                if (!walk_repeat(s, r, id, limited, chasing, from, ray[i], cell == CELL_EMPTY)) EMIT(acts[i]);
+                if (!ruled || !move_forbidden(s, r, id, from, ray[i])) EMIT(acts[i]);
                 if (cell != CELL_EMPTY) break;
             }
         }
@@ -97,7 +89,7 @@ static inline __attribute__((always_inline)) int piece_walk(const GameState *s, 
         for (int k = 0; k < n; k++) {
             unsigned cell = s->board[targets[k]];
             if (cell - own_first_cell < MAX_PIECES) continue;
-            if (!walk_repeat(s, r, id, limited, chasing, from, targets[k], cell == CELL_EMPTY))
+            if (!ruled || !move_forbidden(s, r, id, from, targets[k]))
                 EMIT(action_encode(player, from, targets[k]));
         }
     }
@@ -108,10 +100,10 @@ static inline __attribute__((always_inline)) int pieces_walk(const GameState *s,
                                                              int mode, uint16_t *list, uint8_t *mask) {
     int n_moves = 0;
     int first = player * MAX_PIECES, last = first + s->placed[player];
-    int limited = walk_limited_piece(s, r, player), chasing = walk_chasing(s, r, player);
+    int reach = move_forbidden_reach(s, r, player);
     for (int id = first; id < last; id++) {
         if (s->piece_sq[id] == SQ_NONE || !piece_type_is_movable(s->piece_type[id])) continue;
-        int n = piece_walk(s, r, player, id, limited, chasing, mode, list ? list + n_moves : NULL, mask);
+        int n = piece_walk(s, r, player, id, reach, mode, list ? list + n_moves : NULL, mask);
         if (mode == WALK_ANY && n) return 1;
         n_moves += n;
     }
@@ -132,12 +124,10 @@ int walk_any(const GameState *s, const Rules *r, int player) {
 
 int walk_piece_list(const GameState *s, const Rules *r, int id, uint16_t *list) {
     int player = piece_owner(id);
-    return piece_walk(s, r, player, id, walk_limited_piece(s, r, player), walk_chasing(s, r, player), WALK_LIST,
-                      list, NULL);
+    return piece_walk(s, r, player, id, move_forbidden_reach(s, r, player), WALK_LIST, list, NULL);
 }
 
 int walk_piece_mask(const GameState *s, const Rules *r, int id, uint8_t *mask) {
     int player = piece_owner(id);
-    return piece_walk(s, r, player, id, walk_limited_piece(s, r, player), walk_chasing(s, r, player), WALK_MASK,
-                      NULL, mask);
+    return piece_walk(s, r, player, id, move_forbidden_reach(s, r, player), WALK_MASK, NULL, mask);
 }

@@ -1,6 +1,7 @@
 /* walk.h: the generic walk over the legal moves of the move phase, piece by piece along
- * the ray tables (rays.h). It decides every rule and variant: the two-square rule, the
- * chasing rule, Captains that move two squares. The square-set fast path (moves_fast.h)
+ * the ray tables (rays.h). It decides every rule and variant: the moves the board allows,
+ * the Captains' two squares, and asks move_forbidden (move_rules.h) whether a setting
+ * forbids a move (the two-square rule, the chasing rule). The square-set fast path (moves_fast.h)
  * is quicker where legality depends on the board alone and leaves the rest to it. */
 #ifndef STRATEGO_WALK_H
 #define STRATEGO_WALK_H
@@ -25,18 +26,5 @@ int walk_piece_mask(const GameState *s, const Rules *r, int id, uint8_t *mask);
  * Writes at most 8 squares to targets and returns their number; what stands on them is
  * for the caller to judge. */
 int walk_captain_targets(const GameState *s, int from, uint8_t targets[8]);
-
-/* The piece of `player` whose two-square run reached the limit: the only piece that
- * rule can stop (repetition.h), or -1. */
-static inline int walk_limited_piece(const GameState *s, const Rules *r, int player) {
-    const Streak *st = &s->streak[player];
-    return r->two_square_limit && st->run >= r->two_square_limit ? st->piece : -1;
-}
-
-/* 1 while `player` chases under the chasing rule (chase.h): then moves to empty squares
- * are checked against the chase's positions. */
-static inline int walk_chasing(const GameState *s, const Rules *r, int player) {
-    return r->chasing_rule && s->chase.active && s->chase.chaser == player;
-}
 
 #endif

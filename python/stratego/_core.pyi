@@ -63,7 +63,7 @@ RECORD_ENTRY_BYTES: Final[int]
 RESCUE_ACTION_BASE: Final[int]
 RESCUE_DECLINE: Final[int]
 # (name, C type, lowest, highest, default, description) of each rule setting.
-RULE_SETTINGS: Final[tuple[tuple[str, str, int, int, int, str], ...]]
+RULE_SETTINGS: Final[tuple[tuple[str, str, int, int, int, str, str], ...]]  # (name, type, min, max, default, moves, doc)
 SAMPLE_WORLDS_MAX: Final[int]
 SAVE_HEADER_BYTES: Final[int]
 SAVE_VERSION: Final[int]

@@ -47,7 +47,7 @@ MAX_JSONL_MOVES = 100_000
 MAX_NAME_CHARS = 200
 MAX_DESCRIPTION_CHARS = 1000
 
-_DEFAULTS = {name: default for name, _type, _lo, _hi, default, _doc in _core.RULE_SETTINGS}
+_DEFAULTS = {name: default for name, _type, _lo, _hi, default, _moves, _doc in _core.RULE_SETTINGS}
 _REQUIRED = ("format", "version", "variant", "field", "moves")
 _OPTIONAL = ("rules", "pieces", "description", "to_move", "winner", "reason")
 

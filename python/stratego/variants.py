@@ -24,10 +24,10 @@ PIECE_NAMES: tuple[str, ...] = _core.PIECE_NAMES
 #: Rule settings a variant file's [rules] table (or a keyword) may set, with the
 #: inclusive range the engine accepts: read from the C core's one list (csrc/stratego/rules.h,
 #: _core.RULE_SETTINGS), never written here.
-RULE_SETTINGS: dict[str, tuple[int, int]] = {name: (lo, hi) for name, _type, lo, hi, _default, _doc in _core.RULE_SETTINGS}
+RULE_SETTINGS: dict[str, tuple[int, int]] = {name: (lo, hi) for name, _type, lo, hi, _default, _moves, _doc in _core.RULE_SETTINGS}
 #: The switches (range 0..1): a file that leaves one out has its default (off).
 SWITCHES: tuple[str, ...] = tuple(name for name, (lo, hi) in RULE_SETTINGS.items() if (lo, hi) == (0, 1))
-_DEFAULTS = {name: default for name, _type, _lo, _hi, default, _doc in _core.RULE_SETTINGS}
+_DEFAULTS = {name: default for name, _type, _lo, _hi, default, _moves, _doc in _core.RULE_SETTINGS}
 
 
 def unknown_name(what: str, name: Any, known) -> str:
