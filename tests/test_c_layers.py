@@ -4,11 +4,17 @@ Each engine file is compiled alone with only its own folder on the include path,
 include of a game's header ("stratego/game.h", "castle/castle.h") fails to compile; and
 every include names a file that exists, by its bare name within a folder or by its path
 from csrc/ across folders.
+
+Neither the includes nor the calls across files go round in a circle (issue 27, item 2):
+a file's includes are read from its text; its calls from its object file (`nm`: the
+symbols it leaves undefined, found among those another file defines), so a static
+inline function of a header is no call, and what the compiler really links is.
 """
 from __future__ import annotations
 
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -48,3 +54,134 @@ def test_engine_file_of_a_game_is_refused(tmp_path):
     done = subprocess.run([cc, *TEST_FLAGS, "-fsyntax-only", f"-I{ENGINE}", str(bad)],
                           capture_output=True, text=True, env=clean_env(), timeout=120)
     assert done.returncode != 0 and "stratego/game.h" in done.stderr
+
+
+# The folders whose files' calls must form no circle. csrc/python/ joins them once its
+# binding files call each other in one direction (issue 27, item 1: the generic batch
+# type); it compiles against Python.h and NumPy, so its objects come from setup.py's build.
+CALL_GRAPH_FOLDERS = ("engine", "stratego", "stratego/bots", "castle")
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The circles of a directed graph: its strongly connected components of more than
+    one node (Tarjan's algorithm, without recursion), each sorted, in sorted order."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, edges = work[-1]
+            for nxt in edges:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(graph.get(nxt, ())))))
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+    return sorted(found)
+
+
+def include_graph(root: Path) -> dict[str, set[str]]:
+    """{file: the files it includes}, for every .c and .h under root (names as in csrc/:
+    a bare name is a file of the same folder, a path one from root)."""
+    graph = {}
+    for path in sorted(root.rglob("*.[ch]")):
+        targets = set()
+        for name in INCLUDE.findall(path.read_text()):
+            target = path.parent / name if "/" not in name else root / name
+            if target.is_file() and target != path:
+                targets.add(target.relative_to(root).as_posix())
+        graph[path.relative_to(root).as_posix()] = targets
+    return graph
+
+
+def call_graph(root: Path, folders, work: Path) -> dict[str, set[str]]:
+    """{file: the files whose functions or data it uses}, for the .c files of `folders`
+    under root, from the objects each compiles to alone."""
+    cc = compiler()
+    defined: dict[str, str] = {}
+    used: dict[str, set[str]] = {}
+    for folder in folders:
+        for source in sorted((root / folder).glob("*.c")):
+            name = source.relative_to(root).as_posix()
+            obj = work / (name.replace("/", "-") + ".o")
+            done = subprocess.run([cc, *TEST_FLAGS, "-O0", f"-I{root}", "-c", str(source), "-o", str(obj)],
+                                  capture_output=True, text=True, env=clean_env(), timeout=300)
+            assert done.returncode == 0, f"{name} does not compile:\n{done.stderr}"
+            symbols = subprocess.run(["nm", str(obj)], capture_output=True, text=True, env=clean_env(), timeout=60)
+            assert symbols.returncode == 0, symbols.stderr
+            used[name] = set()
+            for line in symbols.stdout.splitlines():
+                fields = line.split()
+                if len(fields) == 2 and fields[0] == "U":
+                    used[name].add(fields[1])
+                elif len(fields) == 3 and fields[1].isupper() and fields[1] != "U":
+                    defined[fields[2]] = name
+    return {name: {defined[s] for s in symbols if s in defined and defined[s] != name}
+            for name, symbols in used.items()}
+
+
+def _need_tools():
+    import shutil
+
+    if compiler() is None or shutil.which("nm") is None:
+        pytest.skip("no C compiler or nm found")
+
+
+def test_no_include_cycles():
+    circles = cycles(include_graph(CSRC))
+    assert not circles, "files that include each other in a circle:\n" + "\n".join(" -> ".join(c) for c in circles)
+
+
+def test_no_call_cycles_across_files(tmp_path):
+    """A file's calls go to files below it: a circle means two concepts that are one, or a
+    function in the wrong file (move it to the file whose concept it is, or split one)."""
+    _need_tools()
+    graph = call_graph(CSRC, CALL_GRAPH_FOLDERS, tmp_path)
+    assert len(graph) > 40
+    circles = cycles(graph)
+    detail = [f"{a} -> {b}" for c in circles for a in c for b in sorted(graph[a]) if b in c]
+    assert not circles, "files that call each other in a circle:\n" + "\n".join(detail)
+
+
+def test_the_cycle_checks_find_a_planted_circle(tmp_path):
+    """The checks above can fail: a folder whose two files call each other, and whose two
+    headers include each other, is caught by each."""
+    _need_tools()
+    root = tmp_path / "csrc"
+    (root / "game").mkdir(parents=True)
+    (root / "game" / "a.h").write_text('#ifndef A_H\n#define A_H\n#include "b.h"\nint a(int n);\n#endif\n')
+    (root / "game" / "b.h").write_text('#ifndef B_H\n#define B_H\n#include "game/a.h"\nint b(int n);\n'
+                                       'static inline int c(int n) { return n; }\n#endif\n')
+    (root / "game" / "a.c").write_text('#include "a.h"\nint a(int n) { return n ? b(n - 1) : c(n); }\n')
+    (root / "game" / "b.c").write_text('#include "b.h"\nint b(int n) { return n ? a(n - 1) : 0; }\n')
+    (root / "game" / "d.c").write_text('#include "b.h"\nint d(int n) { return c(n) + a(n); }\n')
+    assert cycles(include_graph(root)) == [["game/a.h", "game/b.h"]]
+    graph = call_graph(root, ["game"], tmp_path)
+    # d.c uses a() and the header's static inline c(), which is no call across files
+    assert graph["game/d.c"] == {"game/a.c"}
+    assert cycles(graph) == [["game/a.c", "game/b.c"]]

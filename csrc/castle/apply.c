@@ -102,6 +102,14 @@ void castle_start(CastleState *s, const CastleSettings *cfg) {
     pass_turn(s, cfg, (cfg->first_seat + s->seats - 1) % s->seats);
 }
 
+/* Random setups, then the start of play; here rather than beside the setups (castle.c)
+ * because starting is turn passing, so castle.c stays below the rules that call it. */
+void castle_reset(CastleState *s, const CastleSettings *cfg) {
+    castle_clear(s, cfg);
+    for (int p = 0; p < s->seats; p++) castle_setup_random(s, p);
+    castle_start(s, cfg);
+}
+
 /* The end of a turn: a usable recruitment chance asks its seat (A9), else play passes. */
 static void finish_turn(CastleState *s, const CastleSettings *cfg) {
     int c = s->chance_seat;

@@ -144,12 +144,6 @@ void castle_setup_random(CastleState *s, int seat) {
     for (int k = 0; k < CASTLE_PIECES; k++) place(s, g, seat * CASTLE_PIECES + order[k], g->zone_nodes[seat][k]);
 }
 
-void castle_reset(CastleState *s, const CastleSettings *cfg) {
-    castle_clear(s, cfg);
-    for (int p = 0; p < s->seats; p++) castle_setup_random(s, p);
-    castle_start(s, cfg);
-}
-
 /* Every field against every other (docs/castle.md): what a state from outside (a pickle,
  * a save) must pass before a rule reads it. */
 int castle_state_check(const CastleState *s, const CastleSettings *cfg, char *err, size_t err_len) {

@@ -20,11 +20,6 @@ const char *const CASTLE_OBS_CHANNEL_NAMES[CASTLE_OBS_CHANNELS] = {
     "phase_move", "phase_take", "phase_recruit", PLACES("to_move_"), PLACES("mover_"), "teams", "ply_progress",
 };
 
-/* Row-major cells of the ring (G7 H7 I7, G8 I8, G9 H9 I9): symmetric about the centre,
- * so the same in every frame. */
-const uint8_t CASTLE_RING_CELLS[8] = {6 * 15 + 6, 6 * 15 + 7, 6 * 15 + 8, 7 * 15 + 6,
-                                      7 * 15 + 8, 8 * 15 + 6, 8 * 15 + 7, 8 * 15 + 8};
-
 #define NO 255
 #define OWN(r) {CASTLE_CH_OWN + (r) - 1, NO, NO}, {CASTLE_CH_OWN + (r) - 1, CASTLE_CH_OWN_REVEALED, NO}
 #define OTHER_RANK(q, k) {CASTLE_CH_OTHER + 10 * ((q) - 1) + (k), NO, NO}

@@ -71,6 +71,11 @@ void castle_view_init(void) {
     VIEW_READY = 1;
 }
 
+/* Row-major cells of the ring (G7 H7 I7, G8 I8, G9 H9 I9): symmetric about the centre,
+ * so the same in every frame. */
+const uint8_t CASTLE_RING_CELLS[8] = {6 * 15 + 6, 6 * 15 + 7, 6 * 15 + 8, 7 * 15 + 6,
+                                      7 * 15 + 8, 8 * 15 + 6, 8 * 15 + 7, 8 * 15 + 8};
+
 const CastleObsFrame *castle_obs_frames(void) {
     castle_view_init();
     return OBS_FRAMES;

@@ -74,12 +74,19 @@ struct GameState;
  * heuristic playout before the evaluation. */
 enum { PIMC_WORLDS = 8, PIMC_PLAYOUT_PLIES = 16 };
 
-/* The PIMC bot's action for the player to move in s (bot_game_action's BOT_PIMC). */
+/* The PIMC bot's action for the player to move in s, in the move or rescue phase
+ * (bot_game_action's BOT_PIMC). */
 int bot_pimc_action(const struct GameState *s, const Rules *r, uint64_t *rng);
 
-/* The action bot `kind` plays for the player to move in s (bot_game.c builds that
- * player's view and legal actions, then calls bot_choose); -1 if the game is over or
- * has no legal action. */
+/* The action a bot that decides from the view (random, heuristic) plays for the player
+ * to move in s (bot_game.c builds that player's view and legal actions, then calls
+ * bot_choose), and every bot's placement while deploying; -1 if the game is over or has
+ * no legal action. */
+int bot_game_view_action(int kind, const struct GameState *s, const Rules *r, uint64_t *rng);
+
+/* The action bot `kind` plays for the player to move in s (bot_action.c: PIMC's from
+ * its worlds, the others' through bot_game_view_action); -1 if the game is over or has
+ * no legal action. */
 int bot_game_action(int kind, const struct GameState *s, const Rules *r, uint64_t *rng);
 
 #endif

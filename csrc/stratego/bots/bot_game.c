@@ -1,13 +1,15 @@
-/* bot_game.c: the one bridge from a game to a bot. It builds what the player to move
- * may know (its view and its legal actions) and hands only that to bot_choose, which
- * lives apart in bot.c where the game state is an incomplete type. */
+/* bot_game.c: the one bridge from a game to a bot that decides from the view (random,
+ * heuristic). It builds what the player to move may know (its view and its legal
+ * actions) and hands only that to bot_choose, which lives apart in bot.c where the game
+ * state is an incomplete type. The PIMC bot, which plays these bots in its worlds, is
+ * above it (bot_pimc.c), and bot_action.c over both. */
 #include "bot.h"
 
 #include "stratego/board.h"
 #include "stratego/moves.h"
 #include "engine/rng.h"
 
-int bot_game_action(int kind, const GameState *s, const Rules *r, uint64_t *rng) {
+int bot_game_view_action(int kind, const GameState *s, const Rules *r, uint64_t *rng) {
     if (s->done) return -1;
     uint16_t legal[ACTION_MAX];
     /* Every bot deploys by random placement: a uniform pick among the legal placements
@@ -16,7 +18,6 @@ int bot_game_action(int kind, const GameState *s, const Rules *r, uint64_t *rng)
         int n = moves_list(s, r, legal);
         return legal[rng_below(rng, (uint32_t)n)];
     }
-    if (kind == BOT_PIMC) return bot_pimc_action(s, r, rng);
     PlayerView view;
     /* The random bot reads no view: not building it keeps it as fast as the sampler. */
     if (kind != BOT_RANDOM) view_build_recent(s, s->to_move, BOT_VIEW_PLIES, &view);

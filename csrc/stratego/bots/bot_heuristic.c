@@ -64,12 +64,6 @@
  * two heuristic bots do not repeat one game.
  */
 
-const float BOT_PIECE_VALUE[PIECE_TYPE_NB] = {
-    [BOMB] = 0.6f,     [SPY] = 2.5f,     [SCOUT] = 1.0f,   [MINER] = 2.0f,
-    [SERGEANT] = 1.5f, [LIEUTENANT] = 2.0f, [CAPTAIN] = 2.6f, [MAJOR] = 3.4f,
-    [COLONEL] = 4.6f,  [GENERAL] = 6.5f,  [MARSHAL] = 8.5f, [FLAG] = 40.0f,
-};
-
 /* Weights of the terms, tuned against the random bot in classic on seeds 100-199
  * (benchmarks/bots.py; the figures quoted in docs/agents.md come from other seeds). */
 /* How likely a neighbour attacks (of 1): a random one picks one of its moves, about one

@@ -12,6 +12,13 @@
 #include <emmintrin.h>
 #endif
 
+/* What each type is worth to the bots (bot.h): the gain of an attack is told in them. */
+const float BOT_PIECE_VALUE[PIECE_TYPE_NB] = {
+    [BOMB] = 0.6f,     [SPY] = 2.5f,     [SCOUT] = 1.0f,   [MINER] = 2.0f,
+    [SERGEANT] = 1.5f, [LIEUTENANT] = 2.0f, [CAPTAIN] = 2.6f, [MAJOR] = 3.4f,
+    [COLONEL] = 4.6f,  [GENERAL] = 6.5f,  [MARSHAL] = 8.5f, [FLAG] = 40.0f,
+};
+
 static CombatTable COMBAT[4];
 static pthread_once_t combat_once = PTHREAD_ONCE_INIT;
 

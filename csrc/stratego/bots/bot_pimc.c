@@ -45,9 +45,9 @@ int bot_pimc_action(const GameState *s, const Rules *r, uint64_t *rng) {
     int n = moves_list_ordered(s, r, legal), player = s->to_move;
     if (n <= 1) return n == 1 ? legal[0] : -1;
     if (s->phase != PHASE_MOVE || sample_game_prepare(s, r, player, &src, &base, err, sizeof(err)) < 0)
-        return bot_game_action(BOT_HEURISTIC, s, r, rng);
+        return bot_game_view_action(BOT_HEURISTIC, s, r, rng);
     /* The heuristic's move is the default; the worlds overrule it only by a margin. */
-    int prior = bot_game_action(BOT_HEURISTIC, s, r, rng), prior_i = 0;
+    int prior = bot_game_view_action(BOT_HEURISTIC, s, r, rng), prior_i = 0;
     for (int i = 0; i < n; i++) {
         score[i] = 0.0f;
         if (legal[i] == prior) prior_i = i;
@@ -63,7 +63,7 @@ int bot_pimc_action(const GameState *s, const Rules *r, uint64_t *rng) {
             uint64_t playout_rng = playout_stream;
             game_apply_action(&child, r, legal[i]);
             for (int ply = 0; ply < PIMC_PLAYOUT_PLIES && !child.done; ply++)
-                game_apply_action(&child, r, bot_game_action(BOT_HEURISTIC, &child, r, &playout_rng));
+                game_apply_action(&child, r, bot_game_view_action(BOT_HEURISTIC, &child, r, &playout_rng));
             score[i] += pimc_evaluate(&child, player);
         }
     }
