@@ -57,9 +57,19 @@ def test_engine_file_of_a_game_is_refused(tmp_path):
 
 
 # The folders whose files' calls must form no circle. csrc/python/ joins them once its
-# binding files call each other in one direction (issue 27, item 1: the generic batch
-# type); it compiles against Python.h and NumPy, so its objects come from setup.py's build.
+# binding files call each other in one direction (issue 27, items 1 and 2: today
+# module.c and the files it registers call each other); call_graph already compiles
+# its files, with Python's and NumPy's headers on the path.
 CALL_GRAPH_FOLDERS = ("engine", "stratego", "stratego/bots", "castle")
+
+
+def _header_flags() -> list[str]:
+    """The include paths of Python.h and NumPy's headers, which csrc/python/ needs."""
+    import sysconfig
+
+    import numpy
+
+    return [f"-I{sysconfig.get_paths()['include']}", f"-I{numpy.get_include()}"]
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -129,7 +139,8 @@ def call_graph(root: Path, folders, work: Path) -> dict[str, set[str]]:
         for source in sorted((root / folder).glob("*.c")):
             name = source.relative_to(root).as_posix()
             obj = work / (name.replace("/", "-") + ".o")
-            done = subprocess.run([cc, *TEST_FLAGS, "-O0", f"-I{root}", "-c", str(source), "-o", str(obj)],
+            done = subprocess.run([cc, *TEST_FLAGS, "-O0", f"-I{root}", *_header_flags(), "-c", str(source),
+                                   "-o", str(obj)],
                                   capture_output=True, text=True, env=clean_env(), timeout=300)
             assert done.returncode == 0, f"{name} does not compile:\n{done.stderr}"
             symbols = subprocess.run(["nm", str(obj)], capture_output=True, text=True, env=clean_env(), timeout=60)
