@@ -33,7 +33,8 @@ except ImportError:  # the --mutate and --replay modes do not need it
     atheris = None
 
 import stratego
-from stratego import gravon_xml, notation, records
+from stratego import notation, records
+from stratego.records import gravon_xml
 from stratego.notation import format_move
 
 
