@@ -109,17 +109,7 @@ static PyObject *core_check_field(PyObject *mod, PyObject *field_obj) {
     char err[200];
     const char *field;
     Py_ssize_t len;
-    if (!PyUnicode_Check(field_obj)) {
-        PyErr_Format(PyExc_TypeError, "a field must be a str of 100 letters, got %s", Py_TYPE(field_obj)->tp_name);
-        return NULL;
-    }
-    if (!PyUnicode_IS_ASCII(field_obj)) {
-        PyErr_Format(PyExc_ValueError, "a field has 100 ASCII letters (A, _, B-Y), got %zd characters with "
-                     "non-ASCII ones", PyUnicode_GET_LENGTH(field_obj));
-        return NULL;
-    }
-    field = PyUnicode_AsUTF8AndSize(field_obj, &len);
-    if (field == NULL) return NULL;
+    if (parse_field(field_obj, "", &field, &len) < 0) return NULL;
     if (board_from_field(&scratch, field, (size_t)len, err, sizeof(err)) < 0) {
         PyErr_SetString(PyExc_ValueError, err);
         return NULL;
