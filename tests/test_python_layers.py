@@ -142,3 +142,13 @@ def _classic_aliases(path: Path) -> set[str]:
         elif isinstance(node, ast.Import):
             names.update((a.asname or a.name).split(".")[0] for a in node.names if a.name.startswith("stratego."))
     return names
+
+
+def test_setup_ships_every_subpackage():
+    """setup.py lists its packages by name: a folder of the package left out would be
+    missing from a wheel while every test of the checkout passed."""
+    tree = ast.parse((PACKAGE.parents[1] / "setup.py").read_text())
+    listed = next(ast.literal_eval(k.value) for node in ast.walk(tree) if isinstance(node, ast.Call)
+                  for k in node.keywords if k.arg == "packages")
+    found = {_module_name(p, PACKAGE) for p in PACKAGE.rglob("__init__.py")}
+    assert found - set(listed) == set(), f"packages setup.py does not ship: {sorted(found - set(listed))}"
