@@ -18,7 +18,7 @@ import pytest
 import stratego
 from stratego.cli import main
 from stratego.notation import parse_move
-from stratego.viewing.render import square_name
+from stratego.notation import square_name
 from stratego.viewing.terminal import play_game
 from stratego.records import write_jsonl
 from stratego.viewing.viewer import load_game, result_text
@@ -225,7 +225,7 @@ HOSTILE = {
     "billion-laughs": (BILLION_LAUGHS, "DOCTYPE"),
     "external-entity": (EXTERNAL_ENTITY, "DOCTYPE"),
     "truncated": (GOOD[:150], "malformed or truncated"),
-    "bad-field": (GOOD.replace(FIELD, FIELD[:99]), "99 letters"),
+    "bad-field": (GOOD.replace(FIELD, FIELD[:99]), "100 letters, got 99"),
     "illegal-move": (with_moves('<move id="1" source="A1" target="A2"/>'), "move 1"),
     "not-utf8": (GOOD.encode("utf-16"), "UTF-8"),
     "binary": (b"\x00\x01\x02garbage", "malformed"),

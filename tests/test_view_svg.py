@@ -13,7 +13,7 @@ import pytest
 
 import stratego
 from stratego.notation import parse_square
-from stratego.viewing.render import square_name
+from stratego.notation import square_name
 from stratego.viewing.render import RANK_SYMBOLS, board_order
 
 import boards
