@@ -87,3 +87,16 @@ def test_memory_estimate_counts_the_batch_and_the_rows():
 def test_compact_sizes_come_from_the_core():
     assert compact.PIECE_TYPES == len(_core.PIECE_NAMES) == 12
     assert compact.SQUARES == _core.SQ_NB == 100
+
+
+def test_the_codes_layout_is_the_engines():
+    # compact.py reads the codes' lengths from C (observe_codes.h), for every history_k.
+    from stratego import compact
+    assert compact.DEPLOY_BYTES == _core.CODES_DEPLOY_NB == len(_core.PIECE_NAMES) + 1
+    for k in (0, 1, 4, _core.HISTORY_NB):
+        for deploy in (False, True):
+            length = _core.observation_shape(k, False, True, False, deploy)[0]
+            assert compact.codes_bytes(k, deploy) == length
+            assert compact._history_k(length) == (k, deploy)
+    with pytest.raises(ValueError, match="history_k must be an int in"):
+        compact.codes_bytes(_core.HISTORY_NB + 1)

@@ -456,6 +456,7 @@ static int core_exec(PyObject *m) {
         PyModule_AddIntConstant(m, "CODES_PROGRESS", CODES_PROGRESS) < 0 ||
         PyModule_AddIntConstant(m, "CODES_HISTORY", CODES_HISTORY) < 0 ||
         PyModule_AddIntConstant(m, "CODES_NO_MOVE", CODES_NO_MOVE) < 0 ||
+        PyModule_AddIntConstant(m, "CODES_DEPLOY_NB", CODES_DEPLOY_NB) < 0 ||
         PyModule_AddIntConstant(m, "OBS_BOARD_CHANNELS", OBS_HISTORY) < 0 ||
         PyModule_AddIntConstant(m, "HISTORY_NB", HISTORY_NB) < 0 ||
         PyModule_AddIntConstant(m, "VIEW_OWN", VIEW_OWN) < 0 ||

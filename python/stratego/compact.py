@@ -24,26 +24,27 @@ SQUARES: int = _core.SQ_NB
 
 
 #: Bytes after the plies with setup="agent": the pieces in hand (12) and the phase.
-DEPLOY_BYTES = PIECE_TYPES + 1
+DEPLOY_BYTES: int = _core.CODES_DEPLOY_NB
 
 
 def codes_bytes(history_k: int = 4, deploy: bool = False) -> int:
-    """Bytes of one view's codes (deploy: with the deployment bytes, setup="agent")."""
-    return _core.CODES_HISTORY + 3 * history_k + (DEPLOY_BYTES if deploy else 0)
+    """Bytes of one view's codes (deploy: with the deployment bytes, setup="agent"), as
+    the engine lays them out (csrc/stratego/observe_codes.h)."""
+    return _core.observation_shape(history_k, False, True, False, deploy)[0]
+
+
+# (history_k, deploy) of each length codes can have: the engine's lengths, read back
+# (13 deployment bytes leave a remainder the 3 bytes of a ply cannot, so none repeats).
+_LAYOUTS = {codes_bytes(k, deploy): (k, deploy) for k in range(_core.HISTORY_NB + 1) for deploy in (False, True)}
 
 
 def _history_k(length: int) -> tuple[int, bool]:
-    """(history_k, deploy) of codes `length` bytes long: 13 deployment bytes leave a
-    remainder of 1 modulo the plies' 3 (csrc/stratego/observe_codes.h)."""
-    k, rest = divmod(length - _core.CODES_HISTORY, 3)
-    deploy = rest == DEPLOY_BYTES % 3
-    if deploy:
-        k -= DEPLOY_BYTES // 3
-    if (rest and not deploy) or not 0 <= k <= _core.HISTORY_NB:
+    """(history_k, deploy) of codes `length` bytes long."""
+    if length not in _LAYOUTS:
         raise ValueError(f"observation codes have {_core.CODES_HISTORY} + 3 * history_k bytes (history_k in "
                          f"[0, {_core.HISTORY_NB}]), and {DEPLOY_BYTES} more with setup='agent', in their "
                          f"last axis, got {length}")
-    return k, deploy
+    return _LAYOUTS[length]
 
 
 def _progress(ops, codes, at):
