@@ -29,7 +29,7 @@ from stratego.common.atomic_write import LineAppender, atomic_write
 from stratego.common.jsonl import DEFAULT_MAX_LINE_BYTES, RecordError, iter_lines, load_line
 
 from . import variants
-from .game import Game, IllegalMove
+from .game import END_REASONS, Game, IllegalMove
 from .history import RECORD_SETTINGS, CASTLE_FORMAT, CASTLE_VERSION, CastleRecord, game_record
 
 __all__ = ["CASTLE_FORMAT", "CASTLE_VERSION", "MAX_CASTLE_MOVES", "CastleRecord", "RecordError", "game_record",
@@ -43,7 +43,9 @@ MAX_POSITION_CHARS = 8192
 MAX_PLAYER_CHARS = 200
 _REQUIRED = ("format", "version", "mode", "settings", "moves")
 _OPTIONAL = ("seed", "setups", "position", "winners", "reason", "players")
-_REASONS = ("turret", "stuck", "cap")
+#: End reasons a record may give: the engine's (CASTLE_END_*, csrc/castle/castle.h) but "none", which a
+#: record writes as null (an unfinished game).
+_REASONS = END_REASONS[1:]
 
 
 def record_to_json(record) -> str:
