@@ -152,3 +152,11 @@ def test_setup_ships_every_subpackage():
                   for k in node.keywords if k.arg == "packages")
     found = {_module_name(p, PACKAGE) for p in PACKAGE.rglob("__init__.py")}
     assert found - set(listed) == set(), f"packages setup.py does not ship: {sorted(found - set(listed))}"
+
+
+def test_the_common_layer_knows_no_game():
+    graph = import_graph(PACKAGE)
+    common = [m for m in graph if m == "stratego.common" or m.startswith("stratego.common.")]
+    assert len(common) > 1, "stratego.common holds the layer both games use"
+    outside = [f"{m} -> {t}" for m in common for t in sorted(graph[m]) if not t.startswith("stratego.common")]
+    assert not outside, "stratego.common imports a game's module:\n" + "\n".join(outside)
