@@ -8,6 +8,7 @@ whether or not a test happens to call the function that holds it.
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "python" / "stratego"
@@ -160,3 +161,13 @@ def test_the_common_layer_knows_no_game():
     assert len(common) > 1, "stratego.common holds the layer both games use"
     outside = [f"{m} -> {t}" for m in common for t in sorted(graph[m]) if not t.startswith("stratego.common")]
     assert not outside, "stratego.common imports a game's module:\n" + "\n".join(outside)
+
+
+def test_the_top_level_names_stay():
+    # Modules moved into groups; what `from stratego import ...` gave is still there.
+    import stratego
+    from stratego import policy, records
+    from stratego.agents import policy as agents_policy
+    assert policy is agents_policy and records.read_record and stratego.StrategoEnv
+    assert stratego.pettingzoo is importlib.import_module("stratego.integrations.pettingzoo")
+    assert {"Game", "VecEnv", "records", "unpack_mask", "mask_bytes", "default_num_threads"} <= set(stratego.__all__)
