@@ -341,7 +341,7 @@ static PyObject *GameState_cells(GameStateObject *self, PyObject *unused) {
 /* piece_types(player) -> bytes: the type of each of the player's pieces in id order, on
  * the board or captured. Ids follow the order the pieces were placed in (a field's in
  * increasing squares), so a world (sample_worlds) names the types it gave to the pieces
- * of the start position: stratego.openspiel rebuilds a world's setups from it. */
+ * of the start position: stratego.integrations.openspiel rebuilds a world's setups from it. */
 static PyObject *GameState_piece_types(GameStateObject *self, PyObject *player_obj) {
     int player;
     if (parse_player(player_obj, "player", &player) < 0 || GameState_check_ready(self) < 0) return NULL;

@@ -325,7 +325,7 @@ static PyObject *core_check_num_envs(PyObject *mod, PyObject *obj) {
 }
 
 /* check_seed(seed) -> seed as an int, by the rule every seed of both games follows
- * (parse_seed): stratego.seeding asks it, so Python holds no copy of the rule. */
+ * (parse_seed): stratego.common.seeding asks it, so Python holds no copy of the rule. */
 static PyObject *core_check_seed(PyObject *mod, PyObject *obj) {
     STRATEGO_UNUSED(mod);
     uint64_t seed;
