@@ -50,7 +50,8 @@ setup(
     options={"build": {"build_base": f"build/{FLAVOUR}"}},
     package_dir={"": "python", "stratego.configs": "configs", "stratego.configs.castle": "configs/castle"},
     packages=["stratego", "stratego.configs", "stratego.configs.castle", "stratego.data", "stratego.castle",
-              "stratego.web"],
+              "stratego.common", "stratego.records", "stratego.integrations", "stratego.agents",
+              "stratego.viewing", "stratego.web"],
     package_data={
         # Type information: the package's annotations (PEP 561) and the extension's stub.
         "stratego": ["py.typed", "_core.pyi"],

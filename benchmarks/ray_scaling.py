@@ -19,9 +19,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from stratego.arguments import int_in
+from stratego.common.arguments import int_in
 from stratego.bench import run_bench
-from stratego.distributed import SimulationPool, connect
+from stratego.integrations.distributed import SimulationPool, connect
 
 
 def main(argv=None) -> int:

@@ -22,7 +22,7 @@ import time
 import numpy as np
 
 import stratego
-from stratego.arguments import MAX_ENVS, MAX_THREADS, float_in, int_in
+from stratego.common.arguments import MAX_ENVS, MAX_THREADS, float_in, int_in
 
 
 def rss_mb() -> float:

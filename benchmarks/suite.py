@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 import stratego
-from stratego.arguments import MAX_ENVS, MAX_THREADS, float_in, int_in, int_list
+from stratego.common.arguments import MAX_ENVS, MAX_THREADS, float_in, int_in, int_list
 from stratego.bench import step_bytes
 
 CONFIGS = {  # name -> VecEnv keywords

@@ -13,14 +13,14 @@ phase makes at least one update, however short its share):
    takes one colour, and the other is, drawn again for every game: the learner itself
    (self-play: both players' moves are training data), a snapshot from a pool of past
    versions of the network, the heuristic bot or the random bot. Per-player returns and
-   advantages come from `stratego.selfplay.per_player_gae`, which follows each player's
+   advantages come from `stratego.agents.selfplay.per_player_gae`, which follows each player's
    own chain of moves; only the learner's moves enter the loss.
 
-Every `--eval-minutes` the agent plays the arena (`stratego.arena.run_arena`: the first
+Every `--eval-minutes` the agent plays the arena (`stratego.agents.arena.run_arena`: the first
 game of each slot, both colours) against `random` and `heuristic` on seeds that training
 never uses; that time counts in the budget. It writes, under `--out`:
     log.csv        one row per update and per evaluation
-    policy.pt      the latest checkpoint, in the saved-policy format (stratego.policy_file)
+    policy.pt      the latest checkpoint, in the saved-policy format (stratego.agents.policy_file)
     checkpoints/   one per evaluation, named by the wall time it had (policy-015.0min.pt)
     curve.png      score against random and heuristic over wall time
     summary.json   the final evaluation (after the budget, not counted in it), throughput
@@ -44,11 +44,11 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 import stratego
-from stratego.arena import run_arena
-from stratego.nets import ConvPolicyNet
-from stratego.policy_file import save_policy
-from stratego.selfplay import per_player_gae
-from stratego.torch_policy import TorchPolicy, masked_logits
+from stratego.agents.arena import run_arena
+from stratego.agents.nets import ConvPolicyNet
+from stratego.agents.policy_file import save_policy
+from stratego.agents.selfplay import per_player_gae
+from stratego.agents.torch_policy import TorchPolicy, masked_logits
 from stratego.variants import load_variant
 
 # Evaluation seeds live far from the training seeds (seed * 1000 + small offsets), so no
@@ -245,7 +245,7 @@ class Collector:
             net = make_net(args)
         self.net = net
         self.opponent_net = copy.deepcopy(net).eval()
-        # game_offset: the slots of the whole run (stratego.distributed), and the opponent
+        # game_offset: the slots of the whole run (stratego.integrations.distributed), and the opponent
         # draws a stream of the slice's own.
         self.env = stratego.VecEnv(num_envs, args.rules, history_k=args.history_k, num_threads=1,
                                    game_offset=game_offset, setup=args.setup)
@@ -320,7 +320,7 @@ class RayCollectors:
     learner stays here and sends its weights through Ray's object store."""
 
     def __init__(self, args):
-        from stratego.distributed import connect, split_games
+        from stratego.integrations.distributed import connect, split_games
         self.ray = connect(args.ray_address, num_cpus=args.ray_actors if args.ray_address is None else None)
         remote = self.ray.remote(num_cpus=1)(Collector)
         self.actors = [remote.remote(args, s.num_envs, s.offset) for s in split_games(args.num_envs, args.ray_actors)]

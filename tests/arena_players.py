@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from stratego import channel_names
-from stratego.policy import observes
+from stratego.agents.policy import observes
 
 
 def first_legal(obs, mask):

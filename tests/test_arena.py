@@ -1,4 +1,4 @@
-"""The arena (stratego.arena, `stratego arena`) with bots and NumPy policies: the first
+"""The arena (stratego.agents.arena, `stratego arena`) with bots and NumPy policies: the first
 game of each slot counted, both colours, lockstep envs for other observations,
 determinism, clear errors. Policy files are in test_policy_file.py (they need torch)."""
 from __future__ import annotations
@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import stratego
-from stratego.arena import _derive_seed, run_arena
+from stratego.agents.arena import _derive_seed, run_arena
 from stratego.cli import main
-from stratego.policy import ObservationSettings, checked_actions, observes
+from stratego.agents.policy import ObservationSettings, checked_actions, observes
 
 PLAYERS = str(Path(__file__).with_name("arena_players.py"))
 
@@ -160,7 +160,7 @@ def test_cli_plays_with_agent_deployment(tmp_path, capsys):
     (["random", "nobody"], {}, "unknown player 'nobody'"),
     (["random", "no_such_module_xyz:f"], {}, "cannot import module"),
     (["random", f"{PLAYERS}:missing"], {}, "has no attribute"),
-    (["random", "stratego.policy:ObservationSettings"], {}, "names a class; it must name a policy"),
+    (["random", "stratego.agents.policy:ObservationSettings"], {}, "names a class; it must name a policy"),
     (["random", f"{PLAYERS}:np"], {}, "names a module; it must name a policy"),
     (["random", "missing_file.py:f"], {}, "does not exist"),
     (["random", ("x", "random")], {"games": 0}, "games must be a positive int"),

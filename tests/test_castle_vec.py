@@ -11,7 +11,7 @@ import pytest
 
 import stratego
 from stratego.castle import CHANNELS, CODES_BYTES, Game, VecEnv, expand_observation
-from stratego.compact import unpack_mask
+from stratego.common.arrays import unpack_mask
 from test_castle_core import board
 
 MODES = ["ffa4", "teams4", "ffa3"]
@@ -483,7 +483,7 @@ def test_the_portable_count_draws_the_same_actions(tmp_path):
 
 
 def test_reset_takes_the_seeds_the_classic_env_takes():
-    # One seed rule (stratego.seeding, parse_seed shared with the classic batch):
+    # One seed rule (stratego.common.seeding, parse_seed shared with the classic batch):
     # [0, 2**64), nothing wraps.
     a = VecEnv(2)
     a.reset(seed=2**64 - 1)

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from stratego.castle import Game, records
+from stratego.castle import notation as castle_notation
 from stratego.castle import viewer as V
 from test_castle_core import board
 
@@ -38,7 +39,7 @@ def test_frames_are_the_engines_views(mode):
     replay = V.start_of(game)
     for ply in range(len(game.history) + 1):
         for view, seat in [("full", None)] + [(k, s) for s, k in enumerate(game.seat_letters)]:
-            frame, parts = frames[view][ply], V.parse_text(replay.to_text(seat))
+            frame, parts = frames[view][ply], castle_notation.parse_text(replay.to_text(seat))
             assert frame["grid"] == [" ".join(row) for row in parts["grid"]]
             assert (frame["ring"], frame["turret"], frame["to_move"], frame["ply"]) == (
                 parts["ring"], parts["turret"], parts["to_move"], ply)

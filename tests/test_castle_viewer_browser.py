@@ -12,6 +12,7 @@ import random
 import pytest
 
 from stratego.castle import Game
+from stratego.castle import notation as castle_notation
 from stratego.castle import viewer as V
 from test_viewer_browser import browser, open_page  # noqa: F401  (the fixture)
 
@@ -21,7 +22,7 @@ COLUMNS = "ABCDEFGHIJKLMNO"
 
 
 def engine_nodes(game: Game, seat: int | None) -> dict[str, str]:
-    parts = V.parse_text(game.to_text(seat))
+    parts = castle_notation.parse_text(game.to_text(seat))
     nodes = {"ring": parts["ring"], "turret": parts["turret"]}
     for r, row in enumerate(parts["grid"]):
         for c, token in enumerate(row):

@@ -10,7 +10,8 @@ import pytest
 import stratego
 from stratego import _core
 from stratego.bench import step_bytes
-from stratego.compact import CODES_TABLE, codes_bytes, mask_bytes
+from stratego.common.arrays import mask_bytes
+from stratego.compact import CODES_TABLE, codes_bytes
 from stratego.variants import PIECE_NAMES
 
 from depth import DEEP

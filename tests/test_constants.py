@@ -10,7 +10,7 @@ import pytest
 
 import stratego
 from stratego import _core, compact, records
-from stratego.render import render_cells
+from stratego.viewing.render import render_cells
 from stratego.vec_env import LEARNER_COLORS, MAX_ENVS, _bytes_per_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -26,9 +26,30 @@ def test_lakes_are_the_engines():
     assert text.count("~~") == len(_core.LAKE_SQUARES)
 
 
-def test_a_record_with_a_lake_missing_names_every_lake():
-    with pytest.raises(records.RecordError, match="expected lakes '_' exactly on C5, D5, G5, H5, C6, D6, G6, H6$"):
-        records.check_field("A" * 100, "line 3: field")
+def test_a_records_field_is_read_as_the_engine_reads_it():
+    # One reader of Gravon fields (csrc/stratego/board.c): a record's check says what
+    # Game.from_field says, the bad square named the same way.
+    for field in ("A" * 100, "A" * 99, "Z" + stratego.Game(seed=0).field[1:]):
+        with pytest.raises(ValueError) as engine:
+            stratego.Game.from_field(field)
+        with pytest.raises(records.RecordError) as record:
+            records.check_field(field, "line 3: field")
+        assert str(record.value) == "line 3: field: " + str(engine.value).removeprefix("bad field: ")
+
+
+def test_the_setup_zone_is_the_engines():
+    # The squares a deploying side may place on are the zone _core.setup_zone gives (the
+    # OpenSpiel game's chance nodes), for every depth of zone.
+    from stratego.actions import decode_action
+    for name, rows in (("barrage", 1), ("barrage", 2), ("classic", 4)):
+        variant = stratego.load_variant(name, setup_rows=rows)
+        for player in (0, 1):
+            game = stratego.Game(variant, seed=0, setup="agent")
+            while game.to_move != player:
+                game.play(game.legal_actions()[0])
+            squares = {decode_action(a, player)[2] for a in game.legal_actions()}
+            assert _core.setup_zone(variant.rules, player) == tuple(sorted(squares))
+            assert len(squares) == 10 * rows
 
 
 def test_end_reason_names_are_one_table():
@@ -66,3 +87,16 @@ def test_memory_estimate_counts_the_batch_and_the_rows():
 def test_compact_sizes_come_from_the_core():
     assert compact.PIECE_TYPES == len(_core.PIECE_NAMES) == 12
     assert compact.SQUARES == _core.SQ_NB == 100
+
+
+def test_the_codes_layout_is_the_engines():
+    # compact.py reads the codes' lengths from C (observe_codes.h), for every history_k.
+    from stratego import compact
+    assert compact.DEPLOY_BYTES == _core.CODES_DEPLOY_NB == len(_core.PIECE_NAMES) + 1
+    for k in (0, 1, 4, _core.HISTORY_NB):
+        for deploy in (False, True):
+            length = _core.observation_shape(k, False, True, False, deploy)[0]
+            assert compact.codes_bytes(k, deploy) == length
+            assert compact._history_k(length) == (k, deploy)
+    with pytest.raises(ValueError, match="history_k must be an int in"):
+        compact.codes_bytes(_core.HISTORY_NB + 1)

@@ -346,7 +346,7 @@ def test_gymnasium_env_learner_deploys_against_human_setups():
 
 @pytest.mark.heavy
 def test_pettingzoo_env_deploys_both_sides():
-    from stratego.pettingzoo import env as make_env
+    from stratego.integrations.pettingzoo import env as make_env
     env = make_env(setup="agent")
     env.reset(seed=0)
     placements = 0
@@ -422,8 +422,8 @@ def test_mask_list_and_check_agree_on_every_action_while_deploying(variant):
 
 
 def test_arena_plays_deploying_games_and_refuses_blind_policies():
-    from stratego.arena import run_arena
-    from stratego.policy import ObservationSettings, observes
+    from stratego.agents.arena import run_arena
+    from stratego.agents.policy import ObservationSettings, observes
     result = run_arena(["random", "heuristic"], games=4, seed=1, setup="agent", num_threads=1, max_plies=300)
     assert result.setup == "agent" and sum(result.record("random", "heuristic")) == 8
 
@@ -446,8 +446,8 @@ def test_arena_plays_deploying_games_and_refuses_blind_policies():
 @pytest.mark.heavy
 def test_reference_network_takes_the_deployment_planes_and_places():
     torch = pytest.importorskip("torch")
-    from stratego.nets import ConvPolicyNet
-    from stratego.torch_policy import TorchPolicy
+    from stratego.agents.nets import ConvPolicyNet
+    from stratego.agents.torch_policy import TorchPolicy
     env = stratego.VecEnv(3, setup="agent", seed=0)
     obs, info = env.reset(seed=0)
     net = ConvPolicyNet(num_actions=env.num_actions, channels=8, blocks=1, deploy=True)

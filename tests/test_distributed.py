@@ -1,4 +1,4 @@
-"""stratego.distributed on a local Ray: the same games as one machine, faults, errors.
+"""stratego.integrations.distributed on a local Ray: the same games as one machine, faults, errors.
 
 Ray pins its own Gymnasium, so these tests run in a venv of their own (`.[test,ray]`,
 the Ray pass of .ci/run, with STRATEGO_REQUIRE_RAY=1: there a missing Ray fails);
@@ -25,7 +25,7 @@ if os.environ.get("STRATEGO_REQUIRE_RAY") == "1":
 else:
     ray = pytest.importorskip("ray")
 
-from stratego import distributed  # noqa: E402
+from stratego.integrations import distributed  # noqa: E402
 from stratego.bench import run_bench  # noqa: E402
 
 
@@ -179,7 +179,7 @@ def test_a_local_ray_runs_its_actors_at_the_drivers_priority():
     # Ray's default puts workers 15 nice levels down: on a busy machine that halved an
     # actor's speed against the same loop in the driver. connect() starts a local Ray
     # without it (its own process: this module's fixture started Ray itself).
-    code = ("import os; from stratego import distributed as d; d.connect(num_cpus=2); "
+    code = ("import os; from stratego.integrations import distributed as d; d.connect(num_cpus=2); "
             "actors, pids = d.start_actors(d.split_games(4, 2)); "
             "print(os.getpriority(os.PRIO_PROCESS, 0), *[os.getpriority(os.PRIO_PROCESS, p) for p in pids])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=240)

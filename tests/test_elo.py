@@ -1,4 +1,4 @@
-"""The Elo fit (stratego.elo): closed forms for two players, known ratings recovered from
+"""The Elo fit (stratego.agents.elo): closed forms for two players, known ratings recovered from
 synthetic results, interval coverage, and clear errors."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from stratego.elo import ELO_PER_LOGIT, Z95, fit_elo
+from stratego.agents.elo import ELO_PER_LOGIT, Z95, fit_elo
 
 
 def synthetic_results(ratings: dict[str, float], games: int, rng: np.random.Generator):

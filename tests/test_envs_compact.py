@@ -156,7 +156,7 @@ def test_gym_env_bad_mask_format():
 @pytest.mark.heavy
 def test_pettingzoo_with_codes_and_bits():
     pytest.importorskip("pettingzoo")
-    from stratego import pettingzoo as stratego_pz
+    from stratego.integrations import pettingzoo as stratego_pz
 
     planes = stratego_pz.raw_env(max_plies=30)
     compact = stratego_pz.raw_env(max_plies=30, **COMPACT)
@@ -186,7 +186,7 @@ def test_pettingzoo_with_codes_and_bits():
 @pytest.mark.heavy
 def test_pettingzoo_api_test_with_codes():
     pettingzoo_test = pytest.importorskip("pettingzoo.test")
-    from stratego import pettingzoo as stratego_pz
+    from stratego.integrations import pettingzoo as stratego_pz
 
     # api_test draws its actions from action_mask entry by entry: the bool mask here.
     pettingzoo_test.api_test(stratego_pz.env(obs_format="codes"), num_cycles=100)

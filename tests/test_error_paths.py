@@ -97,7 +97,7 @@ def test_reset_some_arguments_are_checked_by_each_batch(make):
     with pytest.raises(TypeError):
         batch.reset_some(mask)
     with pytest.raises(ValueError, match=r"seed must be an int in \[0, 2\*\*64\), got -5"):
-        batch.reset_some(mask, -5)  # the seed rule (stratego.seeding): nothing wraps
+        batch.reset_some(mask, -5)  # the seed rule (stratego.common.seeding): nothing wraps
     batch.reset_some(mask, 2**64 - 1)
     env.step(env.sample_actions())
     env.close()

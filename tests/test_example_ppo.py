@@ -68,6 +68,6 @@ def test_example_learns_deployment_with_one_flag(tmp_path):
     assert all(0.0 <= float(r["agent_random"]) <= 1.0 for r in rows if r["phase"] == "evaluation")
     summary = json.loads((out / "summary.json").read_text())
     assert set(summary["final"]) >= {"agent_random", "agent_heuristic"}
-    from stratego.policy_file import load_policy
+    from stratego.agents.policy_file import load_policy
     policy = load_policy(out / "policy.pt")
     assert policy.observation_settings.deploy

@@ -1,4 +1,4 @@
-"""Every file the package writes is written whole or not at all (stratego.atomic_write,
+"""Every file the package writes is written whole or not at all (stratego.common.atomic_write,
 docs/testing.md "Reliability"): a write that fails leaves the target absent or as it
 was, and no temporary file; an append adds whole lines or nothing; a file that ends in
 a partial line is reported by the reader and refused by the appender.
@@ -18,7 +18,7 @@ import textwrap
 import pytest
 
 import stratego
-from stratego.atomic_write import LineAppender, TornTailError, atomic_write, write_file
+from stratego.common.atomic_write import LineAppender, TornTailError, atomic_write, write_file
 from stratego.castle import records as castle_records
 from stratego.records import RecordError, iter_jsonl, read_jsonl, write_jsonl
 
@@ -160,10 +160,10 @@ WRITERS = {
 PRELUDE = """
 import numpy as np
 from stratego import Game
-from stratego.atomic_write import write_file
+from stratego.common.atomic_write import write_file
 from stratego.castle import Game as CastleGame, records as castle_records
-from stratego.pairs import save_pairs
-from stratego.recording import write_dataset
+from stratego.records.pairs import save_pairs
+from stratego.records.dataset import write_dataset
 from stratego.records import RecordWriter, write_jsonl, write_record
 TARGET = {target!r}
 """

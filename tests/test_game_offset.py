@@ -1,6 +1,6 @@
 """VecEnv(game_offset=k): a slice of a larger run plays exactly that run's games.
 
-stratego.distributed splits one run's games among Ray actors; these tests hold the
+stratego.integrations.distributed splits one run's games among Ray actors; these tests hold the
 property it rests on without Ray: every slice's rows equal the whole env's rows, step by
 step, and the slices' checksums add up to the whole's.
 """

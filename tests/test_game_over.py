@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import stratego
-from stratego.gym_env import StrategoEnv
+from stratego.integrations.gym_env import StrategoEnv
 from stratego.variants import load_variant
 
 

@@ -245,7 +245,7 @@ def test_a_policy_returning_bad_actions_is_named(returned, error, match):
 
 
 def test_a_policy_gets_the_observations_it_declares_and_is_seeded():
-    @stratego.policy.observes(history_k=1, belief=True, obs_dtype="float32")
+    @stratego.agents.policy.observes(history_k=1, belief=True, obs_dtype="float32")
     def policy(obs, mask):
         seen.append(obs)
         return np.flatnonzero(mask[0])[:1]

@@ -167,7 +167,7 @@ def test_from_record_names_what_is_wrong():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"field": "A" * 99}, "99 letters"),
+    ({"field": "A" * 99}, "100 letters, got 99"),
     ({"to_move": 2}, "to_move"),
     ({"winner": 0}, "without an end reason"),
     ({"reason": "won"}, "unknown end reason"),

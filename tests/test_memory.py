@@ -36,7 +36,7 @@ def capture(check):
         return check(n, per_game, *args, **kwargs)
     return checked
 for module in (stratego.vec_env, stratego.castle.vec_env):
-    module._check_memory = capture(module._check_memory)
+    module.check_memory = capture(module.check_memory)
 
 def status(field):
     for line in open("/proc/self/status"):

@@ -1,4 +1,4 @@
-"""stratego.openspiel: the game registered with OpenSpiel (needs the openspiel extra:
+"""stratego.integrations.openspiel: the game registered with OpenSpiel (needs the openspiel extra:
 heavy). OpenSpiel's own random-simulation checks, the sampler as
 resample_from_infostate, and OpenSpiel's Python ISMCTS playing with it."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ pytestmark = pytest.mark.heavy
 
 pyspiel = pytest.importorskip("pyspiel")
 
-import stratego.openspiel as sos  # noqa: E402
+import stratego.integrations.openspiel as sos  # noqa: E402
 from open_spiel.python.algorithms import ismcts  # noqa: E402
 
 

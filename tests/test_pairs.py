@@ -1,4 +1,4 @@
-"""Training pairs (stratego.pairs) and `stratego pairs`: each recorded decision with the
+"""Training pairs (stratego.records.pairs) and `stratego pairs`: each recorded decision with the
 decider's observation and mask, tested on the Gravon archive and random games."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 import stratego
 from stratego import cli
 from stratego.history import make_record
-from stratego.pairs import save_pairs, training_pairs
+from stratego.records.pairs import save_pairs, training_pairs
 from stratego.records import RecordError, iter_records, write_jsonl
 
 from conftest import GRAVON, GRAVON_DIR, needs_gravon
@@ -151,7 +151,7 @@ def test_a_folder_of_gravon_records_is_replayed_once(tmp_path, monkeypatch, caps
     calls = _count_plays(monkeypatch)
     assert cli.main(["pairs", str(folder), "-o", str(tmp_path / "p.npz")]) == 0
     assert calls[0] == sum(len(r.moves) for r in chosen)
-    from stratego.viewer import load_game
+    from stratego.viewing.viewer import load_game
     calls[0] = 0
     game = load_game(folder, 2)
     assert calls[0] == len(chosen[2].moves) == len(game.history)

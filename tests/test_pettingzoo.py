@@ -9,7 +9,7 @@ pytestmark = pytest.mark.heavy
 pettingzoo_test = pytest.importorskip("pettingzoo.test")
 
 import stratego  # noqa: E402
-from stratego import pettingzoo as stratego_pz  # noqa: E402
+from stratego.integrations import pettingzoo as stratego_pz  # noqa: E402
 
 
 @pytest.mark.parametrize("variant", ["classic", "barrage", "ultimate-lightning"])
@@ -30,7 +30,7 @@ def test_render_test(capsys):
 
 
 def test_reachable_from_the_package_and_the_spaces():
-    env = stratego.pettingzoo.raw_env(variant="barrage", history_k=2)
+    env = stratego.integrations.pettingzoo.raw_env(variant="barrage", history_k=2)
     env.reset(seed=1)
     assert env.agents == ["player_0", "player_1"] and env.agent_selection == "player_0"
     space = env.observation_space("player_1")

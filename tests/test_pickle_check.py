@@ -1,4 +1,4 @@
-"""A pickled Game of either game binds its parts together (stratego.pickle_check): a
+"""A pickled Game of either game binds its parts together (stratego.common.pickle_check): a
 pickle spliced from two games' parts is refused naming the fault, a pickle made before
 the check loads as before (issue 26, item 5)."""
 from __future__ import annotations

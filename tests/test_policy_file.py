@@ -1,5 +1,5 @@
-"""The saved-policy format (stratego.policy_file), the reference network
-(stratego.nets) and TorchPolicy: the logits layout, save and load, clear refusals, and
+"""The saved-policy format (stratego.agents.policy_file), the reference network
+(stratego.agents.nets) and TorchPolicy: the logits layout, save and load, clear refusals, and
 a saved policy playing in the arena from the command line."""
 from __future__ import annotations
 
@@ -17,13 +17,13 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import stratego  # noqa: E402
-from stratego.nets import ConvPolicyNet  # noqa: E402
-from stratego.policy import ObservationSettings  # noqa: E402
-from stratego.policy_file import (  # noqa: E402
+from stratego.agents.nets import ConvPolicyNet  # noqa: E402
+from stratego.agents.policy import ObservationSettings  # noqa: E402
+from stratego.agents.policy_file import (  # noqa: E402
     FORMAT_VERSION, PolicyFileError, UntrustedFactoryError, load_policy, read_policy_file, registered_networks,
     save_policy,
 )
-from stratego.torch_policy import TorchPolicy, masked_logits  # noqa: E402
+from stratego.agents.torch_policy import TorchPolicy, masked_logits  # noqa: E402
 
 pytestmark = pytest.mark.heavy
 
@@ -89,7 +89,7 @@ def test_round_trip_plays_the_same_moves(saved):
         env.step(a)
     assert policy.metadata["step"] == 12 and policy.metadata["note"] == "tiny"
     assert policy.metadata["stratego_version"] == stratego.__version__
-    assert policy.factory == "stratego.nets:ConvPolicyNet" and policy.kwargs["channels"] == 8
+    assert policy.factory == "stratego.agents.nets:ConvPolicyNet" and policy.kwargs["channels"] == 8
     assert policy.variant == stratego.load_variant("classic")
     assert policy.observation_settings == ObservationSettings()
     record = read_policy_file(path)
@@ -115,7 +115,7 @@ def test_a_compiled_network_is_saved_as_the_network_it_wraps(tmp_path):
     net = tiny_net()
     compiled = torch.compile(net)  # compiles lazily, at the first call: none here
     policy = load_policy(save_policy(tmp_path / "c.pt", compiled))
-    assert policy.factory == "stratego.nets:ConvPolicyNet"
+    assert policy.factory == "stratego.agents.nets:ConvPolicyNet"
     env = stratego.VecEnv(4, "classic", seed=0)
     np.testing.assert_array_equal(policy(env.obs, env.action_mask), TorchPolicy(net)(env.obs, env.action_mask))
 
@@ -159,7 +159,7 @@ def rewrite(path, tmp_path, change):
     (lambda r: r.update(format_version=FORMAT_VERSION + 1), "format version 2; this build reads versions 1 to 1"),
     (lambda r: r.pop("metadata"), r"lacks \['metadata'\]"),
     (lambda r: r["network"].update(factory="no_such_pkg.nets:Net"), "neither one of stratego's networks"),
-    (lambda r: r["network"].update(factory="stratego.nets"), "must be 'module:Class'"),
+    (lambda r: r["network"].update(factory="stratego.agents.nets"), "must be 'module:Class'"),
     (lambda r: r["network"].update(factory=":Net"), r"must be 'module:Class' \(dotted Python names\)"),
     (lambda r: r["network"].update(factory="a b:Net"), "dotted Python names"),
     (lambda r: r["network"].update(factory="torch.nn:Module"), "neither one of stratego's networks"),
@@ -187,7 +187,7 @@ def test_broken_files_are_refused_with_the_cause(saved, tmp_path, change, messag
 
 @pytest.mark.parametrize("factory, message", [
     ("no_such_pkg.nets:Net", "cannot import module 'no_such_pkg.nets'"),
-    ("stratego.nets:Missing", "has no 'Missing'"),
+    ("stratego.agents.nets:Missing", "has no 'Missing'"),
     ("os:system", "is not a torch.nn.Module class"),
     # nn.Module itself builds, but has no forward: a clear refusal, not NotImplementedError.
     ("torch.nn:Module", "fails on one empty observation: NotImplementedError"),
@@ -271,7 +271,7 @@ def test_a_saved_policy_plays_in_the_arena_from_the_command_line(saved, tmp_path
     by_name = {p["name"]: p for p in data["players"]}
     assert by_name[str(path)]["games"] == 12 and by_name["random"]["elo"] == 0.0
     # The same games from Python, with the loaded policy given as an object.
-    from stratego.arena import run_arena
+    from stratego.agents.arena import run_arena
     result = run_arena(["random", (str(path), load_policy(path))], games=6, seed=3, max_plies=150)
     assert result.to_dict()["players"] == data["players"]
 
@@ -312,7 +312,7 @@ def test_arena_refuses_an_untrusted_file_and_runs_nothing(saved, tmp_path, capsy
 
 
 USER_NET = '''
-from stratego.nets import ConvPolicyNet
+from stratego.agents.nets import ConvPolicyNet
 
 class UserNet(ConvPolicyNet):
     """A network of the user's own, in a module of its own."""
@@ -377,7 +377,7 @@ def test_a_registered_network_loads_without_trust(tmp_path, monkeypatch):
 
 PEAK_SCRIPT = '''
 import resource, sys
-from stratego.policy_file import PolicyFileError, load_policy
+from stratego.agents.policy_file import PolicyFileError, load_policy
 load_policy(sys.argv[1])  # a good file: warms everything up
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 try:
@@ -407,9 +407,9 @@ def test_a_small_file_cannot_make_the_loader_allocate(saved, tmp_path):
     assert growth < 48, f"refusing the file took {growth} MiB"
     # A network larger than max_bytes is refused by its size, before it is built (its
     # weights must match the file's, so only buffers it does not save can outgrow a file).
-    from stratego.policy_file import _build
+    from stratego.agents.policy_file import _build
     with pytest.raises(PolicyFileError, match=r"would take [\d,]+ bytes; the limit is 1,000 \(max_bytes\)"):
-        _build("stratego.nets:ConvPolicyNet", {"channels": 8, "blocks": 1}, {}, max_bytes=1000)
+        _build("stratego.agents.nets:ConvPolicyNet", {"channels": 8, "blocks": 1}, {}, max_bytes=1000)
     with pytest.raises(PolicyFileError, match=r"bytes; a policy file may take at most 1,000 \(max_bytes\)"):
         load_policy(path, max_bytes=1000)
 

@@ -1,5 +1,5 @@
 """Joining a Ray cluster is bounded, and needs no Ray to refuse an address that is no Ray
-head (stratego.distributed.probe_ray_head): servers on the loopback that accept and say
+head (stratego.integrations.distributed.probe_ray_head): servers on the loopback that accept and say
 nothing, answer something else, or answer HTTP/2 as a head's GCS does. The part that runs
 Ray's own connect is in tests/test_distributed.py (marker `ray`)."""
 from __future__ import annotations
@@ -15,7 +15,7 @@ import types
 import numpy as np
 import pytest
 
-from stratego import distributed
+from stratego.integrations import distributed
 
 
 class FakeServer:

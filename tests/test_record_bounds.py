@@ -15,7 +15,7 @@ from stratego.records import (
     MAX_JSONL_MOVES, MAX_MOVES, GameRecord, Move, RecordError, load_records, read_jsonl, read_record,
     record_to_json, write_jsonl, write_record,
 )
-from stratego.jsonl import MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS
+from stratego.records.jsonl import MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS
 
 
 def _endless_field() -> str:
@@ -129,7 +129,7 @@ def test_reading_keeps_the_move_cache_bounded(tmp_path):
     # however many spellings of moves the files it reads hold.
     import json
     import tracemalloc
-    from stratego import jsonl
+    from stratego.records import jsonl
 
     base = json.loads(record_to_json(stratego.Game("classic", seed=0).record()))
     moves = _spellings(4 * 14_000)

@@ -13,14 +13,14 @@ import numpy as np
 import pytest
 
 import stratego
-from stratego.recording import IncompleteRecordError
+from stratego.records.recording import IncompleteRecordError
 
 # Short games, so that many end within a few hundred steps.
 SHORT = dict(max_plies=150)
 VARIANTS = ["classic", "barrage", "seed-tournament", "ultimate-lightning"]  # rescue in the last two
 
 
-def play(env: stratego.VecEnv, steps: int, check=None) -> list[stratego.recording.RecordedGames]:
+def play(env: stratego.VecEnv, steps: int, check=None) -> list[stratego.records.recording.RecordedGames]:
     """Steps env with random legal actions; after each step pops the records and hands
     (env, records) to check. Returns every RecordedGames popped."""
     popped = []
@@ -301,8 +301,8 @@ def read_lines(path) -> list[str]:
 
 
 def test_a_dataset_replays_and_is_the_same_for_any_thread_count(tmp_path):
-    from stratego.jsonl import iter_jsonl
-    from stratego.recording import write_dataset
+    from stratego.records.jsonl import iter_jsonl
+    from stratego.records.dataset import write_dataset
 
     files = []
     for threads in (1, 2):
@@ -322,7 +322,7 @@ def test_a_dataset_replays_and_is_the_same_for_any_thread_count(tmp_path):
 def test_a_dataset_counts_games_by_slot_not_by_speed(tmp_path):
     """Each slot writes its first games: 10 games of 4 slots are 3, 3, 2 and 2 games, the
     first of each slot, whatever their lengths."""
-    from stratego.recording import write_dataset
+    from stratego.records.dataset import write_dataset
 
     path = tmp_path / "games.jsonl"
     write_dataset(path, 10, num_envs=4, seed=5, max_plies=120)
@@ -340,7 +340,7 @@ def test_a_dataset_counts_games_by_slot_not_by_speed(tmp_path):
 
 def test_cli_record_writes_gzip_and_bot_games(tmp_path, capsys):
     from stratego import cli
-    from stratego.jsonl import iter_jsonl
+    from stratego.records.jsonl import iter_jsonl
 
     path = tmp_path / "games.jsonl.gz"
     assert cli.main(["record", "--games", "12", "--num-envs", "6", "--variant", "barrage", "--red", "heuristic",
@@ -369,7 +369,7 @@ def test_cli_record_bad_settings(argv, message, tmp_path, capsys):
 
 
 def test_write_dataset_refuses_bad_players_and_counts(tmp_path):
-    from stratego.recording import write_dataset
+    from stratego.records.dataset import write_dataset
 
     with pytest.raises(ValueError, match=r"games must be an int >= 1, got 0"):
         write_dataset(tmp_path / "a.jsonl", 0)
@@ -382,7 +382,7 @@ def test_write_dataset_refuses_bad_players_and_counts(tmp_path):
 def test_an_incomplete_record_leaves_no_file_and_names_the_option(name, tmp_path, capsys):
     # gravon has no ply cap: with a record of 20 actions the first game outlives it.
     from stratego import cli
-    from stratego.recording import write_dataset
+    from stratego.records.dataset import write_dataset
 
     path = tmp_path / name
     with pytest.raises(IncompleteRecordError, match=r"game 1 of env slot \d+ played \d+ actions, more than the "

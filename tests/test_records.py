@@ -15,7 +15,7 @@ from stratego.records import (
     parse_square,
     read_record,
 )
-from stratego import gravon_xml
+from stratego.records import gravon_xml
 
 from conftest import GRAVON, GRAVON_DIR
 from conftest import needs_gravon as needs_data
@@ -292,14 +292,14 @@ def test_not_utf8():
 @pytest.mark.parametrize(
     "field, message",
     [
-        (FIELD[:99], "99 letters; expected exactly 100"),
-        (FIELD + "A", "101 letters; expected exactly 100"),
-        ("", "0 letters"),
+        (FIELD[:99], "a field has 100 letters, got 99"),
+        (FIELD + "A", "a field has 100 letters, got 101"),
+        ("", "got 0"),
         (FIELD[:5] + "Z" + FIELD[6:], "'Z'"),
         (FIELD[:5] + "a" + FIELD[6:], "'a'"),
         (FIELD[:5] + " " + FIELD[6:], "' '"),
-        (FIELD[:5] + "_" + FIELD[6:], "lakes"),
-        (FIELD[:42] + "A" + FIELD[43:], "lakes"),
+        (FIELD[:5] + "_" + FIELD[6:], "square F1 .letter 6. must be a piece or 'A'"),
+        (FIELD[:42] + "A" + FIELD[43:], "square C5 .letter 43. must be a lake"),
     ],
     ids=["short", "long", "empty", "letter-Z", "lowercase", "space", "extra-lake",
          "missing-lake"],

@@ -216,7 +216,7 @@ def _line(**changes):
     (_line(moves=["A4-C6"]), "move 1: no action moves"),
     (_line(moves=["A4-B5"]), r"move 1: A4-B5: a diagonal move; this variant has only moves along rows and columns"),
     (_line(moves=["Z4-A5"]), "move 1: bad move"),
-    (_line(field="A" * 100), "field square C5 is .A.; expected lakes"),
+    (_line(field="A" * 100), "field: square C5 .letter 43. must be a lake '_', got 'A'"),
     (_line(to_move=2), "to_move must be 0"),
     (_line(winner=5), "winner must be"),
     (_line(reason="lost"), "unknown end reason"),
@@ -297,7 +297,7 @@ def test_a_move_the_variant_has_no_action_for_is_named_not_numbered():
 def test_the_writers_tables_are_the_readers_read_backwards():
     """Gravon result types and game types are written down once (the reader's tables);
     the writer's are derived from them."""
-    from stratego.gravon_replay import GRAVON_VARIANTS, _CONCEDED_TYPES, _DECIDED_TYPES, _result_type
+    from stratego.records.gravon_replay import GRAVON_VARIANTS, _CONCEDED_TYPES, _DECIDED_TYPES, _result_type
     for result, reasons in _DECIDED_TYPES.items():
         for reason in reasons:  # 2 is the drawn one
             assert _result_type(reason, None if result == 2 else 0) == result

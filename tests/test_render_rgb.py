@@ -1,5 +1,5 @@
 """render_mode="rgb_array" (issue 29, item 1): the boards as RGB images drawn with NumPy
-(stratego.raster, stratego.castle.raster), for the Gymnasium env and the PettingZoo envs of
+(stratego.viewing.raster, stratego.castle.raster), for the Gymnasium env and the PettingZoo envs of
 both games; and what video tools and SB3's make_vec_env do with them (heavy: SB3, moviepy)."""
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import stratego
-from stratego.gym_env import ENV_ID, StrategoEnv
-from stratego.raster import BACKGROUND, board_rgb, rgb
-from stratego.svg import COLORS, MARGIN, SQUARE
+from stratego.integrations.gym_env import ENV_ID, StrategoEnv
+from stratego.viewing.raster import BACKGROUND, board_rgb, rgb
+from stratego.viewing.svg import COLORS, MARGIN, SQUARE
 
 
 def _square_pixel(picture: np.ndarray, column: int, row: int, dx: int, dy: int) -> np.ndarray:
@@ -100,7 +100,7 @@ def test_castle_pictures_show_a_seat_only_what_it_knows():
 def test_pettingzoo_rgb_array_is_the_full_board(game):
     pytest.importorskip("pettingzoo")
     if game == "classic":
-        from stratego import pettingzoo as pz
+        from stratego.integrations import pettingzoo as pz
     else:
         from stratego.castle import pettingzoo as pz
     env = pz.env(render_mode="rgb_array")

@@ -1,4 +1,4 @@
-"""stratego.rllib: the RLlib MultiAgentEnv, RLlib's checker, and a short PPO run.
+"""stratego.integrations.rllib: the RLlib MultiAgentEnv, RLlib's checker, and a short PPO run.
 
 Runs in the Ray pass of .ci/run (its own venv, STRATEGO_REQUIRE_RAY=1); skips elsewhere
 when Ray is not installed.
@@ -20,7 +20,7 @@ pytest.importorskip("torch")
 
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
 
-from stratego.rllib import StrategoMultiAgentEnv  # noqa: E402
+from stratego.integrations.rllib import StrategoMultiAgentEnv  # noqa: E402
 
 
 @pytest.mark.parametrize("config", [{}, {"flatten": True, "variant": "barrage"}])

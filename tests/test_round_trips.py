@@ -17,10 +17,10 @@ from hypothesis import strategies as st  # noqa: E402
 import stratego  # noqa: E402
 from stratego import castle  # noqa: E402
 from stratego.castle import records as castle_records  # noqa: E402
-from stratego.gravon_replay import record_to_gravon  # noqa: E402
-from stratego.gravon_xml import format_record, read_record  # noqa: E402
+from stratego.records.gravon_replay import record_to_gravon  # noqa: E402
+from stratego.records.gravon_xml import format_record, read_record  # noqa: E402
 from stratego.history import RecordError  # noqa: E402
-from stratego.jsonl import read_jsonl, write_jsonl  # noqa: E402
+from stratego.records.jsonl import read_jsonl, write_jsonl  # noqa: E402
 from stratego.variants import RULE_SETTINGS, SWITCHES, variants  # noqa: E402
 
 EXAMPLES = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -160,7 +160,7 @@ def test_a_batch_refuses_an_unknown_rule_setting():
 
 def test_a_record_header_with_a_misspelt_setting_is_refused():
     from stratego.history import RecordError
-    from stratego.jsonl import record_from_json, record_to_json
+    from stratego.records.jsonl import record_from_json, record_to_json
 
     line = json.loads(record_to_json(stratego.Game(seed=3).record()))
     line["rules"] = {"two_square_limt": 5}

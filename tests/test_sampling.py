@@ -385,7 +385,7 @@ def test_the_batch_samples_the_games_it_can_with_skip(mode: str) -> None:
 def test_piece_types_follow_the_start_fields_squares_in_worlds_too() -> None:
     # GameState.piece_types(player): types by piece id, ids handed out in increasing
     # squares of a field; a world keeps the ids and gives them its own types (what
-    # stratego.openspiel rebuilds a world's setup from).
+    # stratego.integrations.openspiel rebuilds a world's setup from).
     g = stratego.Game.from_field(stratego.Game("barrage", seed=4).field, 0, "barrage")
     for player, first in ((0, "B"), (1, "N")):
         letters = [c for c in g.field if first <= c <= chr(ord(first) + 11)]

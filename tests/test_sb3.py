@@ -1,4 +1,4 @@
-"""stratego.sb3: Stable-Baselines3's VecEnv API over the learner-vs-opponent batch, and
+"""stratego.integrations.sb3: Stable-Baselines3's VecEnv API over the learner-vs-opponent batch, and
 a short sb3-contrib MaskablePPO run on it (needs the train extra: heavy)."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ sb3 = pytest.importorskip("stable_baselines3")
 pytest.importorskip("sb3_contrib")
 
 import stratego  # noqa: E402
-from stratego.sb3 import SB3VecEnv  # noqa: E402
+from stratego.integrations.sb3 import SB3VecEnv  # noqa: E402
 
 
 def test_reset_step_and_terminal_observations() -> None:
@@ -95,7 +95,7 @@ def test_maskable_ppo_on_gym_make_trains_without_warnings(flatten: bool) -> None
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_checker import check_env
 
-    from stratego.sb3 import BoardFeatures
+    from stratego.integrations.sb3 import BoardFeatures
 
     from tqdm import TqdmExperimentalWarning
 
@@ -121,7 +121,7 @@ def test_maskable_ppo_on_gym_make_trains_without_warnings(flatten: bool) -> None
 def test_board_features_refuses_what_is_no_board() -> None:
     from gymnasium import spaces
 
-    from stratego.sb3 import BoardFeatures
+    from stratego.integrations.sb3 import BoardFeatures
     with pytest.raises(ValueError, match="float32 Box"):
         BoardFeatures(spaces.Box(0, 255, (68, 10, 10), np.uint8))
     with pytest.raises(ValueError, match=r"\(C, 10, 10\)"):

@@ -1,4 +1,4 @@
-"""The one seed rule of both games (stratego.seeding, docs/api.md "Seeds"): an integer in
+"""The one seed rule of both games (stratego.common.seeding, docs/api.md "Seeds"): an integer in
 [0, 2**64), NumPy's too; nothing wraps (2**64 is not seed 0, -1 not 2**64 - 1), a
 non-integer is a TypeError, an integer outside the range a ValueError, from every call
 that takes a seed."""
@@ -57,12 +57,12 @@ def _castle_reset_some(seed):
 
 
 def _gym_env(seed):
-    from stratego.gym_env import StrategoEnv
+    from stratego.integrations.gym_env import StrategoEnv
     return StrategoEnv().reset(seed=seed)
 
 
 def _classic_pettingzoo(seed):
-    pz = pytest.importorskip("stratego.pettingzoo")
+    pz = pytest.importorskip("stratego.integrations.pettingzoo")
     return pz.raw_env().reset(seed=seed)
 
 

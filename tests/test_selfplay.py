@@ -10,7 +10,7 @@ import stratego
 from gymnasium.vector import AutoresetMode
 from gymnasium.wrappers.vector import DtypeObservation, FlattenObservation, RecordEpisodeStatistics
 from stratego import VecEnv
-from stratego.selfplay import per_player_gae
+from stratego.agents.selfplay import per_player_gae
 
 from gymnasium_versions import SAME_STEP_WRAPPERS
 

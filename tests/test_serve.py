@@ -21,8 +21,8 @@ import pytest
 import stratego
 from stratego.cli import main
 from stratego.records import iter_jsonl
-from stratego.render import square_name
-from stratego.svg import COLORS
+from stratego.notation import square_name
+from stratego.viewing.svg import COLORS
 
 pytestmark = pytest.mark.heavy
 
@@ -340,8 +340,8 @@ def test_stratego_serve_binds_to_this_machine_by_default(monkeypatch):
 
 def test_a_saved_policy_from_the_command_line_plays_its_own_variant_only(tmp_path):
     torch = pytest.importorskip("torch")
-    from stratego.nets import ConvPolicyNet
-    from stratego.policy_file import save_policy
+    from stratego.agents.nets import ConvPolicyNet
+    from stratego.agents.policy_file import save_policy
     from stratego.web import load_policies
 
     torch.manual_seed(0)

@@ -18,10 +18,10 @@ import pytest
 import stratego
 from stratego.cli import main
 from stratego.notation import parse_move
-from stratego.render import square_name
-from stratego.terminal import play_game
+from stratego.notation import square_name
+from stratego.viewing.terminal import play_game
 from stratego.records import write_jsonl
-from stratego.viewer import load_game, result_text
+from stratego.viewing.viewer import load_game, result_text
 
 from patience import patience
 from test_records import BILLION_LAUGHS, EXTERNAL_ENTITY, FIELD, GOOD, with_moves
@@ -225,7 +225,7 @@ HOSTILE = {
     "billion-laughs": (BILLION_LAUGHS, "DOCTYPE"),
     "external-entity": (EXTERNAL_ENTITY, "DOCTYPE"),
     "truncated": (GOOD[:150], "malformed or truncated"),
-    "bad-field": (GOOD.replace(FIELD, FIELD[:99]), "99 letters"),
+    "bad-field": (GOOD.replace(FIELD, FIELD[:99]), "100 letters, got 99"),
     "illegal-move": (with_moves('<move id="1" source="A1" target="A2"/>'), "move 1"),
     "not-utf8": (GOOD.encode("utf-16"), "UTF-8"),
     "binary": (b"\x00\x01\x02garbage", "malformed"),
@@ -304,7 +304,7 @@ def test_view_and_replay_a_json_lines_file_by_index(tmp_path, capsys):
         main(["view", str(path), "--index", "3", "-o", str(tmp_path / "no.html")])
     assert "has 3 game(s)" in capsys.readouterr().err and not (tmp_path / "no.html").exists()
     lines = iter(["e", "q"])
-    from stratego.terminal import replay_game
+    from stratego.viewing.terminal import replay_game
     printed = []
     assert replay_game(load_game(path, 1), read=lambda prompt: next(lines), write=printed.append) == 0
     assert any(line.startswith(f"Move {games[1].ply} of {games[1].ply}:") for line in printed)

@@ -15,7 +15,7 @@ import pytest
 
 import stratego
 from stratego import _core
-from stratego.threads import cgroup_cpu_limit, default_num_threads
+from stratego.common.threads import cgroup_cpu_limit, default_num_threads
 
 from patience import patience
 
@@ -265,7 +265,7 @@ def test_cgroup_v1_quota(tmp_path):
 
 
 def test_default_rounds_a_quota_up(monkeypatch):
-    import stratego.threads as threads
+    import stratego.common.threads as threads
 
     monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(64)))

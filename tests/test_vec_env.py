@@ -384,7 +384,7 @@ def test_bad_seeds_raise_type_error(seed):
 
 
 def test_seeds_are_the_integers_below_2_to_the_64():
-    # The seed rule (stratego.seeding): nothing wraps, so 2**64 is not seed 0; an accepted
+    # The seed rule (stratego.common.seeding): nothing wraps, so 2**64 is not seed 0; an accepted
     # seed plays its own games, the same each time, NumPy's integers as Python's.
     def first_steps(seed):
         e = VecEnv(2, seed=seed)

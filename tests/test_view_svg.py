@@ -13,8 +13,8 @@ import pytest
 
 import stratego
 from stratego.notation import parse_square
-from stratego.render import square_name
-from stratego.render import RANK_SYMBOLS, board_order
+from stratego.notation import square_name
+from stratego.viewing.render import RANK_SYMBOLS, board_order
 
 import boards
 

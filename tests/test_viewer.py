@@ -9,7 +9,7 @@ import re
 import pytest
 
 import stratego
-from stratego.viewer import VIEWS, game_frames, result_text, viewer_html
+from stratego.viewing.viewer import VIEWS, game_frames, result_text, viewer_html
 
 VIEW_OPP_KNOWN, VIEW_TYPE_MASK = stratego._core.VIEW_OPP_KNOWN, stratego._core.VIEW_TYPE_MASK
 RANKS = ("B", "S", "2", "3", "4", "5", "6", "7", "8", "9", "10", "F")

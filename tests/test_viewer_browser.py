@@ -16,8 +16,8 @@ import pytest
 
 import stratego
 from stratego.cli import main
-from stratego.render import square_name
-from stratego.viewer import game_frames, load_game, result_text, viewer_html
+from stratego.notation import square_name
+from stratego.viewing.viewer import game_frames, load_game, result_text, viewer_html
 
 from conftest import GRAVON_DIR, needs_gravon
 

@@ -9,8 +9,9 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from stratego import _core
-from stratego.threads import resolve_num_threads
-from stratego.vec_shell import AUTORESET_MODES, VecShell, _autoreset_mode
+from stratego.common.threads import resolve_num_threads
+from stratego.common.arguments import check_autoreset_mode
+from stratego.vec_shell import AUTORESET_MODES, VecShell
 
 
 class TinyVecEnv(VecShell):
@@ -19,7 +20,7 @@ class TinyVecEnv(VecShell):
     def __init__(self, tiny, num_envs: int, *, num_threads: int = 1, illegal_action: str = "raise",
                  autoreset_mode=AutoresetMode.SAME_STEP, max_plies: int = 50):
         n = self.num_envs = num_envs
-        self.autoreset_mode = _autoreset_mode(autoreset_mode)
+        self.autoreset_mode = check_autoreset_mode(autoreset_mode)
         self._mode = {"raise": _core.ILLEGAL_RAISE, "lose": _core.ILLEGAL_LOSES}[illegal_action]
         view = (tiny.OBS_BYTES,)
         self._allocate_outputs(n, tiny.NUM_PLAYERS, tiny.NUM_ACTIONS, np.bool_, view, view, np.uint8, True)

@@ -197,6 +197,22 @@ int parse_player(PyObject *obj, const char *name, int *out) {
     return 0;
 }
 
+/* A Gravon field's text: a str of ASCII letters (the engine's reader, board_from_field,
+ * checks their number and meaning). `prefix` begins the message of a refusal. */
+int parse_field(PyObject *obj, const char *prefix, const char **field, Py_ssize_t *len) {
+    if (!PyUnicode_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%sa field must be a str of 100 letters, got %s", prefix, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    if (!PyUnicode_IS_ASCII(obj)) {
+        PyErr_Format(PyExc_ValueError, "%sa field has 100 ASCII letters (A, _, B-Y), got %zd characters "
+                     "with non-ASCII ones", prefix, PyUnicode_GET_LENGTH(obj));
+        return -1;
+    }
+    *field = PyUnicode_AsUTF8AndSize(obj, len);
+    return *field == NULL ? -1 : 0;
+}
+
 int parse_square(PyObject *obj, const char *name, int *out) {
     long v;
     if (parse_int_in(obj, name, 0, SQ_NB - 1, "a square index in [0, 99]", &v) < 0) return -1;

@@ -64,6 +64,7 @@ int deploy_sides_parse(PyObject *obj, const Rules *r, int *out);
 int obs_spec_parse(long history_k, int probabilities, int as_float, int codes, const Rules *r, ObsSpec *spec);
 int parse_action(PyObject *obj, int *out);
 int parse_bot(PyObject *obj, int *out);
+int parse_field(PyObject *obj, const char *prefix, const char **field, Py_ssize_t *len);
 int parse_history_k(PyObject *obj, long *out);
 int parse_num_envs(PyObject *obj, long *out);
 int parse_int_in(PyObject *obj, const char *name, long lo, long hi, const char *expected, long *out);

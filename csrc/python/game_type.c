@@ -80,13 +80,7 @@ static PyObject *GameState_set_field(GameStateObject *self, PyObject *args) {
     GameState fresh;
     if (!PyArg_ParseTuple(args, "UO|p", &field_obj, &to_move_obj, &allow_flagless)) goto done;
     if (parse_player(to_move_obj, "to_move", &to_move) < 0 || GameState_check_ready(self) < 0) goto done;
-    if (!PyUnicode_IS_ASCII(field_obj)) {
-        PyErr_Format(PyExc_ValueError, "bad field: a field has 100 ASCII letters (A, _, B-Y), got %zd characters "
-                     "with non-ASCII ones", PyUnicode_GET_LENGTH(field_obj));
-        goto done;
-    }
-    field = PyUnicode_AsUTF8AndSize(field_obj, &len);
-    if (field == NULL) goto done;
+    if (parse_field(field_obj, "bad field: ", &field, &len) < 0) goto done;
     if (game_from_field(&fresh, &self->rules, field, (size_t)len, to_move, err, sizeof(err)) < 0) {
         PyErr_Format(PyExc_ValueError, "bad field: %s", err);
         goto done;
@@ -347,7 +341,7 @@ static PyObject *GameState_cells(GameStateObject *self, PyObject *unused) {
 /* piece_types(player) -> bytes: the type of each of the player's pieces in id order, on
  * the board or captured. Ids follow the order the pieces were placed in (a field's in
  * increasing squares), so a world (sample_worlds) names the types it gave to the pieces
- * of the start position: stratego.openspiel rebuilds a world's setups from it. */
+ * of the start position: stratego.integrations.openspiel rebuilds a world's setups from it. */
 static PyObject *GameState_piece_types(GameStateObject *self, PyObject *player_obj) {
     int player;
     if (parse_player(player_obj, "player", &player) < 0 || GameState_check_ready(self) < 0) return NULL;

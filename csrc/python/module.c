@@ -75,6 +75,48 @@ static PyObject *core_record_capacity_bound(PyObject *mod, PyObject *rules_obj) 
     return PyLong_FromUnsignedLong(record_capacity_bound(&rules));
 }
 
+/* setup_zone(rules, player) -> the board squares of player's setup zone, increasing:
+ * the squares rules_in_setup_zone() names in the player's frame (rules.h), so that Python
+ * (the OpenSpiel game's chance nodes) reads the zone instead of deriving it. */
+static PyObject *core_setup_zone(PyObject *mod, PyObject *args) {
+    STRATEGO_UNUSED(mod);
+    PyObject *rules_obj = NULL, *player_obj = NULL, *list = NULL, *result = NULL;
+    Rules rules;
+    int player;
+    if (!PyArg_ParseTuple(args, "OO", &rules_obj, &player_obj)) goto done;
+    if (rules_from_dict(rules_obj, &rules) < 0 || parse_player(player_obj, "player", &player) < 0) goto done;
+    list = PyList_New(0);
+    if (list == NULL) goto done;
+    for (int sq = 0; sq < SQ_NB; sq++) {
+        if (!rules_in_setup_zone(&rules, sq_to_frame(sq, player))) continue;
+        PyObject *item = PyLong_FromLong(sq);
+        int failed = item == NULL || PyList_Append(list, item) < 0;
+        Py_XDECREF(item);
+        if (failed) goto done;
+    }
+    result = PyList_AsTuple(list);
+done:
+    Py_XDECREF(list);
+    return result;
+}
+
+/* check_field(field) -> None, or ValueError with board_from_field's message naming the
+ * first bad square: a Gravon field's letters and lakes as the engine reads them (records
+ * check theirs here rather than keep a second alphabet). */
+static PyObject *core_check_field(PyObject *mod, PyObject *field_obj) {
+    STRATEGO_UNUSED(mod);
+    GameState scratch;
+    char err[200];
+    const char *field;
+    Py_ssize_t len;
+    if (parse_field(field_obj, "", &field, &len) < 0) return NULL;
+    if (board_from_field(&scratch, field, (size_t)len, err, sizeof(err)) < 0) {
+        PyErr_SetString(PyExc_ValueError, err);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 /* record_game_bytes(capacity) -> the memory a recording batch holds a game */
 static PyObject *core_record_game_bytes(PyObject *mod, PyObject *capacity_obj) {
     STRATEGO_UNUSED(mod);
@@ -285,7 +327,7 @@ static PyObject *core_check_num_envs(PyObject *mod, PyObject *obj) {
 }
 
 /* check_seed(seed) -> seed as an int, by the rule every seed of both games follows
- * (parse_seed): stratego.seeding asks it, so Python holds no copy of the rule. */
+ * (parse_seed): stratego.common.seeding asks it, so Python holds no copy of the rule. */
 static PyObject *core_check_seed(PyObject *mod, PyObject *obj) {
     STRATEGO_UNUSED(mod);
     uint64_t seed;
@@ -321,6 +363,10 @@ static PyMethodDef core_methods[] = {
     {"num_actions", core_num_actions, METH_O, "num_actions(rules) -> size of the variant's action space."},
     {"record_capacity_bound", core_record_capacity_bound, METH_O,
      "record_capacity_bound(rules) -> the most actions a game can have (its record's exact bound), 0: none."},
+    {"setup_zone", core_setup_zone, METH_VARARGS,
+     "setup_zone(rules, player) -> the board squares of player's setup zone, in increasing order."},
+    {"check_field", core_check_field, METH_O,
+     "check_field(field) -> None; ValueError naming the first bad square of a Gravon field (letters, lakes)."},
     {"record_game_bytes", core_record_game_bytes, METH_O,
      "record_game_bytes(capacity) -> bytes a recording batch holds a game."},
     {"codes_table", core_codes_table, METH_NOARGS,
@@ -412,6 +458,7 @@ static int core_exec(PyObject *m) {
         PyModule_AddIntConstant(m, "CODES_PROGRESS", CODES_PROGRESS) < 0 ||
         PyModule_AddIntConstant(m, "CODES_HISTORY", CODES_HISTORY) < 0 ||
         PyModule_AddIntConstant(m, "CODES_NO_MOVE", CODES_NO_MOVE) < 0 ||
+        PyModule_AddIntConstant(m, "CODES_DEPLOY_NB", CODES_DEPLOY_NB) < 0 ||
         PyModule_AddIntConstant(m, "OBS_BOARD_CHANNELS", OBS_HISTORY) < 0 ||
         PyModule_AddIntConstant(m, "HISTORY_NB", HISTORY_NB) < 0 ||
         PyModule_AddIntConstant(m, "VIEW_OWN", VIEW_OWN) < 0 ||

@@ -2,19 +2,21 @@
 
 Not affiliated with Jumbo, who own the Stratego trademark.
 """
-from . import _core, policy, records
+from . import _core, records
+from .agents import policy
 from .actions import (
     ACTION_MAX, ACTION_NB, action_to_move, action_to_squares, decode_action, move_to_action,
     rescue_to_action, squares_to_action,
 )
-from .compact import codes_bytes, expand_full_observation, expand_observation, mask_bytes, pack_mask, unpack_mask
+from .common.arrays import mask_bytes, pack_mask, unpack_mask
+from .compact import codes_bytes, expand_full_observation, expand_observation
 from .game import Game
 from .observation import OBSERVATION_VERSION, channel_names, format_observation
 from .notation import format_move, format_square, parse_move, parse_square
-from .threads import default_num_threads
+from .common.threads import default_num_threads
 from .variants import Variant, load_variant, variants
 from .vec_env import END_REASONS, VecEnv
-from .gym_env import StrategoEnv  # registers the Gymnasium id "stratego/Stratego-v0"
+from .integrations.gym_env import StrategoEnv  # registers the Gymnasium id "stratego/Stratego-v0"
 
 __version__ = "0.1.0"
 STATE_BYTES: int = _core.STATE_BYTES
@@ -31,8 +33,8 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    # stratego.pettingzoo needs the train extra: imported on first use, not with stratego.
+    # stratego.integrations.pettingzoo needs the train extra: imported on first use, not with stratego.
     if name == "pettingzoo":
         import importlib
-        return importlib.import_module(".pettingzoo", __name__)
+        return importlib.import_module(".integrations.pettingzoo", __name__)
     raise AttributeError(f"module 'stratego' has no attribute {name!r}")

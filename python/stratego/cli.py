@@ -5,11 +5,11 @@ import argparse
 import sys
 
 from . import _core
-from .atomic_write import target_path, write_file
-from .arguments import MAX_ENVS, MAX_THREADS, float_in, int_in
+from .common.atomic_write import target_path, write_file
+from .common.arguments import MAX_ENVS, MAX_THREADS, float_in, int_in
 from .bench import format_result, run_bench
-from .distributed import CONNECT_TIMEOUT, ActorFailed
-from .threads import default_num_threads
+from .integrations.distributed import CONNECT_TIMEOUT, ActorFailed
+from .common.threads import default_num_threads
 from .variants import RULE_SETTINGS, load_variant, variants
 
 MAX_STEPS = 2**31 - 1
@@ -87,7 +87,7 @@ def _bench_castle(args: argparse.Namespace) -> int:
 
 
 def _bench_ray(args: argparse.Namespace) -> int:
-    from .distributed import connect, run_bench_ray
+    from .integrations.distributed import connect, run_bench_ray
     if args.seconds:
         raise ValueError("--ray runs --steps (a timed run has no checksum to compare): leave out --seconds")
     address = None if args.ray == "local" else args.ray
@@ -106,7 +106,7 @@ def _bench_ray(args: argparse.Namespace) -> int:
 
 
 def _arena(args: argparse.Namespace) -> int:
-    from .arena import run_arena
+    from .agents.arena import run_arena
     if args.json:
         target_path(args.json, "JSON file")  # refused before the games, not after
     result = run_arena(args.players, games=args.games, variant=args.variant, seed=args.seed, setup=args.setup,
@@ -128,7 +128,7 @@ def _view(args: argparse.Namespace) -> int:
         page = castle_viewer.viewer_html(castle_viewer.load_game(args.game, args.index, **limits),
                                          perspective=args.perspective, title=args.title)
     else:
-        from .viewer import load_game, viewer_html
+        from .viewing.viewer import load_game, viewer_html
         page = viewer_html(load_game(args.game, args.index, max_moves=args.max_moves), perspective=args.perspective, title=args.title)
     # Written only once the whole page is made, and whole or not at all.
     print(f"{write_file(args.output, page, what='HTML file')}: {args.perspective} view of {args.game}")
@@ -136,16 +136,16 @@ def _view(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from .terminal import replay_game
-    from .viewer import load_game
+    from .viewing.terminal import replay_game
+    from .viewing.viewer import load_game
     return replay_game(load_game(args.game, args.index, max_moves=args.max_moves), perspective=args.perspective)
 
 
 def _play(args: argparse.Namespace) -> int:
     import random
     from .game import Game
-    from .seeding import resolve_seed
-    from .terminal import play_game
+    from .common.seeding import resolve_seed
+    from .viewing.terminal import play_game
     seed = resolve_seed(args.seed)
     # The colour drawn from the seed too: one seed, one game.
     color = args.color if args.color != "random" else random.Random(seed).choice(["red", "blue"])
@@ -182,7 +182,7 @@ _VIEWING = {"view": _view, "replay": _replay, "play": _play}
 
 
 def _add_viewing(sub) -> None:
-    from .viewer import VIEWS
+    from .viewing.viewer import VIEWS
     view = sub.add_parser("view", help="a recorded game as one HTML page (no network needed)",
                           description="Writes a self-contained HTML page of a game: board, moves, captured "
                           "pieces, steps by move (buttons, slider, keys). --perspective red or blue writes only "
@@ -246,7 +246,7 @@ def _add_serve(sub) -> None:
 
 
 def _pairs(args: argparse.Namespace) -> int:
-    from .pairs import save_pairs, training_pairs
+    from .records.pairs import save_pairs, training_pairs
     from .records import read_records
 
     target_path(args.output, ".npz file")  # refused before the games are replayed, not after
@@ -262,7 +262,7 @@ def _pairs(args: argparse.Namespace) -> int:
 
 def _record(args: argparse.Namespace) -> int:
     from .bench import ProgressBar
-    from .recording import write_dataset
+    from .records.dataset import write_dataset
 
     bar = ProgressBar("record", not args.no_progress, unit="k games", scale=1)
     run = write_dataset(args.output, args.games, args.variant, num_envs=args.num_envs, num_threads=args.threads,

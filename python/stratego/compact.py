@@ -3,9 +3,8 @@
 `obs_format="codes"` gives each view as `codes_bytes(history_k)` uint8 values (144 at
 history_k 4, against 6,800 for the planes): one code a square, then the piece counts,
 the progress counts and the latest plies. `expand_observation` turns them into exactly
-the default planes, on whatever device the tensor is on. `mask_format="bits"` packs the
-legal mask 8 actions a byte, in `np.unpackbits(..., bitorder="little")` order;
-`unpack_mask` unpacks it. The layout and the code table belong to the C core
+the default planes, on whatever device the tensor is on. (`mask_format="bits"`, the packed masks,
+are stratego.common.arrays': both games pack them alike.) The layout and the code table belong to the C core
 (csrc/stratego/observe_codes.h); this module reads them from `_core`.
 """
 from __future__ import annotations
@@ -13,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _core
+from .common.arrays import array_ops
 from .observation import FULL_OBSERVATION_CHANNELS
 
 #: The board planes (channels 0..29 of the default observation) of each square code.
@@ -24,128 +24,27 @@ SQUARES: int = _core.SQ_NB
 
 
 #: Bytes after the plies with setup="agent": the pieces in hand (12) and the phase.
-DEPLOY_BYTES = PIECE_TYPES + 1
+DEPLOY_BYTES: int = _core.CODES_DEPLOY_NB
 
 
 def codes_bytes(history_k: int = 4, deploy: bool = False) -> int:
-    """Bytes of one view's codes (deploy: with the deployment bytes, setup="agent")."""
-    return _core.CODES_HISTORY + 3 * history_k + (DEPLOY_BYTES if deploy else 0)
+    """Bytes of one view's codes (deploy: with the deployment bytes, setup="agent"), as
+    the engine lays them out (csrc/stratego/observe_codes.h)."""
+    return _core.observation_shape(history_k, False, True, False, deploy)[0]
+
+
+# (history_k, deploy) of each length codes can have: the engine's lengths, read back
+# (13 deployment bytes leave a remainder the 3 bytes of a ply cannot, so none repeats).
+_LAYOUTS = {codes_bytes(k, deploy): (k, deploy) for k in range(_core.HISTORY_NB + 1) for deploy in (False, True)}
 
 
 def _history_k(length: int) -> tuple[int, bool]:
-    """(history_k, deploy) of codes `length` bytes long: 13 deployment bytes leave a
-    remainder of 1 modulo the plies' 3 (csrc/stratego/observe_codes.h)."""
-    k, rest = divmod(length - _core.CODES_HISTORY, 3)
-    deploy = rest == DEPLOY_BYTES % 3
-    if deploy:
-        k -= DEPLOY_BYTES // 3
-    if (rest and not deploy) or not 0 <= k <= _core.HISTORY_NB:
+    """(history_k, deploy) of codes `length` bytes long."""
+    if length not in _LAYOUTS:
         raise ValueError(f"observation codes have {_core.CODES_HISTORY} + 3 * history_k bytes (history_k in "
                          f"[0, {_core.HISTORY_NB}]), and {DEPLOY_BYTES} more with setup='agent', in their "
                          f"last axis, got {length}")
-    return k, deploy
-
-
-class _NumpyOps:
-    """The few array operations the expanders need, for NumPy arrays."""
-
-    def __init__(self, like):
-        self.like = like
-
-    def table(self, table):
-        return table
-
-    def arange(self, n):
-        return np.arange(n)
-
-    def cat(self, parts, axis):
-        return np.concatenate(parts, axis=axis)
-
-    def to(self, x, dtype):
-        return x.astype(np.dtype(dtype), copy=False)
-
-    def u16(self, lo, hi):
-        return lo.astype(np.int32) | (hi.astype(np.int32) << 8)
-
-    def f32(self, x):
-        return x.astype(np.float32)
-
-    def where(self, cond, a, b):
-        return np.where(cond, a, b)
-
-    def broadcast(self, x, shape):
-        return np.broadcast_to(x, shape)
-
-    def index(self, x):
-        return x.astype(np.intp)
-
-    def stack(self, parts, axis):
-        return np.stack(parts, axis=axis)
-
-    def all_so_far(self, x):
-        """x[..., j] and every x[..., i < j] (bool)."""
-        return np.logical_and.accumulate(x, axis=-1)
-
-    def swap_last(self, x):
-        return x.swapaxes(-1, -2)
-
-
-class _TorchOps(_NumpyOps):
-    """The same operations for PyTorch tensors, on the tensor's device."""
-
-    def __init__(self, like):
-        import torch
-        self.torch, self.like = torch, like
-
-    def table(self, table):
-        return self.torch.tensor(table, device=self.like.device)
-
-    def arange(self, n):
-        return self.torch.arange(n, device=self.like.device)
-
-    def cat(self, parts, axis):
-        return self.torch.cat(parts, dim=axis)
-
-    def to(self, x, dtype):
-        return x.to({"uint8": self.torch.uint8, "float32": self.torch.float32, "bool": self.torch.bool}[dtype])
-
-    def u16(self, lo, hi):
-        return lo.to(self.torch.int32) | (hi.to(self.torch.int32) << 8)
-
-    def f32(self, x):
-        return x.to(self.torch.float32)
-
-    def where(self, cond, a, b):
-        return self.torch.where(cond, a, b)
-
-    def broadcast(self, x, shape):
-        return x.expand(shape)
-
-    def index(self, x):
-        return x.long()
-
-    def stack(self, parts, axis):
-        return self.torch.stack(parts, dim=axis)
-
-    def all_so_far(self, x):
-        return self.torch.cummin(x.to(self.torch.uint8), dim=-1).values.bool()
-
-    def swap_last(self, x):
-        return x.transpose(-1, -2)
-
-
-def _ops(x):
-    """NumPy or PyTorch operations for x (torch is imported only when x is a tensor)."""
-    if isinstance(x, np.ndarray):
-        if x.dtype != np.uint8:
-            raise TypeError(f"compact observations and masks are uint8, got dtype {x.dtype}")
-        return _NumpyOps(x)
-    if type(x).__module__.split(".")[0] == "torch":
-        import torch
-        if x.dtype != torch.uint8:
-            raise TypeError(f"compact observations and masks are uint8, got dtype {x.dtype}")
-        return _TorchOps(x)
-    raise TypeError(f"expected a numpy.ndarray or a torch.Tensor of uint8, got {type(x).__name__}")
+    return _LAYOUTS[length]
 
 
 def _progress(ops, codes, at):
@@ -166,7 +65,7 @@ def expand_observation(codes, belief=None, *, dtype: str | None = None):
     NumPy arrays and on PyTorch tensors (on their device); bit-identical to the planes
     the env would have written.
     """
-    ops = _ops(codes)
+    ops = array_ops(codes)
     dtype = dtype or ("float32" if belief is not None else "uint8")
     if dtype not in ("uint8", "float32"):
         raise ValueError(f"dtype must be 'uint8' or 'float32', got {dtype!r}")
@@ -208,37 +107,8 @@ def expand_observation(codes, belief=None, *, dtype: str | None = None):
 
 def expand_full_observation(codes):
     """The full-information planes (..., 30, 10, 10) uint8 from full-view codes (..., 100)."""
-    ops = _ops(codes)
+    ops = array_ops(codes)
     if codes.shape[-1] != SQUARES:
         raise ValueError(f"full-view codes have {SQUARES} bytes in their last axis, got {codes.shape[-1]}")
     planes = ops.swap_last(ops.table(FULL_CODES_TABLE)[ops.index(codes)])
     return planes.reshape(tuple(codes.shape[:-1]) + (len(FULL_OBSERVATION_CHANNELS), 10, 10))
-
-
-def mask_bytes(num_actions: int) -> int:
-    """Bytes of one packed mask of num_actions actions."""
-    return (num_actions + 7) // 8
-
-
-def unpack_mask(bits, num_actions: int):
-    """The bool mask (..., num_actions) of a packed one (..., mask_bytes(num_actions)):
-    action a is bit a % 8 of byte a // 8 (np.unpackbits' little bit order)."""
-    _ops(bits)
-    if bits.shape[-1] != mask_bytes(num_actions):
-        raise ValueError(f"a packed mask of {num_actions} actions has {mask_bytes(num_actions)} bytes in its "
-                         f"last axis, got {bits.shape[-1]}")
-    if isinstance(bits, np.ndarray):
-        return np.unpackbits(bits, axis=-1, count=num_actions, bitorder="little").astype(bool)
-    import torch
-    shifts = torch.arange(8, device=bits.device, dtype=bits.dtype)
-    unpacked = (bits[..., :, None] >> shifts) & 1
-    return unpacked.reshape(tuple(bits.shape[:-1]) + (-1,))[..., :num_actions].bool()
-
-
-def pack_mask(mask):
-    """The packed form (uint8, ..., mask_bytes(n)) of a bool mask (..., n), NumPy only:
-    for narrowing a packed env's mask from a bool one."""
-    mask = np.asarray(mask)
-    if mask.dtype != np.bool_:
-        raise TypeError(f"mask must be a bool array, got dtype {mask.dtype}")
-    return np.packbits(mask, axis=-1, bitorder="little")

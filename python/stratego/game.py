@@ -6,14 +6,14 @@ import operator
 import numpy as np
 
 from . import _core
-from .compact import mask_bytes
+from .common.arrays import mask_bytes
 from .actions import action_to_move, move_to_action, rescue_to_action, squares_to_action
 from .history import HistoryMove, Record, RecordError, action_players, make_record
 from .deploy import parse_setup
-from .pickle_check import CHECK_KEY, check_digest, parts_digest
+from .common.pickle_check import CHECK_KEY, check_digest, parts_digest
 from .notation import check_numbering, format_move, is_rescue_text, parse_move, parse_rescue
-from .render import board_tokens, parse_perspective, render_cells
-from .seeding import resolve_seed
+from .viewing.render import board_tokens, parse_perspective, render_cells
+from .common.seeding import resolve_seed
 from .variants import PIECE_NAMES, Variant, load_variant
 
 # The agent names of the multi-agent envs (PettingZoo, RLlib): index = colour, red first.
@@ -88,7 +88,7 @@ class Game:
 
     @classmethod
     def _from_record(cls, record: Record, numbering: str = "new", seed: int | None = 0, before=None) -> "Game":
-        """from_record, calling before(game, i) ahead of each action i (stratego.pairs)."""
+        """from_record, calling before(game, i) ahead of each action i (stratego.records.pairs)."""
         if not isinstance(record, Record):
             raise TypeError(f"record must be a stratego.history.Record, got {type(record).__name__} "
                             "(stratego.records.replay takes Gravon records too)")
@@ -479,16 +479,16 @@ class Game:
         """The board as an SVG picture: "full" (or None) every piece, "red"/"blue" (or
         0/1) only what that player knows, drawn from its view as render() is; the latest
         move framed, its target in orange after an attack."""
-        from .svg import board_svg
+        from .viewing.svg import board_svg
         perspective = parse_perspective(perspective)
         tokens = self._tokens(perspective)
         name = {None: "full board", 0: "red's view", 1: "blue's view"}[perspective]
         return board_svg(tokens, perspective, last_move=self.last_move(), title=f"{self!r}, {name}")
 
     def rgb(self, perspective: str | int | None = "full") -> "np.ndarray":
-        """The picture svg() draws, as an RGB image (436 x 436 x 3 uint8, stratego.raster):
+        """The picture svg() draws, as an RGB image (436 x 436 x 3 uint8, stratego.viewing.raster):
         for videos and the envs' render_mode="rgb_array"."""
-        from .raster import board_rgb
+        from .viewing.raster import board_rgb
         perspective = parse_perspective(perspective)
         return board_rgb(self._tokens(perspective), perspective, last_move=self.last_move())
 
@@ -570,7 +570,7 @@ class Game:
 
 
 def _pickle_digest(data: dict) -> str:
-    """The digest of a pickled Game's parts (stratego.pickle_check): its variant, both
+    """The digest of a pickled Game's parts (stratego.common.pickle_check): its variant, both
     saves, the actions and the numbering."""
     variant = data["variant"]
     return parts_digest([variant.name, variant.description, list(variant.piece_counts), dict(variant.settings)],

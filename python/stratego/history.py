@@ -16,15 +16,12 @@ from typing import Iterable, Iterator, NamedTuple
 import numpy as np
 
 from . import _core
+from .common.jsonl import RecordError
 from .actions import RESCUE_ACTION_BASE, action_to_move
-from .notation import format_square
 from .variants import Variant, load_variant
 
 __all__ = ["RecordError", "HistoryMove", "Record", "make_record", "action_players", "turn_players", "check_field",
-           "FIELD_ALPHABET", "LAKE_SQUARES"]
-
-# Letters allowed in a field: 'A' empty, '_' lake, 'B'..'M' red, 'N'..'Y' blue.
-FIELD_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXY_")
+           "LAKE_SQUARES"]
 
 # Lakes: the engine's (csrc/stratego/types.h, LAKE_SQUARES).
 LAKE_SQUARES = frozenset(_core.LAKE_SQUARES)
@@ -32,10 +29,6 @@ LAKE_SQUARES = frozenset(_core.LAKE_SQUARES)
 #: End reasons a record may give: stratego.END_REASONS (the engine's, csrc/stratego/game.h) but
 #: "none", which a record writes as None (an unfinished game).
 RECORD_END_REASONS: tuple[str, ...] = _core.END_REASONS[1:]
-
-
-class RecordError(ValueError):
-    """A game record is malformed, hostile, or not what this reader expects."""
 
 
 class HistoryMove(NamedTuple):
@@ -56,7 +49,7 @@ def action_players(to_move: int, actions: Iterable[int]) -> list[int]:
 
 def turn_players(to_move: int, rescues: Iterable[bool]) -> Iterator[int]:
     """action_players from whether each action is a rescue (or its decline): for moves in
-    notation (stratego.jsonl), whose actions depend on the player."""
+    notation (stratego.records.jsonl), whose actions depend on the player."""
     turn, last = to_move, to_move
     for rescue in rescues:
         last = last if rescue else turn
@@ -65,23 +58,15 @@ def turn_players(to_move: int, rescues: Iterable[bool]) -> Iterator[int]:
 
 
 def check_field(content: str, where: str = "field") -> str:
-    """`content` if it is a 100-letter Gravon field (letters, lakes where the lakes are);
-    RecordError naming `where` and the first problem otherwise."""
+    """`content` if it is a 100-letter Gravon field (letters, lakes where the lakes are,
+    at most 40 pieces a side); RecordError naming `where` and the first problem otherwise,
+    as the engine finds it (_core.check_field: csrc/stratego/board.c reads fields)."""
     if not isinstance(content, str):
         raise RecordError(f"{where} must be a str of 100 letters, got {type(content).__name__}")
-    if len(content) != 100:
-        raise RecordError(f"{where} has {len(content)} letters; expected exactly 100 (10 rows of 10)")
-    bad = sorted({ch for ch in content if ch not in FIELD_ALPHABET})
-    if bad:
-        first = next(i for i, ch in enumerate(content) if ch not in FIELD_ALPHABET)
-        raise RecordError(
-            f"{where} has letter(s) {''.join(bad)!r} (first at square {format_square(first)}); expected only "
-            f"'A' (empty), '_' (lake), 'B'-'M' (red) and 'N'-'Y' (blue)")
-    for sq in range(100):
-        if (content[sq] == "_") != (sq in LAKE_SQUARES):
-            raise RecordError(
-                f"{where} square {format_square(sq)} is {content[sq]!r}; expected lakes '_' exactly on "
-                f"{', '.join(format_square(s) for s in sorted(LAKE_SQUARES))}")
+    try:
+        _core.check_field(content)
+    except ValueError as exc:
+        raise RecordError(f"{where}: {exc}") from None
     return content
 
 

@@ -9,6 +9,10 @@ A move is "B4-B7"; an attack is written the same way. Under the rescue rule, ret
 a captured piece is "<rank>@<square>" (e.g. "6@F4" returns a Captain to F4; ranks in
 the game's numbering, below) and declining is "pass".
 
+For people (boards, the viewer, `stratego serve`): the same, but row 10 written "10"
+(square_name "A10", move_name "E4xE5" for an attack, rescue_name "6@F10"); parse_square
+reads both.
+
 Ranks: the new numbering (Spy 1 .. Marshal 10, shown "S", "2".."10") is the default; the
 old one (Marshal 1 .. Scout 9, Spy "S") is a display setting. Bombs "B", flags "F".
 """
@@ -57,6 +61,23 @@ def format_square(sq: int) -> str:
     if isinstance(sq, bool) or not isinstance(sq, int) or not 0 <= sq < 100:
         raise ValueError(f"a square index must be an int in [0, 99], got {sq!r}")
     return COLUMNS[sq % 10] + ROWS[sq // 10]
+
+
+def square_name(sq: int) -> str:
+    """A square as people read it: column letter and row number, "A10" where Gravon
+    writes "A:" (parse_square reads both)."""
+    return f"{COLUMNS[sq % 10]}{sq // 10 + 1}"
+
+
+def move_name(src: int, dst: int, attack: bool = False) -> str:
+    """A move as people read it: "E4-E5", or "E4xE5" for an attack."""
+    return f"{square_name(src)}{'x' if attack else '-'}{square_name(dst)}"
+
+
+def rescue_name(symbol: str, sq: int) -> str:
+    """A rescue (or a placement) as people read it: the rank symbol ("?" when unseen),
+    '@', the square ("6@F10")."""
+    return f"{symbol}@{square_name(sq)}"
 
 
 def parse_move(text: str) -> tuple[int, int]:

@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _core
 from .notation import COLUMNS
-from .render import SYMBOLS
+from .viewing.render import SYMBOLS
 from .variants import PIECE_NAMES
 
 #: Bumped whenever the channel layout changes.

@@ -6,17 +6,13 @@ such a file. Keyword settings override the file's `[rules]` values, so
 """
 from __future__ import annotations
 
-import difflib
 import functools
-import operator
 import os
-import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
-from pathlib import Path
 from typing import Any, Mapping
 
 from . import _core
+from .common.variant_files import read_variant_file, setting_int, shipped_variants, unknown_name
 
 #: Piece names in the engine's type order (Gravon's letter order B..M), from the C core.
 PIECE_NAMES: tuple[str, ...] = _core.PIECE_NAMES
@@ -28,34 +24,8 @@ RULE_SETTINGS: dict[str, tuple[int, int]] = {name: (lo, hi) for name, _type, lo,
 #: The switches (range 0..1): a file that leaves one out has its default (off).
 SWITCHES: tuple[str, ...] = tuple(name for name, (lo, hi) in RULE_SETTINGS.items() if (lo, hi) == (0, 1))
 _DEFAULTS = {name: default for name, _type, _lo, _hi, default, _moves, _doc in _core.RULE_SETTINGS}
-
-
-def unknown_name(what: str, name: Any, known) -> str:
-    """The message for a name that is none of `known` (a setting, a key): the nearest
-    known names (difflib), then all of them, so a misspelling is found at a glance."""
-    known = list(known)
-    near = difflib.get_close_matches(name, known, n=3) if isinstance(name, str) else []
-    hint = f" (did you mean {' or '.join(repr(n) for n in near)}?)" if near else ""
-    return f"unknown {what} {name!r:.60}{hint}; expected one of {', '.join(known)}"
-
-
-def setting_int(where: str, key: str, value: Any, lo: int, hi: int, switch: bool = False, meaning: str = "") -> int:
-    """A setting's value as a Python int in [lo, hi]: any integer (int, NumPy integers:
-    operator.index), a bool only for a switch (TOML's true/false); else TypeError or
-    ValueError naming `where` (if any), the setting and (if given) what it means."""
-    prefix = f"{where}: " if where else ""
-    about = f" ({meaning})" if meaning else ""
-    if isinstance(value, bool):
-        if switch:
-            return int(value)
-        raise TypeError(f"{prefix}{key} must be an int in [{lo}, {hi}]{about}, got a bool")
-    try:
-        value = operator.index(value)
-    except TypeError:
-        raise TypeError(f"{prefix}{key} must be an int in [{lo}, {hi}]{about}, got {type(value).__name__}") from None
-    if not lo <= value <= hi:
-        raise ValueError(f"{prefix}{key} must be in [{lo}, {hi}]{about}, got {value}")
-    return value
+#: Where the shipped variant files are (configs/, installed as this package).
+PACKAGE = "stratego.configs"
 
 
 @dataclass(frozen=True)
@@ -120,30 +90,9 @@ class Variant:
         return _core.num_actions(self.rules)
 
 
-def variants(package: str = "stratego.configs") -> list[str]:
-    """Names of the variants shipped with the package (the castle game's: stratego.configs.castle)."""
-    root = resources.files(package)
-    return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".toml"))
-
-
-def _read_variant_text(variant: str | os.PathLike, package: str = "stratego.configs") -> tuple[str, str]:
-    if isinstance(variant, os.PathLike) or (isinstance(variant, str) and variant.endswith(".toml")):
-        path = Path(variant)
-        if not path.is_file():
-            raise ValueError(f"variant file {str(path)!r} does not exist")
-        try:
-            return path.read_text(encoding="utf-8"), str(path)
-        except UnicodeDecodeError as exc:
-            raise ValueError(f"variant file {str(path)!r} is not UTF-8 text ({exc.reason} at byte "
-                             f"{exc.start}); TOML files are UTF-8") from None
-        except OSError as exc:
-            raise ValueError(f"variant file {str(path)!r} cannot be read: {exc.strerror or exc}") from None
-    if not isinstance(variant, str):
-        raise TypeError(f"variant must be a name or a path to a .toml file, got {type(variant).__name__}")
-    known = variants(package)
-    if variant not in known:
-        raise ValueError(f"unknown variant {variant!r}; expected one of {known} or a path to a .toml file")
-    return resources.files(package).joinpath(f"{variant}.toml").read_text("utf-8"), variant
+def variants() -> list[str]:
+    """Names of the variants shipped with the package (configs/*.toml)."""
+    return shipped_variants(PACKAGE)
 
 
 def load_variant(variant: str | os.PathLike | Variant = "classic", **overrides: int) -> Variant:
@@ -151,15 +100,7 @@ def load_variant(variant: str | os.PathLike | Variant = "classic", **overrides: 
     if isinstance(variant, Variant):
         base = variant
     else:
-        text, where = _read_variant_text(variant)
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise ValueError(f"variant {where}: not valid TOML: {exc}") from None
-        except RecursionError:
-            # tomllib parses nested arrays and inline tables recursively.
-            raise ValueError(f"variant {where}: nested too deeply to be a variant file (a variant "
-                             "has [pieces] and [rules] tables of numbers)") from None
+        data, where = read_variant_file(variant, PACKAGE, "variant ")
         unknown = set(data) - {"name", "description", "pieces", "rules"}
         if unknown:
             raise ValueError(f"variant {where}: unknown keys {sorted(unknown)}; expected name, description, pieces, rules")

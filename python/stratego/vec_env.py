@@ -11,16 +11,17 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
-from .arguments import check_one_of
+from .common.arguments import check_one_of
 from . import _core
-from .compact import mask_bytes
+from .common.arrays import mask_bytes
 from .observation import OBSERVATION_VERSION
 from .deploy import parse_setup
-from .recording import RecordedGames
-from .seeding import resolve_seed
+from .records.recording import RecordedGames
+from .common.seeding import resolve_seed
 from .variants import Variant, load_variant
-from .threads import resolve_num_threads
-from .vec_shell import AUTORESET_MODES, VecShell, _autoreset_mode, _check_memory, batch_space, fixed_array
+from .common.threads import resolve_num_threads
+from .common.arguments import check_autoreset_mode
+from .vec_shell import AUTORESET_MODES, VecShell, batch_space, check_memory, fixed_array
 
 ILLEGAL_ACTION_MODES = {"raise": _core.ILLEGAL_RAISE, "lose": _core.ILLEGAL_LOSES}
 END_REASONS: tuple[str, ...] = _core.END_REASONS
@@ -55,7 +56,7 @@ class VecEnv(VecShell):
       reward[i] is the reward of the player who acted (+1 win, -1 loss, 0 otherwise).
     - info["acted"][i] is the player who acted in game i in the last step (-1: none,
       its action was ignored), info["rewards"][i] what red and blue received in it: a
-      loss arrives on the winner's step (see stratego.selfplay for per-player returns).
+      loss arrives on the winner's step (see stratego.agents.selfplay for per-player returns).
     - Every end of a game is a rule of the game, the move caps included (a draw):
       terminated, never truncated (truncated is left to outside limits such as
       Gymnasium's TimeLimit).
@@ -104,7 +105,7 @@ class VecEnv(VecShell):
       is drawn again, never handed out (docs/agents.md).
     - game_offset=k makes game i of this env game k + i of a larger run: its random
       streams, first learner colour and checksum term are that game's. Slices
-      [k, k + num_envs) of one run, stepped apart (stratego.distributed's Ray actors),
+      [k, k + num_envs) of one run, stepped apart (stratego.integrations.distributed's Ray actors),
       play exactly the games of one env of the whole run, and their stats() checksums
       add up (mod 2**64) to its checksum.
     - record=True keeps every game's start and actions in C (the bot's replies too) and
@@ -148,7 +149,7 @@ class VecEnv(VecShell):
         check_one_of("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         check_one_of("obs_dtype", obs_dtype, OBS_DTYPES)
         check_one_of("views", views, VIEWS)
-        autoreset_mode = _autoreset_mode(autoreset_mode)
+        autoreset_mode = check_autoreset_mode(autoreset_mode)
         final_views = views if final_views is None else final_views
         if final_views not in VIEWS:
             raise ValueError(f"final_views must be one of {sorted(VIEWS)} or None (as views), got {final_views!r}")
@@ -197,7 +198,7 @@ class VecEnv(VecShell):
         full_shape = _core.full_observation_shape(codes)
         self.record_plies = _record_capacity(self.variant, record, record_plies)
         self.recording = self.record_plies > 0
-        _check_memory(n, _bytes_per_game(mask_width, obs_bytes if observations else 0,
+        check_memory(n, _bytes_per_game(mask_width, obs_bytes if observations else 0,
                                          int(np.prod(full_shape)) if full_obs else 0)
                       + (_core.record_game_bytes(self.record_plies) if self.recording else 0))
         self._allocate_outputs(n, 2, mask_width, np.uint8 if mask_format == "bits" else np.bool_, obs_shape,
@@ -249,7 +250,7 @@ class VecEnv(VecShell):
     def render(self, index: int = 0, perspective: str | int | None = "full"):
         """Game `index` (0 by default, Gymnasium's render()) as text: "full" (or None)
         the whole board, "red"/"blue" (or 0/1) what that player knows, as Game.render."""
-        from .render import parse_perspective, render_cells
+        from .viewing.render import parse_perspective, render_cells
         perspective = parse_perspective(perspective)
         if isinstance(index, bool):
             raise TypeError("index must be a game number (int), got bool")
@@ -303,7 +304,7 @@ class VecEnv(VecShell):
                                  f"dtype {players.dtype}")
             players = players.astype(np.int64)
         if out is None:
-            _check_memory(n * k, _core.GAME_SAVE_BYTES, "worlds",
+            check_memory(n * k, _core.GAME_SAVE_BYTES, "worlds",
                           f"use a smaller k (here {k} for each of {n} games)")
             out = np.empty((n, k, _core.GAME_SAVE_BYTES), dtype=np.uint8)
         failed = np.zeros(n, dtype=np.uint8)

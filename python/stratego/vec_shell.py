@@ -18,8 +18,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv as GymVectorEnv
 from gymnasium.vector.utils import batch_space as gym_batch_space
 
 from . import _core
-from .seeding import resolve_seed
-from .threads import resolve_num_threads
+from .common.seeding import resolve_seed
+from .common.threads import resolve_num_threads
 
 # The modes as every game's batch takes them (AUTORESET_* of csrc/engine/vec.h).
 AUTORESET_MODES = {
@@ -30,7 +30,7 @@ AUTORESET_MODES = {
 _MaskedArray = np.ma.MaskedArray  # looked up once: step() refuses these
 
 
-def _check_memory(num_envs: int, per_game: int, what: str = "games",
+def check_memory(num_envs: int, per_game: int, what: str = "games",
                   advice: str = "use fewer games or no observations") -> None:
     """MemoryError, before anything is allocated, when the games (or `what`: worlds)
     cannot fit in this machine's memory (rather than the allocation failing late or the
@@ -306,15 +306,3 @@ class VecShell(GymVectorEnv):
 
     def __exit__(self, *exc):
         self.close()
-
-
-def _autoreset_mode(mode) -> AutoresetMode:
-    """An AutoresetMode from the enum, its name in any case ("next_step") or its value
-    ("NextStep")."""
-    if isinstance(mode, AutoresetMode):
-        return mode
-    names = {m.value: m for m in AutoresetMode} | {m.name.lower(): m for m in AutoresetMode}
-    if isinstance(mode, str) and (mode in names or mode.lower() in names):
-        return names.get(mode) or names[mode.lower()]
-    raise ValueError(f"autoreset_mode must be a gymnasium.vector.AutoresetMode or one of "
-                     f"{sorted(m.name.lower() for m in AutoresetMode)}, got {mode!r}")

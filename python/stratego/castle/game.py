@@ -7,16 +7,12 @@ from __future__ import annotations
 
 import operator
 import re
-from typing import TYPE_CHECKING
-
 from stratego import _core
-from stratego.pickle_check import CHECK_KEY, check_digest, parts_digest
-from stratego.seeding import check_seed
+from stratego.common.pickle_check import CHECK_KEY, check_digest, parts_digest
+from stratego.common.seeding import check_seed
 
 from . import variants
-
-if TYPE_CHECKING:
-    from .records import CastleRecord
+from .history import CastleRecord, game_record
 
 PHASES = tuple(_core.CASTLE_PHASES)
 END_REASONS = tuple(_core.CASTLE_END_REASONS)
@@ -157,8 +153,6 @@ class Game:
         """The game as a record (docs/castle.md "Records"): settings, start, moves, result.
         `players` name who sat where (`n="heuristic"`). A game restored from bare state
         bytes has no start to record: ValueError."""
-        from .records import game_record
-
         return game_record(self, players)
 
     # -------------------------------------------------------------- state
@@ -379,6 +373,6 @@ def _restore(settings, state) -> Game:
 
 
 def _pickle_digest(settings, state: bytes, extra: dict) -> str:
-    """The digest of a pickled Game's parts (stratego.pickle_check): settings, state,
+    """The digest of a pickled Game's parts (stratego.common.pickle_check): settings, state,
     start, moves and bot stream."""
     return parts_digest(list(settings), state, extra["_start"], list(extra["_moves"]), extra["_bot_rng"])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from stratego import _core
-from stratego.compact import _ops
+from stratego.common.arrays import array_ops
 
 _T = _core.castle_obs_tables()
 #: The planes' channel names, in order (115).
@@ -60,7 +60,7 @@ _CELL, _POS, _STATIC = _tables()
 def expand_observation(codes):
     """The planes (..., 115, 15, 15) uint8 of codes (..., CODES_BYTES): a NumPy array or a
     PyTorch tensor of any leading shape; bit-identical to the engine's planes."""
-    ops = _ops(codes)
+    ops = array_ops(codes)
     if codes.shape[-1] != CODES_BYTES:
         raise ValueError(f"castle observation codes have {CODES_BYTES} bytes in their last axis, got {codes.shape[-1]}")
     at = _T

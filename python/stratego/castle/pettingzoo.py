@@ -1,5 +1,5 @@
 """The castle game as a PettingZoo AEC env with 3 or 4 agents, built as the classic
-`stratego.pettingzoo` is.
+`stratego.integrations.pettingzoo` is.
 
     from stratego.castle import pettingzoo as castle_pz
     env = castle_pz.env(mode="ffa4", render_mode="ansi")
@@ -27,13 +27,8 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import seeding
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
-from pettingzoo.utils.env import ActionType
 
-from stratego.pettingzoo import raw_env as _ClassicEnv
-from stratego.seeding import check_seed
+from stratego.common.pettingzoo import TurnGameEnv, wrap
 
 from . import variants
 from .game import Game
@@ -42,13 +37,10 @@ from .observation import SHAPES
 
 def env(**kwargs: Any):
     """raw_env(**kwargs) with PettingZoo's standard wrappers for classic games."""
-    wrapped = raw_env(**kwargs)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    return wrap(raw_env(**kwargs))
 
 
-class raw_env(AECEnv):
+class raw_env(TurnGameEnv):
     """One castle game between 3 or 4 agents.
 
     mode ("ffa4", "teams4", "ffa3"), variant (a file of configs/castle/ or a path), the
@@ -56,18 +48,11 @@ class raw_env(AECEnv):
     ("planes" or "codes"). reset(seed) draws the setups from the env's stream; the same
     seed gives the same game."""
 
-    metadata = {
-        "render_modes": ["ansi", "human", "rgb_array"],
-        "name": "stratego_castle_v0",
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
+    metadata = {**TurnGameEnv.metadata, "name": "stratego_castle_v0"}
 
     def __init__(self, mode: str | None = None, render_mode: str | None = None, *, variant=None,
                  obs_format: str = "planes", **settings: int):
-        super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        super().__init__(render_mode)
         if obs_format not in SHAPES:
             raise ValueError(f"obs_format must be one of {list(SHAPES)}, got {obs_format!r}")
         if mode is not None:
@@ -76,7 +61,6 @@ class raw_env(AECEnv):
         self.settings = variants.load_settings(variant, **settings)
         self.mode = variants.MODES[self.settings["mode"]]
         self.obs_format = obs_format
-        self.render_mode = render_mode
         self._game = Game(seed=0, **self.settings)
         self.seats = self._game.seats
         self.possible_agents = [f"player_{seat}" for seat in range(self.seats)]
@@ -90,24 +74,13 @@ class raw_env(AECEnv):
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
-        self._np_random, _ = seeding.np_random(None)
-        self._clear()
+        self._start()
 
-    def _clear(self) -> None:
-        agents = self.possible_agents
-        self.agents = list(agents)
-        self.rewards = dict.fromkeys(agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
-        self.terminations = dict.fromkeys(agents, False)
-        self.truncations = dict.fromkeys(agents, False)
-        self.infos = {agent: {"seat": self._game.seat_letters[k]} for k, agent in enumerate(agents)}
-        self.agent_selection = agents[self._game.to_play]
+    def _start_infos(self) -> dict[str, dict]:
+        return {agent: {"seat": self._game.seat_letters[k]} for k, agent in enumerate(self.possible_agents)}
 
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+    def _deciding(self) -> int:
+        return self._game.to_play
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
@@ -118,40 +91,15 @@ class raw_env(AECEnv):
         return {"observation": observation, "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None:
-            # The seed rule of every env (stratego.seeding): gymnasium's own check would
-            # take 2**64 and more.
-            self._np_random, _ = seeding.np_random(check_seed(seed))
-        self._game = Game(seed=int(self._np_random.integers(2**63)), **self.settings)
-        self._clear()
-        if self.render_mode == "human":
-            self.render()
+        self._game = Game(seed=self._game_seed(seed), **self.settings)
+        self._start()
+        self._rendered()
 
-    def step(self, action: ActionType) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        try:
-            self._game.play(int(action))
-        except ValueError as exc:
-            raise ValueError(f"{agent}: {exc}") from None
+    def _end_rewards(self) -> list[float]:
+        winners = self._game.winners
+        return [0.0 if not winners else 1.0 if seat in winners else -1.0 for seat in range(self.seats)]
+
+    def _played(self) -> None:
         if self._game.done:
-            winners = self._game.winners
-            for seat, name in enumerate(self.possible_agents):
-                self.terminations[name] = True
-                self.rewards[name] = 0.0 if not winners else 1.0 if seat in winners else -1.0
+            for name in self.possible_agents:
                 self.infos[name]["end_reason"] = self._game.end_reason
-        else:
-            self.agent_selection = self.possible_agents[self._game.to_play]
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
-
-    # The full board ("ansi" returns the text, "human" prints it, "rgb_array" returns
-    # the picture) and close: the classic env's, which read only render_mode, metadata,
-    # _game.render() and _game.rgb().
-    render = _ClassicEnv.render
-    close = _ClassicEnv.close

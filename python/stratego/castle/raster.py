@@ -1,9 +1,9 @@
 """The castle game's board as an RGB image (H x W x 3 uint8): `Game.rgb`, and the
 PettingZoo env's render_mode="rgb_array".
 
-Drawn with NumPy (stratego.raster's canvas and font) from the text board a perspective
-sees (`Game.to_text(seat)`, read by viewer.parse_text), in the viewer's colours
-(viewer.COLORS): the grid with north at the top, lakes, the ring and the turret, each
+Drawn with NumPy (stratego.viewing.raster's canvas and font) from the text board a perspective
+sees (`Game.to_text(seat)`, read by notation.parse_text), in the viewer's colours
+(COLORS): the grid with north at the top, lakes, the ring and the turret, each
 piece in its seat's colour with its rank ("?" unknown: translucent; a rank every seat
 knows: a white frame), a carried flag as a small square of its owner's colour in the
 piece's corner. A seat's picture holds only what that seat knows.
@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from stratego.raster import BACKGROUND, Canvas
+from stratego.viewing.raster import BACKGROUND, Canvas
 
-from .viewer import COLORS, parse_text
+from .notation import COLUMNS, parse_text
+
+#: Seat colours (n, e, s, w), and the board's, as the viewer's page and this picture draw them.
+COLORS = {"n": "#c0392b", "e": "#2163a8", "s": "#1e8449", "w": "#b9770e", "light": "#e8dcb5",
+          "lake": "#7fb3d5", "ring": "#b8a07a", "turret": "#8d6e4a", "last": "#f4d03f", "attack": "#e67e22"}
 
 CELL = 30  # pixels a cell
 MARGIN = 18  # room for the coordinates
 LABEL = "#555555"
-COLUMNS = "ABCDEFGHIJKLMNO"
 
 
 def text_rgb(text: str) -> np.ndarray:

@@ -23,22 +23,19 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
 from typing import IO, Iterable, Iterator
 
-from stratego.atomic_write import LineAppender, atomic_write
-from stratego.history import RecordError
-from stratego.jsonl import DEFAULT_MAX_LINE_BYTES, _pairs, _refuse_constant, iter_jsonl
+from stratego.common.atomic_write import LineAppender, atomic_write
+from stratego.common.jsonl import DEFAULT_MAX_LINE_BYTES, RecordError, iter_lines, load_line
 
 from . import variants
-from .game import Game, IllegalMove
+from .game import END_REASONS, Game, IllegalMove
+from .history import RECORD_SETTINGS, CASTLE_FORMAT, CASTLE_VERSION, CastleRecord, game_record
 
 __all__ = ["CASTLE_FORMAT", "CASTLE_VERSION", "MAX_CASTLE_MOVES", "CastleRecord", "RecordError", "game_record",
            "record_to_json", "record_from_json", "write_records", "iter_records", "read_records", "start_game",
            "replay"]
 
-CASTLE_FORMAT = "stratego-castle"
-CASTLE_VERSION = 1
 #: More moves than this in one record is refused (the default ply cap is 3,000).
 MAX_CASTLE_MOVES = 200_000
 #: A `position` longer than this is not a text board (the longest is under 4,096).
@@ -46,63 +43,15 @@ MAX_POSITION_CHARS = 8192
 MAX_PLAYER_CHARS = 200
 _REQUIRED = ("format", "version", "mode", "settings", "moves")
 _OPTIONAL = ("seed", "setups", "position", "winners", "reason", "players")
-_REASONS = ("turret", "stuck", "cap")
-_MODE_FREE = tuple(name for name in variants.SETTINGS if name != "mode")
-
-
-@dataclass
-class CastleRecord:
-    """One castle game as a record says it: checked in form, not yet replayed."""
-
-    mode: str
-    settings: dict[str, int]
-    moves: list[str]
-    seed: int | None = None
-    setups: dict[str, list[int]] | None = None
-    position: str | None = None
-    winners: list[str] = field(default_factory=list)
-    reason: str | None = None
-    players: dict[str, str] = field(default_factory=dict)
-    source: str = "record"
-
-    def to_dict(self) -> dict:
-        line = {"format": CASTLE_FORMAT, "version": CASTLE_VERSION, "mode": self.mode,
-                "settings": dict(self.settings)}
-        if self.seed is not None:
-            line["seed"] = self.seed
-            if self.setups:
-                line["setups"] = {k: list(v) for k, v in self.setups.items()}
-        else:
-            line["position"] = self.position
-        line["moves"] = list(self.moves)
-        line["winners"] = list(self.winners)
-        line["reason"] = self.reason
-        if self.players:
-            line["players"] = dict(self.players)
-        return line
-
-
-def game_record(game: Game, players: dict | None = None) -> CastleRecord:
-    """The record of a game played through Game.play (Game.record())."""
-    start = game._start
-    if start is None:
-        raise ValueError("this game was restored from state bytes without its start (seed or position); "
-                         "only games made by Game(...) or Game.from_text(...) have a record")
-    settings = game.settings
-    letters = game.seat_letters
-    for key, name in (players or {}).items():
-        if key not in letters or not isinstance(name, str):
-            raise ValueError(f"players maps seat letters of {letters!r} to names, got {key!r}: {name!r}")
-    return CastleRecord(mode=game.mode, settings={k: settings[k] for k in _MODE_FREE}, moves=game.history,
-                        seed=start.get("seed"), setups=start.get("setups"), position=start.get("position"),
-                        winners=[letters[s] for s in game.winners], reason=game.end_reason,
-                        players=dict(players or {}))
+#: End reasons a record may give: the engine's (CASTLE_END_*, csrc/castle/castle.h) but "none", which a
+#: record writes as null (an unfinished game).
+_REASONS = END_REASONS[1:]
 
 
 def record_to_json(record) -> str:
     """One line of JSON for a CastleRecord or a Game."""
     if isinstance(record, Game):
-        record = game_record(record)
+        record = record.record()
     return json.dumps(record.to_dict(), separators=(",", ":"))
 
 
@@ -114,14 +63,7 @@ def record_from_json(text: str | bytes, where: str = "record", *, max_moves: int
                      _cache=None) -> CastleRecord:
     """A CastleRecord from one line of JSON; RecordError naming `where` and what is wrong.
     Checks the form (keys, types, settings, letters); `replay` checks the moves."""
-    try:
-        line = json.loads(text, object_pairs_hook=_pairs, parse_constant=_refuse_constant)
-    except RecordError as exc:
-        raise _field_error(where, str(exc)) from None
-    except RecursionError:
-        raise _field_error(where, "nested too deeply to be a game record") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise _field_error(where, f"not valid JSON ({exc}); expected one castle game a line") from None
+    line = load_line(text, where, "castle game")
     if not isinstance(line, dict):
         raise _field_error(where, f"a line is a JSON object, got {type(line).__name__}")
     missing = [k for k in _REQUIRED if k not in line]
@@ -184,7 +126,7 @@ def record_from_json(text: str | bytes, where: str = "record", *, max_moves: int
             k not in letters or not isinstance(v, str) or len(v) > MAX_PLAYER_CHARS for k, v in players.items()):
         raise _field_error(where, f"players must map seat letters of {letters!r} to names of at most "
                                   f"{MAX_PLAYER_CHARS} characters, got {players!r:.60}")
-    return CastleRecord(mode=mode, settings={k: values[k] for k in _MODE_FREE}, moves=moves, seed=seed,
+    return CastleRecord(mode=mode, settings={k: values[k] for k in RECORD_SETTINGS}, moves=moves, seed=seed,
                         setups=setups, position=position, winners=winners, reason=reason, players=players, source=where)
 
 
@@ -216,7 +158,7 @@ def iter_records(source: str | os.PathLike | IO[bytes], *, max_line_bytes: int =
                  max_moves: int = MAX_CASTLE_MOVES) -> Iterator[CastleRecord]:
     """Yields the CastleRecord of each line of a path or a binary file, one line in memory
     at a time; a bad line raises RecordError naming the file and line."""
-    return iter_jsonl(source, max_line_bytes=max_line_bytes, max_moves=max_moves, parse=record_from_json)
+    return iter_lines(source, record_from_json, max_line_bytes=max_line_bytes, max_moves=max_moves)
 
 
 def read_records(source, **limits) -> list[CastleRecord]:

@@ -6,11 +6,8 @@ into the tuple the core takes, with errors that name the setting.
 """
 from __future__ import annotations
 
-import tomllib
-
 from stratego import _core
-from stratego.variants import _read_variant_text, setting_int, unknown_name
-from stratego.variants import variants as _variants
+from stratego.common.variant_files import read_variant_file, setting_int, shipped_variants, unknown_name
 
 SETTINGS = tuple(row[0] for row in _core.CASTLE_SETTINGS)
 MODES = tuple(_core.CASTLE_MODES)
@@ -20,7 +17,7 @@ PACKAGE = "stratego.configs.castle"
 
 def variant_names() -> list[str]:
     """The variant files shipped with the package (configs/castle/*.toml)."""
-    return _variants(PACKAGE)
+    return shipped_variants(PACKAGE)
 
 
 def _value(name: str, value) -> int:
@@ -40,11 +37,7 @@ def load_settings(variant=None, **overrides) -> dict[str, int]:
     """The settings of a variant (a name, a path, or None for the defaults), then overrides."""
     settings = {row[0]: row[3] for row in _core.CASTLE_SETTINGS}
     if variant is not None:
-        text, where = _read_variant_text(variant, PACKAGE)
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise ValueError(f"{where}: not valid TOML: {exc}") from None
+        data, where = read_variant_file(variant, PACKAGE)
         table = data.get("castle")
         if not isinstance(table, dict):
             raise ValueError(f"{where}: expected a [castle] table of settings")

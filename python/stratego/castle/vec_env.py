@@ -13,9 +13,10 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from stratego import _core
-from stratego.compact import unpack_mask
-from stratego.threads import resolve_num_threads
-from stratego.vec_shell import AUTORESET_MODES, VecShell, _autoreset_mode, _check_memory, batch_space
+from stratego.common.arrays import unpack_mask
+from stratego.common.threads import resolve_num_threads
+from stratego.common.arguments import check_autoreset_mode
+from stratego.vec_shell import AUTORESET_MODES, VecShell, batch_space, check_memory
 
 from . import variants
 from .observation import CHANNELS, SHAPES
@@ -51,7 +52,7 @@ class VecEnv(VecShell):
         self.settings = values
         self.mode = variants.MODES[values["mode"]]
         self.obs_format, self.mask_format = obs_format, mask_format
-        self.autoreset_mode = _autoreset_mode(autoreset_mode)
+        self.autoreset_mode = check_autoreset_mode(autoreset_mode)
         self._mode = _core.ILLEGAL_RAISE
         geometry = _core.castle_geometry(values["mode"])
         self.num_actions = geometry["layout"]["actions"]
@@ -60,7 +61,7 @@ class VecEnv(VecShell):
         mask_width = (self.num_actions + 7) // 8 if bits else self.num_actions
         view = SHAPES[obs_format] if obs_format else (0,)
         per_game = mask_width + (2 * int(np.prod(view)) if obs_format else 0) + _core.CASTLE_STATE_BYTES + 64
-        _check_memory(n, per_game)
+        check_memory(n, per_game)
         self._allocate_outputs(n, self.num_players, mask_width, np.uint8 if bits else np.bool_, view, view,
                                np.uint8, obs_format is not None)
         self._batch = _core.CastleBatch(

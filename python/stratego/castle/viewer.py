@@ -16,17 +16,16 @@ import os
 import re
 from html import escape
 
-from stratego.viewer import page_template
+from stratego.viewing.viewer import page_template
 
 from . import records
 from .game import Game
+from .notation import move_nodes, parse_pairs, parse_text
+from .raster import COLORS
 
 #: The perspectives a page can hold: "full", then the seats' letters.
 FULL = "full"
-_MOVE = re.compile(r"^([A-O]\d{1,2}|ring|turret)([-x*])([A-O]\d{1,2}|ring|turret)")
-#: Seat colours (n, e, s, w), and the board's, as the page draws them.
-COLORS = {"n": "#c0392b", "e": "#2163a8", "s": "#1e8449", "w": "#b9770e", "light": "#e8dcb5",
-          "lake": "#7fb3d5", "ring": "#b8a07a", "turret": "#8d6e4a", "last": "#f4d03f", "attack": "#e67e22"}
+
 
 
 def views_of(game: Game) -> tuple[str, ...]:
@@ -41,24 +40,6 @@ def check_view(game: Game, perspective: str) -> str:
     return perspective
 
 
-def parse_text(text: str) -> dict:
-    """A text board (docs/castle.md "Text board") in parts: the header's values by key
-    and `grid`, one list of 15 tokens a row."""
-    header, grid = {}, []
-    for line in text.splitlines():
-        key, colon, value = line.partition(":")
-        if colon and re.fullmatch(r"[a-z_]+", key.strip()):
-            header[key.strip()] = value.strip()
-        elif line[:3].strip().isdigit():
-            grid.append(line.split()[1:])
-    header["grid"] = grid
-    return header
-
-
-def _pairs(value: str) -> dict[str, str]:
-    return dict(part.split("=", 1) for part in value.split())
-
-
 def frame_of(game: Game, seat: int | None) -> dict:
     """The frame of `game` now from `seat`'s view (None: the full board)."""
     parts = parse_text(game.to_text(seat))
@@ -67,8 +48,8 @@ def frame_of(game: Game, seat: int | None) -> dict:
         owner, _, node = item.partition("@")
         lone.append([owner, node.rstrip("!"), node.endswith("!")])
     return {"grid": [" ".join(row) for row in parts["grid"]], "ring": parts["ring"], "turret": parts["turret"],
-            "lone": lone, "sliders": {k: int(v) for k, v in _pairs(parts["sliders"]).items()},
-            "removed": {k: [int(r) for r in v.split(",") if r] for k, v in _pairs(parts["removed"]).items()},
+            "lone": lone, "sliders": {k: int(v) for k, v in parse_pairs(parts["sliders"]).items()},
+            "removed": {k: [int(r) for r in v.split(",") if r] for k, v in parse_pairs(parts["removed"]).items()},
             "to_move": parts["to_move"], "phase": parts["phase"], "ply": int(parts["ply"])}
 
 
@@ -78,12 +59,6 @@ def move_label(label: str, mover: int, viewer: int | None, recruit_public: bool)
     if label.startswith("recruit ") and label != "recruit none" and not recruit_public and viewer not in (None, mover):
         return "recruit ?"
     return label
-
-
-def move_nodes(label: str) -> list | None:
-    """[from node, to node, kind] of a move ("-", "x" an attack, "*" a shot)."""
-    found = _MOVE.match(label)
-    return [found.group(1), found.group(3), found.group(2)] if found else None
 
 
 def start_of(game: Game) -> Game:

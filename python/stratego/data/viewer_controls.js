@@ -1,4 +1,4 @@
-  // viewer_controls.js, put in by viewer.py and castle/viewer.py where their page says
+  // viewer_controls.js, put in by viewing/viewer.py and castle/viewer.py where their page says
   // __CONTROLS__: stepping through the frames and choosing the view, shared by both pages.
   // The page defines before it: data, views, view, ply, plies, slider, moves, the
   // element helper el(text, cls, tag), LABELS (view -> button label), VIEW_KEYS (key ->

@@ -16,13 +16,13 @@ DEFAULT_PORT = 8000
 
 
 def load_policies(paths: list[str], trust: bool = False) -> dict:
-    """Policy files (stratego.policy_file) by name: each file's stem, made unique (and
+    """Policy files (stratego.agents.policy_file) by name: each file's stem, made unique (and
     apart from the bots' names). `trust` lets a file import the network module it names
-    (stratego.policy_file, "Untrusted files" in docs/agents.md)."""
+    (stratego.agents.policy_file, "Untrusted files" in docs/agents.md)."""
     if not paths:
         return {}  # torch only when a policy is asked for
-    from ..opponent import BOT_OPPONENTS
-    from ..policy_file import load_policy
+    from ..agents.opponent import BOT_OPPONENTS
+    from ..agents.policy_file import load_policy
     policies = {}
     for path in paths:
         name = Path(path).stem

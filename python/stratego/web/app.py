@@ -9,7 +9,7 @@ over stratego.web.session's games.
     POST /api/games/{id}/fill       places the rest of the person's hand at random
     POST /api/games/{id}/resign     the person resigns
     POST /api/games/{id}/draw       the person offers a draw; the bot answers
-    GET  /api/games/{id}/record     the finished game, one JSON line (stratego.jsonl)
+    GET  /api/games/{id}/record     the finished game, one JSON line (stratego.records.jsonl)
     GET  /api/games/{id}/viewer     the finished game as `stratego view`'s page
     POST /api/games/{invite}/join   a castle seat's invitation, once: the seat's own id
 
@@ -38,13 +38,14 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..atomic_write import LineAppender
-from ..opponent import BOT_OPPONENTS, Opponent
+from ..common.atomic_write import LineAppender
+from ..agents.opponent import BOT_OPPONENTS, Opponent
 from ..variants import variants
-from ..viewer import fill_colours, viewer_html
+from ..viewing.viewer import fill_colours, viewer_html
 from ..castle import viewer as castle_viewer
 from .castle import CASTLE_BOTS, CASTLE_VARIANTS, CastleSeat, PlayedCastle
-from .session import CASTLE_SEATS, COLOURS, GAMES, ID_BYTES, SETUPS, Options, PlayedGame, RequestError, dumps
+from .request import ID_BYTES, RequestError
+from .session import CASTLE_SEATS, COLOURS, GAMES, SETUPS, Options, PlayedGame, dumps
 
 log = logging.getLogger("stratego.serve")
 
@@ -199,7 +200,7 @@ class GameStore:
         path = self.save if played.kind == "stratego" else self.save.with_name(
             f"{self.save.stem}-castle{self.save.suffix}")
         # One write of a whole line, one game at a time: a file of whole records, never a
-        # line glued to a torn tail (stratego.atomic_write).
+        # line glued to a torn tail (stratego.common.atomic_write).
         with self._save_lock, LineAppender(path, "file of finished games") as out:
             out.append(line + "\n")
 
@@ -209,7 +210,7 @@ def _check_policy_variant(opponent: Opponent, played: PlayedGame) -> None:
     saved = getattr(opponent.spec, "variant", None)
     if saved is None:
         return
-    from ..policy_file import variant_differences
+    from ..agents.policy_file import variant_differences
     diffs = variant_differences(saved, played.game.variant)
     if diffs:
         raise RequestError(400, f"policy {opponent.name!r} was saved for variant {saved.name!r}, not this game's "
@@ -244,7 +245,7 @@ def _since(request: Request) -> int:
 def create_app(*, policies: dict | None = None, save: str | Path | None = None, move_seconds: float = 10.0,
                max_games: int = MAX_GAMES, max_late_bots: int = MAX_LATE_BOTS) -> Starlette:
     """The app of `stratego serve`: the bots of stratego.BOTS and `policies` (name ->
-    policy, e.g. stratego.policy_file.load_policy's) as opponents; finished games
+    policy, e.g. stratego.agents.policy_file.load_policy's) as opponents; finished games
     appended to `save` (a JSON lines file) when given; a bot that takes more than
     `move_seconds` for a move loses on time."""
     opponents = {name: Opponent(name) for name in BOT_OPPONENTS}

@@ -17,11 +17,12 @@ import time
 from typing import Callable
 
 from ..castle import records as castle_records
+from ..castle import notation as castle_notation
 from ..castle import viewer as castle_viewer
 from ..castle.game import Game, IllegalMove
 from ..castle.variants import variant_names
-from ..seeding import resolve_seed
-from .session import ID_BYTES, RequestError
+from ..common.seeding import resolve_seed
+from .request import ID_BYTES, RequestError
 
 #: The castle game's bots (csrc/castle/castle_bot.h).
 CASTLE_BOTS = ("random", "heuristic")
@@ -86,7 +87,7 @@ class PlayedCastle:
                "phase": "over" if over else game.phase, "your_turn": your_turn,
                "rows": game._geometry["rows"], "moves": moves, "move_count": len(self.movers),
                "frame": castle_viewer.frame_of(game, None if over else me),
-               "last": castle_viewer.move_nodes(game.history[-1]) if game.history else None,
+               "last": castle_notation.move_nodes(game.history[-1]) if game.history else None,
                "people": [letters[s] for s in sorted(self.people)],
                "legal": self._legal() if your_turn else []}
         if over:
@@ -102,7 +103,7 @@ class PlayedCastle:
         out = []
         for action in self.game.legal_actions():
             name = self.game.action_to_move(action)
-            squares = castle_viewer.move_nodes(name)
+            squares = castle_notation.move_nodes(name)
             out.append([squares[0], squares[1], name] if squares else [None, None, name])
         return out
 

@@ -24,14 +24,14 @@ from typing import Callable
 from ..actions import decode_action
 from ..game import Game
 from ..history import RecordError
-from ..jsonl import record_to_json
-from ..notation import RANK_SYMBOLS
-from ..opponent import Opponent
-from ..render import square_name
-from ..seeding import resolve_seed
-from ..terminal import bot_accepts_draw
+from ..records.jsonl import record_to_json
+from ..notation import RANK_SYMBOLS, move_name, rescue_name
+from ..agents.opponent import Opponent
+from ..common.seeding import resolve_seed
+from ..viewing.terminal import bot_accepts_draw
 from ..variants import PIECE_NAMES, variants
-from ..viewer import ViewFrames, move_label, result_text, view_counts
+from ..viewing.viewer import ViewFrames, move_label, result_text, view_counts
+from .request import ID_BYTES, RequestError
 
 __all__ = ["SETUPS", "COLOURS", "GAMES", "CASTLE_SEATS", "RequestError", "Options", "PlayedGame", "dumps"]
 
@@ -44,18 +44,6 @@ GAMES = ("stratego", "castle")
 #: A castle seat by its letter (docs/castle.md "Modes and seats"), or drawn at random.
 CASTLE_SEATS = ("n", "e", "s", "w", "random")
 _OWNER = "rb"
-# Random bytes of a game id (secrets.token_urlsafe): 24 bytes, 32 characters.
-ID_BYTES = 24
-
-
-class RequestError(ValueError):
-    """A request the game refuses: `status` is the HTTP status to answer with (400 a bad
-    request, 404 no such game, 409 not now: not your turn, the game is over)."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-
 
 @dataclass(frozen=True)
 class Options:
@@ -203,9 +191,9 @@ class PlayedGame:
         for action in self.game.legal_actions():
             kind, a, b = decode_action(action, me)
             if kind == "move":
-                out.append([a, b, f"{square_name(a)}-{square_name(b)}"])
+                out.append([a, b, move_name(a, b)])
             elif kind == "rescue":
-                out.append([symbols[a], b, f"{symbols[a]}@{square_name(b)}"])
+                out.append([symbols[a], b, rescue_name(symbols[a], b)])
             else:
                 out.append([None, None, "pass"])
         return out
@@ -339,7 +327,7 @@ class PlayedGame:
 
     # -- the record ---------------------------------------------------------------
     def record_line(self) -> str | None:
-        """The finished game as one JSON line (stratego.jsonl), None before its end or
+        """The finished game as one JSON line (stratego.records.jsonl), None before its end or
         for a game ended before its pieces stood (it has no start to record)."""
         if not self.game.done or self.frames is None:
             return None

@@ -1,0 +1,67 @@
+"""Opponents that play one side of a single `Game`: a bot by name, or a policy.
+
+A policy follows the project's policy protocol (stratego.agents.policy): `policy(obs, mask) ->
+actions` on a batch, here of one; it gets the observations it declares
+(`observation_settings`, VecEnv's defaults otherwise).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from .. import _core
+from ..game import Game
+from .policy import checked_actions, observation_settings
+
+#: The bots in C (stratego.BOTS): "random" and "heuristic".
+BOT_OPPONENTS: tuple[str, ...] = _core.BOT_NAMES
+
+
+class Opponent:
+    """Plays the player to move of a `Game`: `action(game, observe)` returns its action
+    (not played), or -1 when the game is over.
+
+    `spec` is a bot in C by name (Game.bot_move: "random", uniform over the legal
+    actions, or "heuristic"; both decide from their player's view only, their random
+    choices from the game's seed), or a callable policy (see the module's protocol),
+    which gets the player to move's observation and mask. With `check_legal` an illegal
+    answer raises ValueError naming the policy; without, it is returned (the caller
+    decides what it costs).
+    """
+
+    def __init__(self, spec: str | Callable):
+        if isinstance(spec, str):
+            if spec not in BOT_OPPONENTS:
+                raise ValueError(f"unknown opponent {spec!r}; expected one of {list(BOT_OPPONENTS)} "
+                                 f"or a callable policy(obs, mask) -> actions")
+        elif not callable(spec):
+            raise TypeError(f"opponent must be one of {list(BOT_OPPONENTS)} or a callable "
+                            f"policy(obs, mask) -> actions, got {type(spec).__name__}")
+        self.spec = spec
+        self.name = spec if isinstance(spec, str) else getattr(spec, "__name__", type(spec).__name__)
+        # What the policy observes: Game.observation's keywords for its declared settings.
+        self.observe_kwargs = None
+        if not isinstance(spec, str):
+            settings = observation_settings(spec, f"opponent policy {self.name!r}").env_kwargs()
+            self.observe_kwargs = {"dtype": settings.pop("obs_dtype"), **settings}
+
+    def action(self, game: Game, check_legal: bool) -> int:
+        if game.done:
+            return -1
+        if isinstance(self.spec, str):
+            return int(game.bot_move(self.spec))
+        mask = game.action_mask()[None]
+        actions = self.spec(game.observation(game.to_move, **self.observe_kwargs)[None], mask)
+        # Shape, type and range always; legality only when an illegal action must raise.
+        bounds = mask if check_legal else np.ones_like(mask)
+        return int(checked_actions(actions, bounds, f"opponent policy {self.name!r}")[0])
+
+    @property
+    def seedable(self) -> bool:
+        """Whether the opponent is a policy with the protocol's optional seed(int)."""
+        return not isinstance(self.spec, str) and callable(getattr(self.spec, "seed", None))
+
+    def seed(self, seed: int) -> None:
+        """Reseeds a policy that samples (see seedable)."""
+        self.spec.seed(seed)
