@@ -398,6 +398,30 @@ int pool_workers(void) {
     return workers;
 }
 
+/* Chunks of about 1/32 of a thread's share, at least 16 games (a chunk costs one atomic
+ * claim) and at most 256: a descheduled thread holds up the others for at most the chunk
+ * it has claimed. */
+static int64_t pool_chunk(int num_threads, int64_t n) {
+    int64_t chunk = n / ((int64_t)num_threads * 32);
+    return chunk < 16 ? 16 : chunk > 256 ? 256 : chunk;
+}
+
+#ifdef STRATEGO_POOL_OPENMP
+/* The benchmark-only build (make -C csrc OPENMP=1, docs/performance.md "The pool against
+ * OpenMP"): the same loops, chunks and cap under OpenMP's dynamic schedule, each chunk
+ * handed to the next thread that asks, and on the caller alone where the pool always
+ * runs alone (one thread, a loop of one chunk). No pace: OpenMP has no such rule. The
+ * extension (setup.py) never defines it, and so never links libgomp. */
+static void pool_run_openmp(int num_threads, int64_t n, PoolTask task, void *ctx) {
+    int64_t chunk = pool_chunk(num_threads, n), chunks = (n + chunk - 1) / chunk;
+#pragma omp parallel for schedule(dynamic) num_threads(num_threads) if (num_threads > 1 && n > chunk)
+    for (int64_t c = 0; c < chunks; c++) {
+        int64_t begin = c * chunk;
+        task(ctx, begin, begin + chunk < n ? begin + chunk : n);
+    }
+}
+#endif
+
 void pool_run(PoolPaces *paces, int num_threads, int64_t n, PoolTask task, void *ctx) {
     if (n > POOL_MAX_GAMES) {
         fprintf(stderr, "pool_run: a loop of %lld games is more than the pool hands out (POOL_MAX_GAMES = %lld)\n",
@@ -406,11 +430,12 @@ void pool_run(PoolPaces *paces, int num_threads, int64_t n, PoolTask task, void 
     }
     pthread_once(&pool_once, pool_init);
     if (num_threads > max_threads) num_threads = max_threads;
-    /* Chunks of about 1/32 of a thread's share, at least 16 games (a chunk costs one
-     * atomic claim) and at most 256: a descheduled thread holds up the others for at
-     * most the chunk it has claimed. */
-    int64_t chunk = n / ((int64_t)num_threads * 32);
-    chunk = chunk < 16 ? 16 : chunk > 256 ? 256 : chunk;
+#ifdef STRATEGO_POOL_OPENMP
+    (void)paces;
+    pool_run_openmp(num_threads < 1 ? 1 : num_threads, n, task, ctx);
+    return;
+#endif
+    int64_t chunk = pool_chunk(num_threads, n);
     if (num_threads <= 1 || n <= chunk || pthread_mutex_trylock(&pool.run_lock) != 0) {
         task(ctx, 0, n);
         return;
