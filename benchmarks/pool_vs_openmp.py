@@ -9,7 +9,9 @@ Builds (csrc/Makefile) the engine's `stratego_main` as two shared libraries: wit
 schedule(dynamic) if(...)` (`make OPENMP=1 bench-lib`, benchmark-only: the extension never
 links libgomp). Each build runs in a Python process of its own that calls the library's
 main() (`bench N STEPS THREADS OBS`: a batch's sampling and step, checksum printed), so
-that torch's threads can share the process as in training. For each contention mode and
+that torch's threads can share the process as in training (the torch modes also count
+the matrix products torch got done beside each run: a build that wins steps by taking
+the cores from the work beside it shows there). For each contention mode and
 observation format, the two builds and both thread counts run in turn, `--repeats` times
 (A/B interleaved: a change of the machine's load hits both alike); the table gives the
 median steps/s of each and the ratios of medians from this one run.
@@ -37,8 +39,8 @@ HERE = Path(__file__).resolve().parent
 CSRC = HERE.parent / "csrc"
 BUILDS = {"pool": "stratego_bench.so", "openmp": "stratego_bench_openmp.so"}
 MODES = ("idle", "busy", "torch", "busy+torch")
-# bench's obs argument and the steps a run: each run about half a second under load.
-CONFIGS = {"planes": (1, 100), "codes": (2, 400)}
+# bench's obs argument and the steps a run: a run of a fifth to half a second on 2 loaded cores.
+CONFIGS = {"planes": (1, 60), "codes": (2, 200)}
 
 # ---------------------------------------------------------------- the child process
 
@@ -51,15 +53,19 @@ def child(lib_path: str, torch_mode: bool) -> None:
     import ctypes
 
     busy = threading.Event()
+    products_done = [0]
     if torch_mode:
         import torch
 
         a, b = torch.randn(512, 512), torch.randn(512, 512)
+        for _ in range(50):  # torch's own start (its thread team) outside every run
+            torch.mm(a, b)
 
         def products():
             while True:
                 busy.wait()
                 torch.mm(a, b)
+                products_done[0] += 1
 
         threading.Thread(target=products, daemon=True).start()
     lib = ctypes.CDLL(lib_path)
@@ -75,10 +81,14 @@ def child(lib_path: str, torch_mode: bool) -> None:
         if torch_mode:
             busy.set()
             time.sleep(0.3)  # let the products take their cores
+        before, start = products_done[0], time.perf_counter()
         rc = lib.main(6, argv)
+        # What the torch thread got done beside the run: a build can win steps by taking
+        # the cores from the work beside it.
+        products_per_s = (products_done[0] - before) / (time.perf_counter() - start)
         busy.clear()
         libc.fflush(None)
-        print(f"done {rc}", flush=True)
+        print(f"done {rc} {products_per_s:.1f}", flush=True)
 
 
 def fork_run(lib, libc, n: int, steps: int, timeout: float) -> dict:
@@ -127,15 +137,17 @@ class Runner:
                                      stdout=subprocess.PIPE, text=True, env=env)
         self.libgomp = json.loads(self.proc.stdout.readline())["libgomp"]
 
-    def bench(self, n: int, steps: int, threads: int, obs: int) -> tuple[float, str]:
+    def bench(self, n: int, steps: int, threads: int, obs: int) -> tuple[float, str, float]:
+        """steps/s, the checksum, and torch's matrix products a second beside the run."""
         self.proc.stdin.write(f"{n} {steps} {threads} {obs}\n")
         self.proc.stdin.flush()
         result = None
         for line in self.proc.stdout:
             if line.startswith("done"):
-                if line.split()[1] != "0" or result is None:
+                words = line.split()
+                if words[1] != "0" or result is None:
                     raise RuntimeError(f"bench {n} {steps} {threads} {obs} failed: {line.strip()}")
-                return result
+                return (*result, float(words[2]))
             if " steps/s" in line:
                 rate = float(line.split(": ")[1].split(" steps/s")[0])
                 result = (rate, line.rsplit("checksum ", 1)[1].strip())
@@ -212,15 +224,19 @@ def main() -> int:
                     obs, steps = CONFIGS[config]
                     steps = max(10, int(steps * scale))
                     rates = {(b, t): [] for b in BUILDS for t in (1, 2)}
+                    products = {(b, t): [] for b in BUILDS for t in (1, 2)}
                     for _ in range(args.repeats):
                         for t in (1, 2):
                             for b in BUILDS:
-                                rate, checksum = runners[b].bench(args.envs, steps, t, obs)
+                                rate, checksum, mm = runners[b].bench(args.envs, steps, t, obs)
                                 rates[(b, t)].append(rate)
+                                products[(b, t)].append(mm)
                                 checksums.setdefault(config, set()).add(checksum)
                                 runs.append({"mode": mode, "config": config, "build": b, "threads": t,
-                                             "steps_per_s": rate, "checksum": checksum})
+                                             "steps_per_s": rate, "checksum": checksum,
+                                             "torch_products_per_s": mm})
                     med = {k: statistics.median(v) for k, v in rates.items()}
+                    med.update({("mm",) + k: statistics.median(v) for k, v in products.items()})
                     rows.append((mode, config, med))
                     print(_row(mode, config, med), flush=True)
         finally:
@@ -236,8 +252,8 @@ def main() -> int:
                 r.close()
     print()
     print("| mode | config | pool 1 thread (M steps/s) | pool 2 threads | OpenMP 1 thread | OpenMP 2 threads | "
-          "pool / OpenMP, 2 threads |")
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
+          "pool / OpenMP, 2 threads | torch products/s beside 1 / 2 threads: pool | OpenMP |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for mode, config, med in rows:
         print(_row(mode, config, med, markdown=True))
     for b, f in fork.items():
@@ -265,11 +281,18 @@ class _Nothing:
 
 def _row(mode: str, config: str, med: dict, markdown: bool = False) -> str:
     p1, p2, o1, o2 = (med[("pool", 1)], med[("pool", 2)], med[("openmp", 1)], med[("openmp", 2)])
+    torch_mode = "torch" in mode
+    mm = {k: med[("mm",) + k] for k in [("pool", 1), ("pool", 2), ("openmp", 1), ("openmp", 2)]}
     if markdown:
+        beside = (f" {mm['pool', 1]:.0f} / {mm['pool', 2]:.0f} | {mm['openmp', 1]:.0f} / {mm['openmp', 2]:.0f} |"
+                  if torch_mode else " - | - |")
         return (f"| {mode} | {config} | {p1 / 1e6:.2f} | {p2 / 1e6:.2f} ({p2 / p1:.2f}x) | {o1 / 1e6:.2f} | "
-                f"{o2 / 1e6:.2f} ({o2 / o1:.2f}x) | {p2 / o2:.2f}x |")
+                f"{o2 / 1e6:.2f} ({o2 / o1:.2f}x) | {p2 / o2:.2f}x |" + beside)
+    beside = (f"   torch products/s 1/2 threads: pool {mm['pool', 1]:.0f}/{mm['pool', 2]:.0f}, "
+              f"openmp {mm['openmp', 1]:.0f}/{mm['openmp', 2]:.0f}" if torch_mode else "")
     return (f"{mode:<11} {config:<7} pool {p1 / 1e6:6.3f} -> {p2 / 1e6:6.3f} M steps/s ({p2 / p1:4.2f}x)   "
-            f"openmp {o1 / 1e6:6.3f} -> {o2 / 1e6:6.3f} ({o2 / o1:4.2f}x)   pool/openmp at 2 threads {p2 / o2:4.2f}x")
+            f"openmp {o1 / 1e6:6.3f} -> {o2 / 1e6:6.3f} ({o2 / o1:4.2f}x)   pool/openmp at 2 threads {p2 / o2:4.2f}x"
+            + beside)
 
 
 if __name__ == "__main__":

@@ -38,22 +38,27 @@ static int max_threads = 1;
  * broadcast woke every worker for every loop, and those above the loop's helpers went
  * back to sleep: a wake-up and a context switch each, for nothing), and a worker that
  * leaves wakes only the one below it, the next that may leave. Slot i belongs to worker
- * i; its condition variable is made when the first worker of that index starts. */
+ * i; its condition variable is made when the first worker of that index starts.
+ * start_generation is the generation a new worker starts from, the one before the job of
+ * the loop that starts it (pool_grow writes it under run_lock, so it cannot change before
+ * that job is published): reading the claim when its thread starts would usually see that
+ * job published already, and the worker would sit out the loop it was started for. It is
+ * rewritten only for a new worker of that index, after the one before it has left. */
 typedef struct {
     pthread_cond_t wake;
-    int sleeping;              /* inside pthread_cond_(timed)wait(wake); guarded by pool.lock */
-    uint32_t start_generation; /* see pool_grow */
+    int sleeping; /* inside pthread_cond_(timed)wait(wake); guarded by pool.lock */
+    uint32_t start_generation;
 } PoolSlot;
 static PoolSlot slots[POOL_MAX_THREADS];
 static int slots_made; /* slots whose condition variable exists; guarded by pool.lock */
 
 /* One loop at a time. `claim` packs the job's generation (high 32 bits) with the next
- * unclaimed game (low 32 bits; n <= POOL_MAX_GAMES, checked by pool_run): a worker claims a chunk with a CAS that
- * fails once the caller has moved to another job, so a worker that slept through a job
- * never touches the next job's games under the old one's task. The caller closes the
- * claim under the new generation (index CLAIM_CLOSED) before it writes the job's fields
- * and opens it after, all sequentially consistent: a worker that read a newer job's
- * field then sees the newer generation, and its CAS fails. */
+ * unclaimed game (low 32 bits; n <= POOL_MAX_GAMES, which pool_run checks): a worker
+ * claims a chunk with a CAS that fails once the caller has moved to another job, so a
+ * worker that slept through a job never touches the next job's games under the old
+ * one's task. The caller closes the claim under the new generation (index CLAIM_CLOSED)
+ * before it writes the job's fields and opens it after, all sequentially consistent: a
+ * worker that read a newer job's field then sees the newer generation, and its CAS fails. */
 static struct {
     pthread_mutex_t run_lock; /* held by the caller of the running loop */
     pthread_mutex_t lock;     /* guards the sleeps, the slots, `workers` and `loop_helpers` */
@@ -72,13 +77,6 @@ static struct {
 } pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
 
 static uint64_t claim_generation(uint64_t claim) { return claim >> 32; }
-
-/* A slot's start_generation: the generation a new worker starts from, the one before the
- * job of the loop that starts it (pool_grow writes it under run_lock, so it cannot
- * change before that job is published). Reading the claim when its thread starts would
- * usually see that job published already, and the worker would sit out the loop it was
- * started for. A slot is rewritten only for a new worker of that index, after the one
- * before it has left. */
 
 /* Loops run each way (pool_loops); guarded by run_lock. */
 static int64_t loops_parallel, loops_alone;
