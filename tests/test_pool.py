@@ -33,29 +33,29 @@ def pool_main() -> Path:
     return build_checked("pool", {"pool_main": [TESTS_C / "pool_main.c"]})["pool_main"]
 
 
-@pytest.mark.deep  # a C program under sanitizers
-def test_pool_runs_alone_after_helpers_that_did_not_pay(pool_main):
-    done = run_checked(pool_main, "rule")
+def _checks_pass(pool_main: Path, group: str) -> None:
+    done = run_checked(pool_main, group)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "pool: all checks passed" in done.stdout
+
+
+@pytest.mark.deep  # a C program under sanitizers
+def test_pool_runs_alone_after_helpers_that_did_not_pay(pool_main):
+    _checks_pass(pool_main, "rule")
 
 
 @pytest.mark.deep  # a C program under sanitizers
 def test_pool_judges_each_batch_by_its_own_paces(pool_main):
     # Two callers of the same task, size and threads: the one whose helpers are held runs
     # alone, the one whose helpers pay keeps them (one table for the process made both alone).
-    done = run_checked(pool_main, "paces")
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "pool: all checks passed" in done.stdout
+    _checks_pass(pool_main, "paces")
 
 
 @pytest.mark.deep  # a C program under sanitizers
 def test_pool_wakes_only_the_helpers_a_loop_needs(pool_main):
     # Three workers asleep, loops on 2 threads: one thread wakes for them (a broadcast
     # woke all three every loop).
-    done = run_checked(pool_main, "wake")
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "pool: all checks passed" in done.stdout
+    _checks_pass(pool_main, "wake")
 
 
 @pytest.mark.deep  # a C program under sanitizers

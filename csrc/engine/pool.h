@@ -1,12 +1,15 @@
 /* pool.h: the worker threads that run a loop over games in parallel.
  *
- * Why not OpenMP: measured on a 2-core machine shared with other work, an OpenMP
- * parallel loop with a static schedule waits for its slowest thread at every step, and
- * libgomp's threads spin while waiting; with two busy processes, 2 threads ran at 0.43x
- * one thread. PyTorch ships its own libgomp.so.1, which a process that imports torch
- * first shares with us (same soname), so its wait policy and thread pool are torch's,
- * and a network trained in another thread fought ours for the same team. libgomp also
- * hangs a fork()ed child whose parent had a parallel region. This pool avoids all three:
+ * Why not OpenMP (docs/performance.md, "The pool against OpenMP": the same loops under
+ * `omp parallel for schedule(dynamic)`, benchmarks/pool_vs_openmp.py): on a 2-core
+ * machine with more runnable threads than cores, libgomp's threads spin while they wait,
+ * at the end of every loop and between loops, on the cores the threads holding chunks
+ * need: its 2 threads ran at 0.11-0.59x its one, the pool's 2.3-10.9x faster. PyTorch
+ * ships its own libgomp.so.1, which a process that imports torch first shares with us
+ * (same soname), so its version, wait policy and thread pool are torch's (there, in a
+ * loaded run, OpenMP's dynamic loop scaled better than the pool: a quiet rerun decides).
+ * libgomp hangs a fork()ed child whose parent had a parallel region, measured again.
+ * This pool avoids all three:
  *
  *   - work is claimed in small chunks from one counter, so the games of a thread the
  *     system has descheduled are taken by the threads that run, and no thread waits
