@@ -33,29 +33,28 @@ def pool_main() -> Path:
     return build_checked("pool", {"pool_main": [TESTS_C / "pool_main.c"]})["pool_main"]
 
 
-def _checks_pass(pool_main: Path, group: str) -> None:
+# pool_main's groups of checks (tests/c/pool_main.c), each with what it shows:
+POOL_MAIN_GROUPS = {
+    # A loop whose helper is held as a descheduled thread is runs alone but for the probes.
+    "runs_alone_after_helpers_that_did_not_pay": "rule",
+    # Two callers of the same task, size and threads: the one whose helpers are held runs
+    # alone, the one whose helpers pay keeps them (one table for the process made both alone).
+    "judges_each_batch_by_its_own_paces": "paces",
+    # A batch's paces judged in the parent are dropped in a fork()ed child: its first loop
+    # is the first measured there.
+    "forked_child_measures_its_own_paces": "fork",
+    # Three workers asleep, loops on 2 threads: one thread wakes for them (a broadcast
+    # woke all three every loop).
+    "wakes_only_the_helpers_a_loop_needs": "wake",
+}
+
+
+@pytest.mark.deep  # a C program under sanitizers
+@pytest.mark.parametrize("group", list(POOL_MAIN_GROUPS.values()), ids=list(POOL_MAIN_GROUPS))
+def test_pool(pool_main, group):
     done = run_checked(pool_main, group)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "pool: all checks passed" in done.stdout
-
-
-@pytest.mark.deep  # a C program under sanitizers
-def test_pool_runs_alone_after_helpers_that_did_not_pay(pool_main):
-    _checks_pass(pool_main, "rule")
-
-
-@pytest.mark.deep  # a C program under sanitizers
-def test_pool_judges_each_batch_by_its_own_paces(pool_main):
-    # Two callers of the same task, size and threads: the one whose helpers are held runs
-    # alone, the one whose helpers pay keeps them (one table for the process made both alone).
-    _checks_pass(pool_main, "paces")
-
-
-@pytest.mark.deep  # a C program under sanitizers
-def test_pool_wakes_only_the_helpers_a_loop_needs(pool_main):
-    # Three workers asleep, loops on 2 threads: one thread wakes for them (a broadcast
-    # woke all three every loop).
-    _checks_pass(pool_main, "wake")
 
 
 @pytest.mark.deep  # a C program under sanitizers

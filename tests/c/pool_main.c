@@ -1,11 +1,14 @@
 /* pool_main.c: the thread pool's rule for helpers that do not pay (pool.h), as a rule
  * and in a real loop whose helper is held up as a descheduled thread is; two callers of
- * the same loop judged apart, each by its own paces; a loop that wants one helper wakes
- * that one and no other worker. Exit 0 when every check holds; each failure printed.
+ * the same loop judged apart, each by its own paces, afresh in a fork()ed child; a loop
+ * that wants one helper wakes that one and no other worker. Exit 0 when every check
+ * holds; each failure printed.
  *
- *   pool_main [rule|paces|wake]   every check above, or one group
- *   pool_main too-many   a loop of POOL_MAX_GAMES + 1 games, which pool_run must refuse
- *                        with its message and abort() (it prints "ran" and exits 1 if not)
+ *   pool_main [rule|paces|wake]   every check above but fork, or one group
+ *   pool_main fork                the paces in a fork()ed child (not under TSan)
+ *   pool_main too-many            a loop of POOL_MAX_GAMES + 1 games, which pool_run must refuse
+ *                                 with its message and abort() (it prints "ran" and
+ *                                 exits 1 if not)
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -15,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -168,6 +172,28 @@ static void paces_apart(void) {
     CHECK(paying_helped >= LOOPS / 2);
 }
 
+/* A fork()ed child's paces are its own: the parent's judgement of a loop (its helpers,
+ * its load) is dropped, and the child's first loop is the first measured. Not under
+ * ThreadSanitizer, which refuses a thread started after a multi-threaded fork. */
+static void paces_after_fork(void) {
+    PoolPaces held = {0};
+    sleep_loop(&held, 20); /* measured with helpers, then alone */
+    sleep_loop(&held, 20);
+    pid_t child = fork();
+    if (child == 0) {
+        sleep_loop(&held, 0);
+        int fresh = 0;
+        for (int k = 0; k < POOL_PACE_LOOPS; k++) {
+            const PoolPace *p = &held.loop[k];
+            fresh += p->task == sleep_task && p->loops == 1 && p->alone_ns == 0 && p->parallel_ns > 0;
+        }
+        _exit(fresh == 1 ? 0 : 1);
+    }
+    int status = -1;
+    CHECK(child > 0 && waitpid(child, &status, 0) == child);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 /* Voluntary context switches (sleeps) of each thread of this process but the caller. */
 enum { MAX_TASKS = 64 };
 static int thread_sleeps(long *tids, long *sleeps) {
@@ -242,6 +268,7 @@ int main(int argc, char **argv) {
         real_loop();
     }
     if (!*only || strcmp(only, "paces") == 0) paces_apart();
+    if (strcmp(only, "fork") == 0) paces_after_fork();
     if (failures == 0) printf("pool: all checks passed\n");
     return failures != 0;
 }
