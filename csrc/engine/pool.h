@@ -67,16 +67,15 @@ int pool_workers(void);
  * (issue 12: 2 threads at 0.81-0.85x one with codes + bit mask, one busy process a core
  * or PyTorch in another thread). So the pool measures each loop of a caller (a task, its
  * number of games and thread count: a batch's step, its sampling, ...; kept in the
- * caller's PoolPaces below) both ways, ns a game with helpers and on
- * the caller alone, each a running mean over about 8 loops, and runs it alone when that
- * is clearly faster (the helpers' pace over POOL_PACE_MARGIN times the caller's alone:
- * a loop run alone lets the helpers fall asleep, which the next loop pays for), and the
- * loop with helpers takes over POOL_PACE_SHORT_NS (a stall is milliseconds; a check of
- * 4,096 actions, tens of microseconds, is not worth judging);
- * one loop in POOL_PACE_PROBE runs the other way, so that both figures follow the
- * machine's load (on an idle machine that probe costs under 1% of the helpers' gain).
- * The first loop of a task runs with helpers, the second alone. Which thread runs a game
- * never changes the games. */
+ * caller's PoolPaces below) both ways, ns a game with helpers and on the caller alone,
+ * each a running mean over about 8 loops, and runs it alone when that is clearly faster
+ * (the helpers' pace over POOL_PACE_MARGIN times the caller's alone: a loop run alone
+ * lets the helpers fall asleep, which the next loop pays for), and the loop with helpers
+ * takes over POOL_PACE_SHORT_NS (a stall is milliseconds; a check of 4,096 actions, tens
+ * of microseconds, is not worth judging); one loop in POOL_PACE_PROBE runs the other
+ * way, so that both figures follow the machine's load (on an idle machine that probe
+ * costs under 1% of the helpers' gain). The first loop of a task runs with helpers, the
+ * second alone. Which thread runs a game never changes the games. */
 enum { POOL_PACE_PROBE = 64 };
 #define POOL_PACE_MARGIN 1.25
 #define POOL_PACE_SHORT_NS 200000.0
@@ -101,7 +100,6 @@ typedef struct {
     unsigned next;  /* the slot a new loop takes over */
     uint32_t forks; /* the pool's fork count when these were measured */
 } PoolPaces;
-
 
 /* The rule, exposed for its tests: whether the next loop of p, of n games, runs alone
  * (and counts it), and the record of a loop of n games that took ns. */
