@@ -32,7 +32,7 @@ RUNS = [
     ("pool_stress", ["3000"], "the pool: 4 callers, loops of varied sizes and thread counts, each game once"),
     ("pool_stress", ["race"], "a planted race, which must be reported (the detector is armed)"),
     ("tsan_games", ["1"], "both games' batches from 4 callers, recording and sampling worlds on 3 threads"),
-    ("pool_main", [], "the pool's rule for helpers that do not pay, in a real loop"),
+    ("pool_main", [], "the pool's rule for helpers that do not pay, each caller's own paces, only a loop's helpers woken"),
     ("tiny_game", [], "the second game's seam on 1, 2 and 3 threads"),
     ("stratego_main", ["bench", "1024", "40", "4", "1", "0", "1"], "classic steps, planes and recording, 4 threads"),
     ("stratego_main", ["bench", "1024", "40", "3", "2"], "classic steps, codes and packed masks, 3 threads"),

@@ -191,21 +191,23 @@ void castle_batch_free(CastleBatch *b) {
 void castle_batch_reset_some(CastleBatch *b, const uint8_t *mask, int reseed, uint64_t seed, int threads) {
     VecResetJob job = {.game = b, .out = &b->out, .reset_mask = mask, .reseed = reseed, .seed = seed};
     if (mask == NULL) memset(&b->stats, 0, sizeof(b->stats));
-    pool_run(threads, b->num_envs, reset_task, &job);
+    pool_run(&b->paces, threads, b->num_envs, reset_task, &job);
 }
 
 void castle_batch_step(CastleBatch *b, const int64_t *actions, int threads) {
     VecStepJob job = {.game = b, .out = &b->out, .autoreset = b->autoreset, .actions = actions,
                       .illegal_mode = ILLEGAL_RAISE};
-    pool_run(threads, b->num_envs, step_task, &job);
+    pool_run(&b->paces, threads, b->num_envs, step_task, &job);
     vec_tally_collect(&job.tally, &b->stats);
 }
 
-void castle_batch_write_outputs(CastleBatch *b, int threads) { pool_run(threads, b->num_envs, write_task, b); }
+void castle_batch_write_outputs(CastleBatch *b, int threads) {
+    pool_run(&b->paces, threads, b->num_envs, write_task, b);
+}
 
 void castle_batch_sample(CastleBatch *b, int64_t *out, int threads) {
     SampleJob job = {b, out};
-    pool_run(threads, b->num_envs, sample_task, &job);
+    pool_run(&b->paces, threads, b->num_envs, sample_task, &job);
 }
 
 /* ------------------------------------------------------------------ saves */

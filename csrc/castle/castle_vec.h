@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "castle.h"
+#include "engine/pool.h"
 #include "engine/vec.h"
 
 enum { CASTLE_OBS_FORMAT_NONE = 0, CASTLE_OBS_FORMAT_PLANES = 1, CASTLE_OBS_FORMAT_CODES = 2 };
@@ -32,6 +33,7 @@ typedef struct {
     VecOutputs out; /* the caller's */
     int obs_format, mask_bits, autoreset;
     VecTally stats;
+    PoolPaces paces; /* whether its loops' helpers pay (engine/pool.h) */
 } CastleBatch;
 
 /* The outputs' sizes for these settings (mask bytes: one a action, or bits). */

@@ -19,5 +19,5 @@ static void bot_task(void *ctx, int64_t begin, int64_t end) {
 
 void castle_batch_bot_actions(CastleBatch *b, int kind, int64_t *out, int threads) {
     BotJob job = {b, kind, out};
-    pool_run(threads, b->num_envs, bot_task, &job);
+    pool_run(&b->paces, threads, b->num_envs, bot_task, &job);
 }

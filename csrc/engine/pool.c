@@ -6,8 +6,8 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +19,9 @@
 #endif
 
 #define CLAIM_CLOSED 0xFFFFFFFFull
+/* A job's end is stored in the claim's index field, and the closed mark must stay above
+ * every index a job hands out (pool.h). */
+_Static_assert(POOL_MAX_GAMES < (int64_t)CLAIM_CLOSED, "the closed mark must be above every game index");
 
 /* How long a thread spins before it sleeps: while it spins it wakes within a
  * microsecond, and a batch's next call (sample, then step) usually comes within tens of
@@ -31,19 +34,35 @@ static long spin_ns = 50000;
 static int64_t idle_ns = (int64_t)POOL_IDLE_EXIT_MS * 1000000;
 static int max_threads = 1;
 
+/* A worker's own place to sleep, so that a loop wakes only the helpers it counts on (a
+ * broadcast woke every worker for every loop, and those above the loop's helpers went
+ * back to sleep: a wake-up and a context switch each, for nothing), and a worker that
+ * leaves wakes only the one below it, the next that may leave. Slot i belongs to worker
+ * i; its condition variable is made when the first worker of that index starts.
+ * start_generation is the generation a new worker starts from, the one before the job of
+ * the loop that starts it (pool_grow writes it under run_lock, so it cannot change before
+ * that job is published): reading the claim when its thread starts would usually see that
+ * job published already, and the worker would sit out the loop it was started for. It is
+ * rewritten only for a new worker of that index, after the one before it has left. */
+typedef struct {
+    pthread_cond_t wake;
+    int sleeping; /* inside pthread_cond_(timed)wait(wake); guarded by pool.lock */
+    uint32_t start_generation;
+} PoolSlot;
+static PoolSlot slots[POOL_MAX_THREADS];
+static int slots_made; /* slots whose condition variable exists; guarded by pool.lock */
+
 /* One loop at a time. `claim` packs the job's generation (high 32 bits) with the next
- * unclaimed game (low 32 bits; num_envs < 2^26): a worker claims a chunk with a CAS that
- * fails once the caller has moved to another job, so a worker that slept through a job
- * never touches the next job's games under the old one's task. The caller closes the
- * claim under the new generation (index CLAIM_CLOSED) before it writes the job's fields
- * and opens it after, all sequentially consistent: a worker that read a newer job's
- * field then sees the newer generation, and its CAS fails. */
+ * unclaimed game (low 32 bits; n <= POOL_MAX_GAMES, which pool_run checks): a worker
+ * claims a chunk with a CAS that fails once the caller has moved to another job, so a
+ * worker that slept through a job never touches the next job's games under the old
+ * one's task. The caller closes the claim under the new generation (index CLAIM_CLOSED)
+ * before it writes the job's fields and opens it after, all sequentially consistent: a
+ * worker that read a newer job's field then sees the newer generation, and its CAS fails. */
 static struct {
     pthread_mutex_t run_lock; /* held by the caller of the running loop */
-    pthread_mutex_t lock;     /* guards the sleeps below, `workers` and `loop_helpers` */
-    pthread_cond_t wake;      /* workers wait here for a new job (or a higher one's exit) */
+    pthread_mutex_t lock;     /* guards the sleeps, the slots, `workers` and `loop_helpers` */
     pthread_cond_t done;      /* the caller waits here for the last chunk */
-    int sleepers;             /* workers inside pthread_cond_(timed)wait(wake) */
     int caller_sleeping;
     int workers;              /* threads running: indices 0..workers-1 */
     int loop_helpers;         /* helpers of the loop being run, from pool_grow to its end; else 0 */
@@ -54,25 +73,12 @@ static struct {
     _Atomic int64_t n, chunk;
     _Atomic int helpers;       /* workers with an index below this take part */
     _Atomic int64_t finished;  /* games done in the current job */
-} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
-          PTHREAD_COND_INITIALIZER};
+    uint32_t forks;            /* fork()ed children this process descends from (PoolPaces) */
+} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
 
 static uint64_t claim_generation(uint64_t claim) { return claim >> 32; }
 
-/* The generation a new worker starts from, by index: the one before the job of the loop
- * that starts it (pool_grow writes it under run_lock, so it cannot change before that
- * job is published). Reading the claim when its thread starts would usually see that job
- * published already, and the worker would sit out the loop it was started for. A slot is
- * rewritten only for a new worker of that index, after the one before it has left. */
-static uint32_t start_generation[POOL_MAX_THREADS];
-
-/* The pace of each loop both ways (pool.h, "Helpers that do not pay"), for the last
- * PACE_SLOTS loops seen (a loop: a task, its number of games and thread count, e.g. a
- * step of 4,096 games on 2 threads; not its context, often the caller's stack). Guarded
- * by run_lock. */
-enum { PACE_SLOTS = 16 };
-static PoolPace paces[PACE_SLOTS];
-static unsigned pace_next; /* the slot a new loop takes over */
+/* Loops run each way (pool_loops); guarded by run_lock. */
 static int64_t loops_parallel, loops_alone;
 
 int pool_pace_alone(PoolPace *p, int64_t n) {
@@ -102,13 +108,29 @@ void pool_pace_record(PoolPace *p, int alone, int64_t ns, int64_t n) {
     *pace = *pace <= 0 ? per_game : *pace + (per_game - *pace) / 8;
 }
 
-static PoolPace *pace_of(PoolTask task, int64_t n, int num_threads) {
-    for (int k = 0; k < PACE_SLOTS; k++) {
-        if (paces[k].task == task && paces[k].n == n && paces[k].num_threads == num_threads) return &paces[k];
+/* The pace of this loop (a task, its number of games and thread count; not its context,
+ * often the caller's stack) among the caller's; called with run_lock held. Paces measured
+ * before a fork() are of the parent's helpers and load: the child starts them afresh,
+ * its first loops with helpers of its own (which also starts them). */
+static PoolPace *pace_of(PoolPaces *paces, PoolTask task, int64_t n, int num_threads) {
+    if (paces->forks != pool.forks) *paces = (PoolPaces){.forks = pool.forks};
+    for (int k = 0; k < POOL_PACE_LOOPS; k++) {
+        PoolPace *p = &paces->loop[k];
+        if (p->task == task && p->n == n && p->num_threads == num_threads) return p;
     }
-    PoolPace *p = &paces[pace_next++ % PACE_SLOTS];
+    PoolPace *p = &paces->loop[paces->next++ % POOL_PACE_LOOPS];
     *p = (PoolPace){.task = task, .n = n, .num_threads = num_threads};
     return p;
+}
+
+/* A condition variable on the monotonic clock that a worker's idle deadline is measured
+ * on (a change of the wall clock must not stretch or cut it). */
+static void pool_cond_init(pthread_cond_t *cond) {
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(cond, &attr);
+    pthread_condattr_destroy(&attr);
 }
 
 static int64_t now_ns(void) {
@@ -182,11 +204,11 @@ static int new_job(const void *arg) {
 /* Sleeps until a new job comes; 0 instead when the worker has had no work for the idle
  * period since `last_work` (its last loop, or its start) and is the highest-indexed one
  * left: it has then left the pool and must return. Idle counts from the last loop it
- * took part in, not from its last wake-up: every new job wakes every sleeper, and a
- * worker above a loop's helpers (started for 8 threads, now asked for 2) wakes for each
- * loop without working in any. Workers leave from the top down, so the ones left are
- * always 0..workers-1 (pool_grow gives a new one the next index); each that leaves wakes
- * the others, so that those idle as long follow it at once. A worker among the helpers
+ * took part in, not from its last wake-up: a worker above a loop's helpers (started for
+ * 8 threads, now asked for 2) is not woken for that loop, but may see it while it spins
+ * and does no work in it. Workers leave from the top down, so the ones left are always
+ * 0..workers-1 (pool_grow gives a new one the next index); each that leaves wakes the one
+ * below it, so that those idle as long follow it at once. A worker among the helpers
  * of the loop being run (counted by pool_grow, before the loop's job is published) is
  * not idle: it stays until that loop ends, so that a loop never loses a helper it
  * counted on, however short the idle period. */
@@ -194,28 +216,29 @@ static int pool_sleep(int index, const Seen *seen, int64_t last_work) {
     int64_t deadline = last_work + idle_ns;
     struct timespec until = {(time_t)(deadline / 1000000000), (long)(deadline % 1000000000)};
     int idle_over = 0, stay = 1;
+    PoolSlot *slot = &slots[index];
     pthread_mutex_lock(&pool.lock);
-    pool.sleepers++;
+    slot->sleeping = 1;
     while (!new_job(seen)) {
         if (idle_over && index == pool.workers - 1 && index < pool.loop_helpers) {
-            /* The loop's end (pool_run) wakes it to look again. */
+            /* The loop's end (pool_loop_end) wakes it to look again. */
             pool.held_idle++;
-            pthread_cond_wait(&pool.wake, &pool.lock);
+            pthread_cond_wait(&slot->wake, &pool.lock);
             pool.held_idle--;
             continue;
         }
         if (idle_over && index == pool.workers - 1) {
             pool.workers--;
-            pthread_cond_broadcast(&pool.wake);
+            if (index > 0 && slots[index - 1].sleeping) pthread_cond_signal(&slots[index - 1].wake);
             stay = 0;
             break;
         }
         /* Past its idle period a worker that is not the highest waits for the one above
          * it to leave (or for work), without a deadline. */
-        if (idle_over) pthread_cond_wait(&pool.wake, &pool.lock);
-        else idle_over = pthread_cond_timedwait(&pool.wake, &pool.lock, &until) == ETIMEDOUT;
+        if (idle_over) pthread_cond_wait(&slot->wake, &pool.lock);
+        else idle_over = pthread_cond_timedwait(&slot->wake, &pool.lock, &until) == ETIMEDOUT;
     }
-    pool.sleepers--;
+    slot->sleeping = 0;
     pthread_mutex_unlock(&pool.lock);
     return stay;
 }
@@ -223,7 +246,7 @@ static int pool_sleep(int index, const Seen *seen, int64_t last_work) {
 static void *pool_worker(void *arg) {
     int index = (int)(intptr_t)arg;
     pthread_mutex_lock(&pool.lock);
-    Seen seen = {start_generation[index]};
+    Seen seen = {slots[index].start_generation};
     pthread_mutex_unlock(&pool.lock);
     int64_t last_work = now_ns();
     for (;;) {
@@ -266,7 +289,11 @@ static int pool_grow(int want) {
     pthread_attr_setstacksize(&attr, 1 << 20);
     while (pool.workers < want) {
         pthread_t t;
-        start_generation[pool.workers] = generation;
+        if (pool.workers == slots_made) {
+            pool_cond_init(&slots[slots_made].wake);
+            slots_made++;
+        }
+        slots[pool.workers].start_generation = generation;
         if (pthread_create(&t, &attr, pool_worker, (void *)(intptr_t)pool.workers) != 0) break;
         pool.workers++;
     }
@@ -281,7 +308,8 @@ static int pool_grow(int want) {
 static void pool_loop_end(void) {
     pthread_mutex_lock(&pool.lock);
     pool.loop_helpers = 0;
-    if (pool.held_idle > 0) pthread_cond_broadcast(&pool.wake);
+    /* Only the highest worker can be held (pool_sleep). */
+    if (pool.held_idle > 0) pthread_cond_signal(&slots[pool.workers - 1].wake);
     pthread_mutex_unlock(&pool.lock);
 }
 
@@ -301,31 +329,22 @@ static void pool_after_fork_parent(void) {
     pthread_mutex_unlock(&pool.run_lock);
 }
 
-/* The condition variables, on the monotonic clock that a worker's idle deadline is
- * measured on (a change of the wall clock must not stretch or cut it). */
-static void pool_conds_init(void) {
-    pthread_condattr_t attr;
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(&pool.wake, &attr);
-    pthread_cond_init(&pool.done, &attr);
-    pthread_condattr_destroy(&attr);
-}
 
 static void pool_after_fork_child(void) {
     pthread_mutex_unlock(&pool.lock);
     pthread_mutex_unlock(&pool.run_lock);
     /* The parent's sleepers are not here; their condition variables are made anew. */
-    pool_conds_init();
-    pool.sleepers = 0;
+    pool_cond_init(&pool.done);
+    for (int i = 0; i < slots_made; i++) {
+        pool_cond_init(&slots[i].wake);
+        slots[i].sleeping = 0;
+    }
     pool.caller_sleeping = 0;
     pool.workers = 0;
     pool.loop_helpers = 0;
     pool.held_idle = 0;
-    /* The parent's paces were of its helpers and its machine's load: the child measures
-     * its own, its first loops with helpers of its own (which also starts them). */
-    memset(paces, 0, sizeof(paces));
-    pace_next = 0;
+    /* The parent's paces were of its helpers and its machine's load (pace_of). */
+    pool.forks++;
     loops_parallel = loops_alone = 0;
 }
 
@@ -360,7 +379,7 @@ static void pool_init(void) {
     idle_ns = (int64_t)ms * 1000000;
     int64_t cap = (int64_t)pool_cpus() * POOL_THREADS_PER_CPU;
     max_threads = cap < POOL_MAX_THREADS ? (int)cap : POOL_MAX_THREADS;
-    pool_conds_init();
+    pool_cond_init(&pool.done);
     pthread_atfork(pool_before_fork, pool_after_fork_parent, pool_after_fork_child);
 }
 
@@ -377,21 +396,51 @@ int pool_workers(void) {
     return workers;
 }
 
-void pool_run(int num_threads, int64_t n, PoolTask task, void *ctx) {
+/* Chunks of about 1/32 of a thread's share, at least 16 games (a chunk costs one atomic
+ * claim) and at most 256: a descheduled thread holds up the others for at most the chunk
+ * it has claimed. */
+static int64_t pool_chunk(int num_threads, int64_t n) {
+    int64_t chunk = n / ((int64_t)num_threads * 32);
+    return chunk < 16 ? 16 : chunk > 256 ? 256 : chunk;
+}
+
+#ifdef STRATEGO_POOL_OPENMP
+/* The benchmark-only build (make -C csrc OPENMP=1, docs/performance.md "The pool against
+ * OpenMP"): the same loops, chunks and cap under OpenMP's dynamic schedule, each chunk
+ * handed to the next thread that asks, and on the caller alone where the pool always
+ * runs alone (one thread, a loop of one chunk). No pace: OpenMP has no such rule. The
+ * extension (setup.py) never defines it, and so never links libgomp. */
+static void pool_run_openmp(int num_threads, int64_t n, PoolTask task, void *ctx) {
+    int64_t chunk = pool_chunk(num_threads, n), chunks = (n + chunk - 1) / chunk;
+#pragma omp parallel for schedule(dynamic) num_threads(num_threads) if (num_threads > 1 && n > chunk)
+    for (int64_t c = 0; c < chunks; c++) {
+        int64_t begin = c * chunk;
+        task(ctx, begin, begin + chunk < n ? begin + chunk : n);
+    }
+}
+#endif
+
+void pool_run(PoolPaces *paces, int num_threads, int64_t n, PoolTask task, void *ctx) {
+    if (n > POOL_MAX_GAMES) {
+        fprintf(stderr, "pool_run: a loop of %lld games is more than the pool hands out (POOL_MAX_GAMES = %lld)\n",
+                (long long)n, (long long)POOL_MAX_GAMES);
+        abort();
+    }
     pthread_once(&pool_once, pool_init);
     if (num_threads > max_threads) num_threads = max_threads;
-    /* Chunks of about 1/32 of a thread's share, at least 16 games (a chunk costs one
-     * atomic claim) and at most 256: a descheduled thread holds up the others for at
-     * most the chunk it has claimed. */
-    int64_t chunk = n / ((int64_t)num_threads * 32);
-    chunk = chunk < 16 ? 16 : chunk > 256 ? 256 : chunk;
+#ifdef STRATEGO_POOL_OPENMP
+    (void)paces;
+    pool_run_openmp(num_threads < 1 ? 1 : num_threads, n, task, ctx);
+    return;
+#endif
+    int64_t chunk = pool_chunk(num_threads, n);
     if (num_threads <= 1 || n <= chunk || pthread_mutex_trylock(&pool.run_lock) != 0) {
         task(ctx, 0, n);
         return;
     }
-    PoolPace *pace = pace_of(task, n, num_threads);
+    PoolPace *pace = paces ? pace_of(paces, task, n, num_threads) : NULL;
     int64_t start = now_ns();
-    if (pool_pace_alone(pace, n)) { /* the helpers have not paid lately: alone */
+    if (pace && pool_pace_alone(pace, n)) { /* the helpers have not paid lately: alone */
         task(ctx, 0, n);
         pool_pace_record(pace, 1, now_ns() - start, n);
         loops_alone++;
@@ -415,8 +464,11 @@ void pool_run(int num_threads, int64_t n, PoolTask task, void *ctx) {
     atomic_store(&pool.helpers, helpers);
     atomic_store(&pool.finished, 0);
     atomic_store(&pool.claim, generation << 32);
+    /* Wakes the loop's helpers that sleep, and no other worker. */
     pthread_mutex_lock(&pool.lock);
-    if (pool.sleepers > 0) pthread_cond_broadcast(&pool.wake);
+    for (int i = 0; i < helpers; i++) {
+        if (slots[i].sleeping) pthread_cond_signal(&slots[i].wake);
+    }
     pthread_mutex_unlock(&pool.lock);
     pool_work(generation);
     if (!spin_until(job_done, &n)) {
@@ -427,7 +479,7 @@ void pool_run(int num_threads, int64_t n, PoolTask task, void *ctx) {
         pthread_mutex_unlock(&pool.lock);
     }
     pool_loop_end();
-    pool_pace_record(pace, 0, now_ns() - start, n);
+    if (pace) pool_pace_record(pace, 0, now_ns() - start, n);
     loops_parallel++;
     pthread_mutex_unlock(&pool.run_lock);
 }

@@ -408,12 +408,12 @@ static void batch_reset_games(void *ctx, int64_t begin, int64_t end) {
 void batch_reset(Batch *b, uint64_t seed, int num_threads) {
     memset(&b->stats, 0, sizeof(b->stats));
     VecResetJob job = {.game = b, .out = &b->out, .reset_mask = NULL, .reseed = 1, .seed = seed};
-    pool_run(num_threads, b->num_envs, batch_reset_games, &job);
+    pool_run(&b->paces, num_threads, b->num_envs, batch_reset_games, &job);
 }
 
 void batch_reset_some(Batch *b, const uint8_t *reset_mask, int reseed, uint64_t seed, int num_threads) {
     VecResetJob job = {.game = b, .out = &b->out, .reset_mask = reset_mask, .reseed = reseed, .seed = seed};
-    pool_run(num_threads, b->num_envs, batch_reset_games, &job);
+    pool_run(&b->paces, num_threads, b->num_envs, batch_reset_games, &job);
 }
 
 static void batch_write_games(void *ctx, int64_t begin, int64_t end) {
@@ -422,7 +422,7 @@ static void batch_write_games(void *ctx, int64_t begin, int64_t end) {
 }
 
 void batch_write_outputs(Batch *b, int num_threads) {
-    pool_run(num_threads, b->num_envs, batch_write_games, b);
+    pool_run(&b->paces, num_threads, b->num_envs, batch_write_games, b);
 }
 
 int64_t batch_find_out_of_range(const Batch *b, const int64_t *actions) {
@@ -463,11 +463,11 @@ static void batch_find_in(void *ctx, int64_t begin, int64_t end) {
     }
 }
 
-int64_t batch_find_illegal(const Batch *b, const int64_t *actions, int *code, int num_threads) {
+int64_t batch_find_illegal(Batch *b, const int64_t *actions, int *code, int num_threads) {
     /* In parallel (it runs before every step in the default mode, so a serial scan would
      * bound the thread scaling); the first illegal game is the smallest index found. */
     FindJob job = {b, actions, b->num_envs};
-    pool_run(num_threads, b->num_envs, batch_find_in, &job);
+    pool_run(&b->paces, num_threads, b->num_envs, batch_find_in, &job);
     int64_t first = atomic_load(&job.first);
     if (first == b->num_envs) return -1;
     *code = moves_check_action(&b->states[first], &b->rules, (int)actions[first]);
@@ -483,7 +483,7 @@ int batch_step(Batch *b, const int64_t *actions, int illegal_mode, int num_threa
     if (b->recording && b->rec.uncollected > 0 && recorder_collect(&b->rec) < 0) return -1;
     VecStepJob job = {.game = b, .out = &b->out, .autoreset = b->autoreset, .actions = actions,
                       .illegal_mode = illegal_mode, .game_offset = b->game_offset};
-    pool_run(num_threads, b->num_envs, batch_step_games, &job);
+    pool_run(&b->paces, num_threads, b->num_envs, batch_step_games, &job);
     VecTally t = {0};
     vec_tally_collect(&job.tally, &t);
     b->stats.games_finished += t.finished;
@@ -531,7 +531,7 @@ static void batch_sample_games(void *ctx, int64_t begin, int64_t end) {
 
 void batch_sample_actions(Batch *b, int64_t *actions, int num_threads) {
     SampleJob job = {b, actions};
-    pool_run(num_threads, b->num_envs, batch_sample_games, &job);
+    pool_run(&b->paces, num_threads, b->num_envs, batch_sample_games, &job);
 }
 
 typedef struct {
@@ -551,5 +551,5 @@ static void batch_bot_games(void *ctx, int64_t begin, int64_t end) {
 
 void batch_bot_actions(Batch *b, int kind, int64_t *actions, int num_threads) {
     BotJob job = {b, kind, actions};
-    pool_run(num_threads, b->num_envs, batch_bot_games, &job);
+    pool_run(&b->paces, num_threads, b->num_envs, batch_bot_games, &job);
 }

@@ -29,6 +29,7 @@
 #include "observe.h"
 #include "record.h"
 #include "rules.h"
+#include "engine/pool.h"
 #include "engine/vec.h"
 
 typedef struct {
@@ -133,6 +134,7 @@ typedef struct {
      * the caller takes them; recording 0 leaves rec empty and every game as it would be. */
     int recording;
     Recorder rec;
+    PoolPaces paces; /* whether its loops' helpers pay (engine/pool.h) */
 } Batch;
 
 /* The settings of a classic batch of n games: default rules, random setups, the legal
@@ -183,8 +185,9 @@ void batch_write_outputs(Batch *b, int num_threads);
 /* First game whose action is outside [0, rules_num_actions), or -1. */
 int64_t batch_find_out_of_range(const Batch *b, const int64_t *actions);
 
-/* First game whose action is not legal there, or -1; *code gets moves_check_action's code. */
-int64_t batch_find_illegal(const Batch *b, const int64_t *actions, int *code, int num_threads);
+/* First game whose action is not legal there, or -1; *code gets moves_check_action's code.
+ * Changes no game; b is not const because the loop's pace is recorded in b->paces. */
+int64_t batch_find_illegal(Batch *b, const int64_t *actions, int *code, int num_threads);
 
 /* Plays actions[i] in game i (all in range; under ILLEGAL_RAISE all legal). 0; or, when
  * recording, -1 with nothing played if games finished earlier still cannot be queued

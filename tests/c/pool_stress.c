@@ -89,7 +89,7 @@ static void new_worker_joins(void) {
         for (int wait = 0; wait < 2000 && pool_workers() > 0; wait++) sleep_ms(1);
         CHECK(pool_workers() == 0);
         JoinLoop loop = {pthread_self(), 0};
-        pool_run(2, 1024 + 16 * k, join_task, &loop);
+        pool_run(NULL, 2, 1024 + 16 * k, join_task, &loop);
         if (atomic_load(&loop.off_caller) == 0) {
             fprintf(stderr, "pool_stress: the worker started by loop %d did not take part in it\n", k);
             exit(1);
@@ -104,6 +104,9 @@ static const int64_t EDGES[] = {0, 1, 15, 16, 17, 31, 32, 33, 255, 256, 257, 511
 static void *pool_caller(void *arg) {
     uint64_t rng = 0x9e3779b97f4a7c15ull * (uint64_t)(intptr_t)arg + 1;
     PoolJob job = {calloc(POOL_MAX_N, 1), 0};
+    /* The caller's own paces, as a batch's: judged under the pool's lock while the other
+     * callers run. */
+    PoolPaces paces = {0};
     CHECK(job.hits != NULL);
     for (int loop = 0; loop < loops_per_caller; loop++) {
         uint64_t r = next_random(&rng);
@@ -111,7 +114,7 @@ static void *pool_caller(void *arg) {
                             : (int64_t)((r >> 8) % (POOL_MAX_N + 1));
         int threads = 1 + (int)((r >> 20) % MAX_THREADS_ASKED);
         job.work = (int64_t)((r >> 32) % 8);
-        pool_run(threads, n, count_task, &job);
+        pool_run(&paces, threads, n, count_task, &job);
         CHECK(pool_workers() <= cap - 1);
         for (int64_t i = 0; i < n; i++) {
             if (job.hits[i] != 1) {
@@ -144,7 +147,7 @@ int main(int argc, char **argv) {
     CHECK(cap >= 1 && cap <= POOL_MAX_THREADS);
     if (argc > 1 && strcmp(argv[1], "race") == 0) {
         /* Chunks of 16 games: 64 chunks a loop, enough for every helper to join. */
-        for (int k = 0; k < 10; k++) pool_run(cap, 1024, race_task, NULL);
+        for (int k = 0; k < 10; k++) pool_run(NULL, cap, 1024, race_task, NULL);
         printf("pool_stress race: %lld (no report means the detector is off)\n", (long long)race_total);
         return 0;
     }

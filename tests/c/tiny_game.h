@@ -230,6 +230,7 @@ typedef struct {
     int obs_views;        /* 0 or 1: the view of the seat to move */
     int autoreset;
     VecTally stats;
+    PoolPaces paces; /* whether its loops' helpers pay (engine/pool.h) */
 } TinyBatch;
 
 static void tiny_hook_seed(void *ctx, int64_t i, uint64_t seed) {
@@ -394,18 +395,18 @@ static void tiny_write_task(void *ctx, int64_t begin, int64_t end) {
 static inline void tiny_batch_reset_some(TinyBatch *b, const uint8_t *mask, int reseed, uint64_t seed, int threads) {
     VecResetJob job = {.game = b, .out = &b->out, .reset_mask = mask, .reseed = reseed, .seed = seed};
     if (mask == NULL) memset(&b->stats, 0, sizeof(b->stats));
-    pool_run(threads, b->num_envs, tiny_reset_task, &job);
+    pool_run(&b->paces, threads, b->num_envs, tiny_reset_task, &job);
 }
 
 static inline void tiny_batch_step(TinyBatch *b, const int64_t *actions, int illegal_mode, int threads) {
     VecStepJob job = {.game = b, .out = &b->out, .autoreset = b->autoreset, .actions = actions,
                       .illegal_mode = illegal_mode};
-    pool_run(threads, b->num_envs, tiny_step_task, &job);
+    pool_run(&b->paces, threads, b->num_envs, tiny_step_task, &job);
     vec_tally_collect(&job.tally, &b->stats);
 }
 
 static inline void tiny_batch_write_outputs(TinyBatch *b, int threads) {
-    pool_run(threads, b->num_envs, tiny_write_task, b);
+    pool_run(&b->paces, threads, b->num_envs, tiny_write_task, b);
 }
 
 #endif
