@@ -57,7 +57,7 @@ def tiny():
     cc = compiler()
     if cc is None:
         pytest.skip("no C compiler found (set CC or put cc/gcc/clang on PATH)")
-    sources = [TESTS_C / "tiny_binding.c", CSRC / "python" / "vec_binding.c", CSRC / "engine" / "vec.c", CSRC / "engine" / "pool.c"]
+    sources = [TESTS_C / "tiny_binding.c", CSRC / "python" / "batch_glue.c", CSRC / "python" / "vec_binding.c", CSRC / "engine" / "vec.c", CSRC / "engine" / "pool.c"]
     path = build_extension("_tiny", cc, sources)
     spec = importlib.util.spec_from_file_location("_tiny", path)
     module = importlib.util.module_from_spec(spec)

@@ -18,6 +18,10 @@
 #define PY_ARRAY_UNIQUE_SYMBOL stratego_ARRAY_API
 #ifndef BINDING_IMPORTS_NUMPY
 #define NO_IMPORT_ARRAY
+/* Adds the module attribute `attr`, the tuple of the names name_of(0..n-1): a C table's
+ * names. 0, or -1 with an exception. */
+int add_names(PyObject *m, const char *attr, const char *(*name_of)(int), int n);
+
 #endif
 #include <numpy/arrayobject.h>
 
@@ -112,5 +116,21 @@ int vec_actions_check_shape(PyArrayObject *actions, npy_intp n);
 
 /* Sets the exception for action a[bad] out of [0, num_actions). */
 void vec_actions_out_of_range(const int64_t *a, int64_t bad, int from_unsigned, int num_actions);
+
+/* Arguments every game's binding converts (vec_binding.c). An integer (int or __index__,
+ * not a bool) in [lo, hi]; `expected` says what is wanted (NULL: "an int in [lo, hi]").
+ * 0, or -1 with TypeError or ValueError naming `name`. */
+int parse_int_in(PyObject *obj, const char *name, long lo, long hi, const char *expected, long *out);
+/* The one seed rule of every game: an integer in [0, 2**64), never wrapped. */
+int parse_seed(PyObject *obj, uint64_t *out);
+/* reset_some(reset_mask, seed)'s arguments, as every batch takes them: seed None lets the
+ * games' streams go on (*reseed 0), an int seeds them again. The mask is only borrowed
+ * here: the caller checks it (check_out_array, bool, num_envs) after its state checks,
+ * as checking it runs no Python code. */
+int parse_reset_some(PyObject *args, PyObject **mask, int *reseed, uint64_t *seed);
+
+/* Adds the module attribute `attr`, the tuple of the names name_of(0..n-1): a C table's
+ * names. 0, or -1 with an exception. */
+int add_names(PyObject *m, const char *attr, const char *(*name_of)(int), int n);
 
 #endif
