@@ -267,6 +267,20 @@ static PyObject *Glue_reset_some(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* The first game of n whose action a step refuses (GlueGame.find_refused), by the game's
+ * own search or by asking each game: a game over ignores its action, whatever it is. */
+static int64_t find_refused(const GlueGame *g, const void *b, const int64_t *a, int n, int num_actions, int mode,
+                            int *illegal, int *code, int threads) {
+    if (g->find_refused != NULL) return g->find_refused(b, a, mode, illegal, code, threads);
+    *code = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (g->over(b, i)) continue;
+        *illegal = a[i] >= 0 && a[i] < num_actions;
+        if (!*illegal || (mode == ILLEGAL_RAISE && !g->legal(b, i, a[i]))) return i;
+    }
+    return -1;
+}
+
 /* step(actions, illegal_mode=ILLEGAL_RAISE): actions an integer array of shape
  * (num_envs,). A refused action raises ValueError naming the game, and nothing is
  * played. */
@@ -294,7 +308,8 @@ static PyObject *Glue_step(PyObject *self, PyObject *args) {
     const int64_t *a = PyArray_DATA(actions);
     int64_t bad;
     Py_BEGIN_ALLOW_THREADS
-    bad = g->find_refused(b, a, (int)mode, &illegal, &code, glue_threads(self));
+    bad = find_refused(g, b, a, ((GlueBatch *)self)->num_envs, ((GlueBatch *)self)->num_actions, (int)mode,
+                       &illegal, &code, glue_threads(self));
     Py_END_ALLOW_THREADS
     if (bad >= 0 && !illegal) {
         vec_actions_out_of_range(a, bad, from_unsigned, ((GlueBatch *)self)->num_actions);
@@ -357,7 +372,8 @@ static PyObject *Glue_bot_actions(PyObject *self, PyObject *args) {
  * array (N,), so Python reads the engine's answer instead of re-deriving it. */
 static PyObject *Glue_games_over(PyObject *self, PyObject *out) {
     if (glue_idle_out(self, out, "the array of finished games", NPY_BOOL) < 0) return NULL;
-    game_of(self)->games_over(glue_batch(self), PyArray_DATA((PyArrayObject *)out));
+    uint8_t *over = PyArray_DATA((PyArrayObject *)out);
+    for (int64_t i = 0; i < ((GlueBatch *)self)->num_envs; i++) over[i] = (uint8_t)game_of(self)->over(glue_batch(self), i);
     Py_RETURN_NONE;
 }
 

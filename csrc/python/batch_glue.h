@@ -129,8 +129,14 @@ typedef struct {
     void (*reset_some)(void *b, const uint8_t *mask, int reseed, uint64_t seed, int threads);
     /* ILLEGAL_LOSES accepted by step (else only ILLEGAL_RAISE). */
     int illegal_loses;
-    /* The first game whose action a step refuses, or -1: *illegal 0 when the action is
-     * out of range, else 1 and *code the game's reason. Runs without the GIL. */
+    /* Whether game i has ended and waits (games_over(); a step ignores its action), and
+     * whether action a (in range) is legal in game i. */
+    int (*over)(const void *b, int64_t i);
+    int (*legal)(const void *b, int64_t i, int64_t a);
+    /* Optional, for a game that checks a step's actions on its threads: the first game
+     * whose action a step refuses, or -1: *illegal 0 when the action is out of range,
+     * else 1 and *code the game's reason. Runs without the GIL. NULL: the glue asks over
+     * and legal of each game in turn. */
     int64_t (*find_refused)(const void *b, const int64_t *a, int mode, int *illegal, int *code, int threads);
     /* Optional: why action a of game i is illegal, into why. */
     void (*illegal_reason)(const void *b, int64_t i, int64_t a, int code, char *why, size_t len);
@@ -138,7 +144,6 @@ typedef struct {
     int (*step)(void *b, const int64_t *a, int mode, int threads);
     void (*step_refused)(const void *b);
     void (*sample)(void *b, int64_t *out, int threads);
-    void (*games_over)(const void *b, uint8_t *out);
     PyObject *(*stats)(const void *b); /* a new dict, or NULL with an exception */
 
     size_t (*save_bytes)(const void *b);

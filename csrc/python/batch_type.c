@@ -235,10 +235,7 @@ static void classic_step_refused(const void *b) {
 
 static void classic_sample(void *b, int64_t *out, int threads) { batch_sample_actions(b, out, threads); }
 
-static void classic_games_over(const void *bv, uint8_t *out) {
-    const Batch *b = bv;
-    for (int i = 0; i < b->num_envs; i++) out[i] = (uint8_t)game_is_over(&b->states[i]);
-}
+static int classic_over(const void *b, int64_t i) { return game_is_over(&((const Batch *)b)->states[i]); }
 
 static PyObject *classic_stats(const void *b) {
     const BatchStats *st = &((const Batch *)b)->stats;
@@ -423,7 +420,7 @@ static const GlueGame CLASSIC = {
     .step = classic_step,
     .step_refused = classic_step_refused,
     .sample = classic_sample,
-    .games_over = classic_games_over,
+    .over = classic_over,
     .stats = classic_stats,
     .save_bytes = classic_save_bytes,
     .save_write = classic_save_write,

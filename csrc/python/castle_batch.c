@@ -97,20 +97,10 @@ static void glue_castle_reset_some(void *b, const uint8_t *mask, int reseed, uin
     castle_batch_reset_some(b, mask, reseed, seed, threads);
 }
 
-/* A game that is over ignores its action, whatever it is; the castle game has no rule
- * for an illegal action, so every step checks them (ILLEGAL_RAISE only). */
-static int64_t glue_castle_find_refused(const void *bv, const int64_t *a, int mode, int *illegal, int *code, int threads) {
-    const CastleBatch *b = bv;
-    (void)mode;
-    (void)threads;
-    *code = 0;
-    for (int64_t i = 0; i < b->num_envs; i++) {
-        if (b->states[i].done) continue;
-        *illegal = a[i] >= 0 && a[i] < b->actions;
-        if (!*illegal || !castle_batch_legal(b, i, a[i])) return i;
-    }
-    return -1;
-}
+static int glue_castle_over(const void *b, int64_t i) { return ((const CastleBatch *)b)->states[i].done; }
+
+/* The castle game has no rule for an illegal action: every step checks them (ILLEGAL_RAISE only). */
+static int glue_castle_legal(const void *b, int64_t i, int64_t a) { return castle_batch_legal(b, i, a); }
 
 static void glue_castle_illegal_reason(const void *bv, int64_t i, int64_t a, int code, char *why, size_t len) {
     const CastleBatch *b = bv;
@@ -125,11 +115,6 @@ static int glue_castle_step(void *b, const int64_t *a, int mode, int threads) {
 }
 
 static void glue_castle_sample(void *b, int64_t *out, int threads) { castle_batch_sample(b, out, threads); }
-
-static void glue_castle_games_over(const void *bv, uint8_t *out) {
-    const CastleBatch *b = bv;
-    for (int64_t i = 0; i < b->num_envs; i++) out[i] = b->states[i].done;
-}
 
 static PyObject *glue_castle_stats(const void *bv) {
     const CastleBatch *b = bv;
@@ -190,11 +175,11 @@ static const GlueGame CASTLE = {
     .init = glue_castle_init,
     .free = glue_castle_free,
     .reset_some = glue_castle_reset_some,
-    .find_refused = glue_castle_find_refused,
+    .over = glue_castle_over,
+    .legal = glue_castle_legal,
     .illegal_reason = glue_castle_illegal_reason,
     .step = glue_castle_step,
     .sample = glue_castle_sample,
-    .games_over = glue_castle_games_over,
     .stats = glue_castle_stats,
     .save_bytes = glue_castle_save_bytes,
     .save_write = glue_castle_save_write,

@@ -17,7 +17,8 @@ typedef struct { long num_envs, autoreset, max_plies; int views; } TinyConfig;
 
 static int parse(void *cv, PyObject *const *v, PyObject **keep) {
     TinyConfig *c = cv;
-    c->autoreset = AUTORESET_SAME_STEP, c->max_plies = 50, (void)keep;
+    (void)keep; /* the games read no Python object */
+    *c = (TinyConfig){.autoreset = AUTORESET_SAME_STEP, .max_plies = 50};
     c->views = v[KW_OBS] != NULL && v[KW_OBS] != Py_None && v[KW_OBS] != Py_False;
     if (parse_int_in(v[KW_NUM_ENVS], "num_envs", 1, 1 << 20, NULL, &c->num_envs) < 0) return -1;
     if (v[KW_AUTORESET] && parse_int_in(v[KW_AUTORESET], "autoreset", 0, AUTORESET_DISABLED, NULL, &c->autoreset) < 0)
@@ -25,13 +26,13 @@ static int parse(void *cv, PyObject *const *v, PyObject **keep) {
     return v[KW_MAX_PLIES] ? parse_int_in(v[KW_MAX_PLIES], "max_plies", 0, INT32_MAX, NULL, &c->max_plies) : 0;
 }
 
+/* final_obs without obs is refused by the glue: this layout does not write it. */
 static int layout(const void *cv, PyObject *const *v, GlueLayout *l) {
     const TinyConfig *c = cv;
+    (void)v;
     int64_t dims[1] = {TINY_OBS_BYTES};
     npy_intp lead[1] = {c->num_envs};
     VecShape shape = tiny_shape((int)c->num_envs, c->views);
-    if (v != NULL && !c->views && v[KW_FINAL_OBS] != NULL && v[KW_FINAL_OBS] != Py_None)
-        return PyErr_SetString(PyExc_ValueError, "final_obs goes with obs"), -1;
     glue_layout_outputs(l, KW_MASK, &shape, NPY_BOOL);
     l->num_actions = TINY_ACTIONS;
     for (int k = KW_OBS; c->views && k <= KW_FINAL_OBS; k++)
@@ -47,20 +48,11 @@ static int init(void *b, const void *cv, void *const *data) {
     return tiny_batch_init(b, (int)c->num_envs, (TinyRules){(uint32_t)c->max_plies}, c->views, (int)c->autoreset, &out);
 }
 
-/* A game that is over ignores its action, whatever it is. */
-static int64_t find_refused(const void *bv, const int64_t *a, int mode, int *illegal, int *code, int threads) {
-    const TinyBatch *b = bv;
-    for (int64_t i = 0 * threads; i < b->num_envs; i++) {
-        *illegal = a[i] >= 0 && a[i] < TINY_ACTIONS, *code = 0;
-        if (!b->states[i].done && (!*illegal || (mode == ILLEGAL_RAISE && !tiny_legal(&b->states[i], a[i])))) return i;
-    }
-    return -1;
-}
-
 /* A uniformly random set entry of each game's mask row, from its own stream; -1 where none. */
 static void sample(void *bv, int64_t *out, int threads) {
     TinyBatch *b = bv;
-    for (int64_t i = 0 * threads; i < b->num_envs; i++)
+    (void)threads; /* a plain loop: the test game needs no pool here */
+    for (int64_t i = 0; i < b->num_envs; i++)
         out[i] = vec_mask_sample(b->out.mask + i * TINY_ACTIONS, TINY_ACTIONS, &b->sample_rng[i]);
 }
 
@@ -68,9 +60,7 @@ static void sample(void *bv, int64_t *out, int threads) {
 static void batch_free(void *b) { tiny_batch_free(b); }
 static void reset_some(void *b, const uint8_t *m, int r, uint64_t s, int t) { tiny_batch_reset_some(b, m, r, s, t); }
 static int step(void *b, const int64_t *a, int mode, int threads) { return tiny_batch_step(b, a, mode, threads), 0; }
-static void games_over(const void *b, uint8_t *o) {
-    for (int64_t i = 0; i < ((const TinyBatch *)b)->num_envs; i++) o[i] = (uint8_t)tiny_hook_over(b, i);
-}
+static int legal(const void *b, int64_t i, int64_t a) { return tiny_legal(&((const TinyBatch *)b)->states[i], a); }
 static PyObject *stats(const void *b) { return glue_tally_stats(&((const TinyBatch *)b)->stats, TINY_SEATS); }
 static size_t save_bytes(const void *b) { return tiny_save_bytes(b); }
 static void save_write(const void *b, uint8_t *out) { tiny_save_write(b, out); }
@@ -84,17 +74,18 @@ static const GlueGame TINY = {
     .name = "Batch", .keywords = KEYWORDS, .num_keywords = KW_NB, .batch_size = sizeof(TinyBatch),
     .config_size = sizeof(TinyConfig), .parse = parse, .layout = layout, .init = init, .free = batch_free,
     .reset_some = reset_some, .illegal_loses = 1,
-    .find_refused = find_refused, .step = step, .sample = sample, .games_over = games_over, .stats = stats,
+    .over = tiny_hook_over, .legal = legal, .step = step, .sample = sample, .stats = stats,
     .save_bytes = save_bytes, .save_write = save_write, .save_check = save_check, .save_read = save_read,
     .write_outputs = write_outputs};
 static GlueType TINY_TYPE;
 
 static int tiny_exec(PyObject *m) {
-    int bad = glue_type_ready(&TINY_TYPE, &TINY, "_tiny.Batch", "The test game's batch (tests/tiny_env.py).") < 0 ||
-              PyModule_AddObjectRef(m, "Batch", (PyObject *)&TINY_TYPE) < 0;
-    bad = bad || PyModule_AddIntConstant(m, "NUM_ACTIONS", TINY_ACTIONS) || PyModule_AddIntConstant(m, "CELLS", TINY_CELLS);
-    return bad || PyModule_AddIntConstant(m, "NUM_PLAYERS", TINY_SEATS) ||
-                   PyModule_AddIntConstant(m, "OBS_BYTES", TINY_OBS_BYTES) ? -1 : 0;
+    if (glue_type_ready(&TINY_TYPE, &TINY, "_tiny.Batch", "The test game's batch (tests/tiny_env.py).") < 0 ||
+        PyModule_AddObjectRef(m, "Batch", (PyObject *)&TINY_TYPE) < 0 ||
+        PyModule_AddIntConstant(m, "NUM_ACTIONS", TINY_ACTIONS) < 0 || PyModule_AddIntConstant(m, "CELLS", TINY_CELLS) < 0 ||
+        PyModule_AddIntConstant(m, "NUM_PLAYERS", TINY_SEATS) < 0)
+        return -1;
+    return PyModule_AddIntConstant(m, "OBS_BYTES", TINY_OBS_BYTES);
 }
 
 static PyModuleDef_Slot tiny_slots[] = {{Py_mod_exec, tiny_exec}, {0, NULL}};
