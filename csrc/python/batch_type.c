@@ -22,7 +22,10 @@
 #include "stratego/save.h"
 
 /* __init__'s keywords in order, each once: (enum name, keyword, kind, required,
- * attribute the read-only message names; batch_glue.h). */
+ * attribute the read-only message names; batch_glue.h). OPTION places a setting of
+ * BATCH_OPTIONS (stratego/batch.h), whose keyword is its field's name (KW_<field>), and
+ * whose default, range and refusal come from there. */
+#define OPTION(X, field) X(field, #field, GLUE_OPTION, 0, NULL)
 #define CLASSIC_KEYWORDS(X)                                        \
     X(NUM_ENVS, "num_envs", GLUE_OPTION, 1, NULL)                  \
     X(NUM_THREADS, "num_threads", GLUE_THREADS, 1, NULL)           \
@@ -31,23 +34,23 @@
     X(OBS, "obs", GLUE_ARRAY, 0, NULL)                             \
     X(FINAL_OBS, "final_obs", GLUE_ARRAY, 0, NULL)                 \
     X(FULL_OBS, "full_obs", GLUE_CHOSEN, 0, NULL)                  \
-    X(OBS_VIEWS, "obs_views", GLUE_OPTION, 0, NULL)                \
+    OPTION(X, obs_views)                                           \
     X(HISTORY_K, "history_k", GLUE_OPTION, 0, NULL)                \
     X(PROBABILITIES, "probabilities", GLUE_OPTION, 0, NULL)        \
     X(AS_FLOAT, "as_float", GLUE_OPTION, 0, NULL)                  \
-    X(WRITE_MASK, "write_mask", GLUE_OPTION, 0, NULL)              \
+    OPTION(X, write_mask)                                          \
     X(SETUPS, "setups", GLUE_OPTION, 0, NULL)                      \
-    X(FINAL_VIEWS, "final_views", GLUE_OPTION, 0, NULL)            \
-    X(AUTORESET, "autoreset", GLUE_OPTION, 0, NULL)                \
-    X(OPPONENT, "opponent", GLUE_OPTION, 0, NULL)                  \
-    X(LEARNER_MODE, "learner_mode", GLUE_OPTION, 0, NULL)          \
+    OPTION(X, final_views)                                         \
+    OPTION(X, autoreset)                                           \
+    OPTION(X, opponent)                                            \
+    OPTION(X, learner_mode)                                        \
     X(BELIEF, "belief", GLUE_ARRAY, 0, NULL)                       \
     X(FINAL_BELIEF, "final_belief", GLUE_ARRAY, 0, NULL)           \
     X(OBS_CODES, "obs_codes", GLUE_OPTION, 0, NULL)                \
-    X(MASK_BITS, "mask_bits", GLUE_OPTION, 0, NULL)                \
-    X(FULL_CODES, "full_codes", GLUE_OPTION, 0, NULL)              \
-    X(GAME_OFFSET, "game_offset", GLUE_OPTION, 0, NULL)            \
-    X(RECORD_CAPACITY, "record_capacity", GLUE_OPTION, 0, NULL)    \
+    OPTION(X, mask_bits)                                           \
+    OPTION(X, full_codes)                                          \
+    OPTION(X, game_offset)                                         \
+    OPTION(X, record_capacity)                                     \
     X(DEPLOY, "deploy", GLUE_OPTION, 0, NULL)
 
 enum { CLASSIC_KEYWORDS(GLUE_KEYWORD_ENUM) KW_NB };
@@ -68,48 +71,41 @@ static int parse_flag(PyObject *obj, int fallback) { return obj == NULL ? fallba
 /* 1 if an array keyword was given (an array, or True under layout()). */
 static int given(PyObject *obj) { return obj != NULL && obj != Py_None && obj != Py_False; }
 
+/* A setting of BATCH_OPTIONS: its default when not given, else a truth value (a flag) or
+ * an integer in [lo, hi]. 0, or -1 with an exception naming it. */
+static int parse_option(PyObject *obj, const char *name, int kind, long fallback, long lo, long hi,
+                        const char *expected, long *out) {
+    if (obj == NULL) {
+        *out = fallback;
+        return 0;
+    }
+    if (kind == BATCH_OPTION_INT) return parse_int_in(obj, name, lo, hi, expected, out);
+    int truth = PyObject_IsTrue(obj);
+    *out = truth;
+    return truth < 0 ? -1 : 0;
+}
+
 static int classic_parse(void *cv, PyObject *const *v, PyObject **keep) {
     ClassicConfig *c = cv;
-    long n, obs_views = 0, history_k = 4, final_views = 0, autoreset = AUTORESET_SAME_STEP, opponent = -1;
-    long learner_mode = LEARNER_RED, game_offset = 0, record_capacity = 0;
+    BatchConfig *bc = &c->batch;
+    long n, history_k = 4, value;
     int deploy = 0;
-    Rules rules;
-    ObsSpec spec;
-    SetupTable table;
     PyObject *setups = v[KW_SETUPS] != NULL ? v[KW_SETUPS] : Py_None;
     int probabilities = parse_flag(v[KW_PROBABILITIES], 0), as_float = parse_flag(v[KW_AS_FLOAT], 0);
-    int write_mask = parse_flag(v[KW_WRITE_MASK], 1), obs_codes = parse_flag(v[KW_OBS_CODES], 0);
-    int mask_bits = parse_flag(v[KW_MASK_BITS], 0), full_codes = parse_flag(v[KW_FULL_CODES], 0);
-    if (probabilities < 0 || as_float < 0 || write_mask < 0 || obs_codes < 0 || mask_bits < 0 || full_codes < 0)
-        return -1;
-    if (v[KW_RECORD_CAPACITY] != NULL &&
-        parse_int_in(v[KW_RECORD_CAPACITY], "record_capacity", 0, RECORD_CAPACITY_MAX,
-                     "0 (no records) or actions a game", &record_capacity) < 0)
-        return -1;
-    if (v[KW_OPPONENT] != NULL &&
-        parse_int_in(v[KW_OPPONENT], "opponent", -1, BOT_KIND_NB - 1, "-1 (none) or a bot kind", &opponent) < 0)
-        return -1;
-    if (v[KW_LEARNER_MODE] != NULL &&
-        parse_int_in(v[KW_LEARNER_MODE], "learner_mode", 0, LEARNER_MODE_NB - 1, NULL, &learner_mode) < 0)
-        return -1;
-    if (parse_num_envs(v[KW_NUM_ENVS], &n) < 0 || rules_from_dict(v[KW_RULES], &rules) < 0 ||
-        deploy_sides_parse(v[KW_DEPLOY] != NULL ? v[KW_DEPLOY] : Py_None, &rules, &deploy) < 0)
-        return -1;
-    if (v[KW_OBS_VIEWS] != NULL && parse_int_in(v[KW_OBS_VIEWS], "obs_views", 0, 2, "0, 1 or 2", &obs_views) < 0)
+    int obs_codes = parse_flag(v[KW_OBS_CODES], 0);
+    if (probabilities < 0 || as_float < 0 || obs_codes < 0) return -1;
+#define PARSE_OPTION(field, type, kind, fallback, lo, hi, expected)                                    \
+    if (parse_option(v[KW_##field], #field, kind, (long)(fallback), (long)(lo), (long)(hi), expected, \
+                     &value) < 0)                                                                      \
+        return -1;                                                                                     \
+    bc->field = (type)value;
+    BATCH_OPTIONS(PARSE_OPTION)
+#undef PARSE_OPTION
+    if (parse_num_envs(v[KW_NUM_ENVS], &n) < 0 || rules_from_dict(v[KW_RULES], &bc->rules) < 0 ||
+        deploy_sides_parse(v[KW_DEPLOY] != NULL ? v[KW_DEPLOY] : Py_None, &bc->rules, &deploy) < 0)
         return -1;
     if (v[KW_HISTORY_K] != NULL && parse_history_k(v[KW_HISTORY_K], &history_k) < 0) return -1;
-    if (v[KW_FINAL_VIEWS] != NULL &&
-        parse_int_in(v[KW_FINAL_VIEWS], "final_views", 0, 2, "0 (as obs_views), 1 or 2", &final_views) < 0)
-        return -1;
-    if (v[KW_AUTORESET] != NULL &&
-        parse_int_in(v[KW_AUTORESET], "autoreset", AUTORESET_SAME_STEP, AUTORESET_DISABLED,
-                     "0 (same step), 1 (next step) or 2 (disabled)", &autoreset) < 0)
-        return -1;
-    if (v[KW_GAME_OFFSET] != NULL &&
-        parse_int_in(v[KW_GAME_OFFSET], "game_offset", 0, (long)BATCH_MAX_GAME_OFFSET,
-                     "an int in [0, 2**48] (the run-wide index of the batch's game 0)", &game_offset) < 0)
-        return -1;
-    if (obs_spec_parse(history_k, probabilities, as_float, obs_codes, &rules, &spec) < 0) return -1;
+    if (obs_spec_parse(history_k, probabilities, as_float, obs_codes, &bc->rules, &bc->obs_spec) < 0) return -1;
     /* The games read the setup table for as long as they live: a private copy, so that
      * no later write to the caller's array (or its base) can change what was checked. */
     if (setups != Py_None && PyArray_Check(setups) && PyArray_TYPE((PyArrayObject *)setups) == NPY_UINT8) {
@@ -121,31 +117,16 @@ static int classic_parse(void *cv, PyObject *const *v, PyObject **keep) {
     } else if (setups != Py_None) {
         *keep = Py_NewRef(setups);
     }
-    if (setup_table_parse(setups, &rules, &table) < 0) return -1;
-    table.deploy = deploy;
-    if (final_views == 0) final_views = obs_views;
-    if ((final_views > 0) != (obs_views > 0)) {
+    if (setup_table_parse(setups, &bc->rules, &bc->setups) < 0) return -1;
+    bc->setups.deploy = deploy;
+    if (bc->final_views == 0) bc->final_views = bc->obs_views;
+    if ((bc->final_views > 0) != (bc->obs_views > 0)) {
         PyErr_Format(PyExc_ValueError, "final_views must be 1 or 2 with observations (0: as "
-                     "obs_views), 0 without; got %ld with obs_views %ld", final_views, obs_views);
+                     "obs_views), 0 without; got %d with obs_views %d", bc->final_views, bc->obs_views);
         return -1;
     }
-    c->batch = (BatchConfig){
-        .num_envs = (int)n,
-        .rules = rules,
-        .setups = table,
-        .write_mask = write_mask,
-        .mask_bits = mask_bits,
-        .obs_spec = spec,
-        .obs_views = (int)obs_views,
-        .final_views = (int)final_views,
-        .full_obs = given(v[KW_FULL_OBS]),
-        .full_codes = full_codes,
-        .autoreset = (int)autoreset,
-        .opponent = (int)opponent,
-        .learner_mode = (int)learner_mode,
-        .game_offset = (int64_t)game_offset,
-        .record_capacity = (uint32_t)record_capacity,
-    };
+    bc->num_envs = (int)n;
+    bc->full_obs = given(v[KW_FULL_OBS]);
     c->obs_codes = obs_codes;
     c->probabilities = probabilities;
     c->as_float = as_float;
