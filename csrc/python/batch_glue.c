@@ -8,6 +8,11 @@ static const GlueGame *game_of(PyObject *self) { return ((GlueBatch *)self)->gam
 
 void glue_layout_add(GlueLayout *l, int keyword, int typenum, const npy_intp *lead, int nlead, const int64_t *dims,
                      int ndims) {
+    /* More than the layout holds is the game's bug: counted, not written (glue_layout_of). */
+    if (l->n >= GLUE_ARRAYS_MAX || nlead + ndims > GLUE_NDIM_MAX) {
+        l->n = GLUE_ARRAYS_MAX + 1;
+        return;
+    }
     GlueArray *a = &l->arrays[l->n++];
     a->keyword = keyword;
     a->typenum = typenum;
@@ -111,6 +116,17 @@ done:
     return result;
 }
 
+/* The game's layout of config (values: the arrays given, or NULL). 0, or -1 with an
+ * exception. */
+static int glue_layout_of(const GlueGame *g, const void *config, PyObject *const *values, GlueLayout *l) {
+    if (g->layout(config, values, l) < 0) return -1;
+    if (l->n > GLUE_ARRAYS_MAX) {
+        PyErr_Format(PyExc_SystemError, "a %s writes more arrays or dimensions than batch_glue.h holds", g->name);
+        return -1;
+    }
+    return 0;
+}
+
 /* layout(**options): what a batch of these options writes (batch_glue.h). */
 static PyObject *Glue_layout(PyObject *cls, PyObject *args, PyObject *kwds) {
     const GlueGame *g = ((GlueType *)cls)->game;
@@ -119,7 +135,7 @@ static PyObject *Glue_layout(PyObject *cls, PyObject *args, PyObject *kwds) {
     void *config = calloc(1, g->config_size);
     if (config == NULL) return PyErr_NoMemory();
     if (parse_keywords(g, args, kwds, 0, values) < 0 || g->parse(config, values, &keep) < 0 ||
-        g->layout(config, NULL, &layout) < 0)
+        glue_layout_of(g, config, NULL, &layout) < 0)
         goto done;
     result = layout_to_python(g, &layout);
 done:
@@ -156,7 +172,7 @@ static int Glue_init(PyObject *self, PyObject *args, PyObject *kwds) {
         PyErr_Format(PyExc_RuntimeError, "%s.__init__ may be called only once", g->name);
         goto done;
     }
-    if (g->layout(config, values, &layout) < 0) goto done;
+    if (glue_layout_of(g, config, values, &layout) < 0) goto done;
     for (int k = 0; k < layout.n; k++) {
         const GlueArray *a = &layout.arrays[k];
         PyObject *obj = values[a->keyword] != NULL ? values[a->keyword] : Py_None;
@@ -174,7 +190,7 @@ static int Glue_init(PyObject *self, PyObject *args, PyObject *kwds) {
         goto done;
     }
     if (g->init(o->batch, config, data) < 0) {
-        PyErr_NoMemory();
+        PyErr_Format(PyExc_MemoryError, "cannot allocate %d games", layout.num_envs);
         goto done;
     }
     for (int k = 0; k < g->num_keywords; k++)
@@ -515,6 +531,7 @@ static const PyGetSetDef COMMON_GETSET[] = {
 
 int glue_type_ready(GlueType *t, const GlueGame *game, const char *qualname, const char *doc) {
     int m = 0, s = 0, common = (int)(sizeof(COMMON_METHODS) / sizeof(COMMON_METHODS[0]));
+    if (game->num_keywords > GLUE_KEYWORDS_MAX) goto too_many;
     for (int k = 0; k < common; k++) t->methods[m++] = COMMON_METHODS[k];
     if (game->bot_actions != NULL) t->methods[m++] = BOT_METHOD;
     for (const PyMethodDef *d = game->methods; d != NULL && d->ml_name != NULL; d++) {
@@ -542,6 +559,6 @@ int glue_type_ready(GlueType *t, const GlueGame *game, const char *qualname, con
     };
     return PyType_Ready(&t->type);
 too_many:
-    PyErr_Format(PyExc_SystemError, "%s has more methods or attributes than batch_glue.h holds", qualname);
+    PyErr_Format(PyExc_SystemError, "%s has more keywords, methods or attributes than batch_glue.h holds", qualname);
     return -1;
 }
