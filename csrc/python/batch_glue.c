@@ -346,7 +346,8 @@ static PyObject *Glue_step(PyObject *self, PyObject *args) {
     refused = g->step(b, a, (int)mode, glue_threads(self)) < 0;
     Py_END_ALLOW_THREADS
     if (refused) {
-        g->step_refused(b);
+        if (g->step_refused != NULL) g->step_refused(b);
+        else PyErr_Format(PyExc_RuntimeError, "the %s refused the step; nothing was played", g->name);
         goto done;
     }
     result = Py_NewRef(Py_None);
@@ -532,6 +533,14 @@ static const PyGetSetDef COMMON_GETSET[] = {
 int glue_type_ready(GlueType *t, const GlueGame *game, const char *qualname, const char *doc) {
     int m = 0, s = 0, common = (int)(sizeof(COMMON_METHODS) / sizeof(COMMON_METHODS[0]));
     if (game->num_keywords > GLUE_KEYWORDS_MAX) goto too_many;
+    /* A table without a function the glue calls unasked is the game's bug: said at import. */
+    if (!game->parse || !game->layout || !game->init || !game->free || !game->reset_some || !game->over ||
+        !(game->legal || game->find_refused) || !game->step || !game->sample || !game->stats || !game->save_bytes ||
+        !game->save_write || !game->save_check || !game->save_read || !game->write_outputs ||
+        !game->bot_kind != !game->bot_actions) {
+        PyErr_Format(PyExc_SystemError, "%s: its GlueGame table lacks a function (batch_glue.h)", qualname);
+        return -1;
+    }
     for (int k = 0; k < common; k++) t->methods[m++] = COMMON_METHODS[k];
     if (game->bot_actions != NULL) t->methods[m++] = BOT_METHOD;
     for (const PyMethodDef *d = game->methods; d != NULL && d->ml_name != NULL; d++) {

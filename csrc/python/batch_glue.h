@@ -140,7 +140,8 @@ typedef struct {
     int64_t (*find_refused)(const void *b, const int64_t *a, int mode, int *illegal, int *code, int threads);
     /* Optional: why action a of game i is illegal, into why. */
     void (*illegal_reason)(const void *b, int64_t i, int64_t a, int code, char *why, size_t len);
-    /* Plays; -1 if it refused (nothing played): then step_refused sets the exception. */
+    /* Plays; -1 if it refused (nothing played): then step_refused (required then) sets
+     * the exception. */
     int (*step)(void *b, const int64_t *a, int mode, int threads);
     void (*step_refused)(const void *b);
     void (*sample)(void *b, int64_t *out, int threads);

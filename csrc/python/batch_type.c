@@ -57,11 +57,6 @@ enum { CLASSIC_KEYWORDS(GLUE_KEYWORD_ENUM) KW_NB };
 static const GlueKeyword KEYWORDS[KW_NB] = {CLASSIC_KEYWORDS(GLUE_KEYWORD_ROW)};
 _Static_assert(KW_FINAL_OBS == KW_OBS + 1, "obs, final_obs (glue_outputs_point)");
 
-typedef struct {
-    BatchConfig batch;
-    int obs_codes, probabilities, as_float;
-} ClassicConfig;
-
 /* game_offset goes through parse_int_in's long: 64 bits on the platforms we build for. */
 _Static_assert(BATCH_MAX_GAME_OFFSET <= LONG_MAX, "game_offset fits a long");
 
@@ -86,8 +81,7 @@ static int parse_option(PyObject *obj, const char *name, int kind, long fallback
 }
 
 static int classic_parse(void *cv, PyObject *const *v, PyObject **keep) {
-    ClassicConfig *c = cv;
-    BatchConfig *bc = &c->batch;
+    BatchConfig *bc = cv;
     long n, history_k = 4, value;
     int deploy = 0;
     PyObject *setups = v[KW_SETUPS] != NULL ? v[KW_SETUPS] : Py_None;
@@ -127,18 +121,14 @@ static int classic_parse(void *cv, PyObject *const *v, PyObject **keep) {
     }
     bc->num_envs = (int)n;
     bc->full_obs = given(v[KW_FULL_OBS]);
-    c->obs_codes = obs_codes;
-    c->probabilities = probabilities;
-    c->as_float = as_float;
     return 0;
 }
 
 /* The outputs (batch_shape's sizes); one view's shape comes from its spec: (C, 10, 10)
  * planes or (L,) codes; then (n, ...) or (n, 2, ...) for both players' views. */
 static int classic_layout(const void *cv, PyObject *const *v, GlueLayout *l) {
-    const ClassicConfig *c = cv;
-    const BatchConfig *bc = &c->batch;
-    int beliefs = bc->obs_views > 0 && c->obs_codes && c->probabilities;
+    const BatchConfig *bc = cv;
+    int beliefs = bc->obs_views > 0 && bc->obs_spec.codes && bc->obs_spec.probabilities;
     if (v != NULL && bc->obs_views == 0 && (given(v[KW_OBS]) || given(v[KW_FINAL_OBS]))) {
         PyErr_SetString(PyExc_ValueError, "obs and final_obs need obs_views 1 or 2");
         return -1;
@@ -147,16 +137,14 @@ static int classic_layout(const void *cv, PyObject *const *v, GlueLayout *l) {
         PyErr_SetString(PyExc_ValueError, "belief and final_belief go with observation codes and probabilities");
         return -1;
     }
-    int num_actions = rules_num_actions(&bc->rules);
-    VecShape shape = {.num_envs = bc->num_envs, .num_players = PLAYER_NB,
-                      .mask_bytes = (size_t)(bc->mask_bits ? MASK_BITS_BYTES(num_actions) : num_actions)};
+    VecShape shape = batch_shape(bc);
     glue_layout_outputs(l, KW_MASK, &shape, bc->mask_bits ? NPY_UINT8 : NPY_BOOL);
-    l->num_actions = num_actions;
+    l->num_actions = rules_num_actions(&bc->rules);
     int64_t view[OBS_DIMS_MAX], belief[OBS_DIMS_MAX], full[OBS_DIMS_MAX];
     int view_ndim = observe_spec_shape(&bc->obs_spec, view), belief_ndim = observe_belief_shape(belief);
     npy_intp lead[2] = {bc->num_envs, 2};
     if (bc->obs_views > 0) {
-        int obs_type = c->as_float ? NPY_FLOAT32 : NPY_UINT8;
+        int obs_type = bc->obs_spec.as_float ? NPY_FLOAT32 : NPY_UINT8;
         glue_layout_add(l, KW_OBS, obs_type, lead, bc->obs_views, view, view_ndim);
         glue_layout_add(l, KW_FINAL_OBS, obs_type, lead, bc->final_views, view, view_ndim);
     }
@@ -174,7 +162,7 @@ static int classic_layout(const void *cv, PyObject *const *v, GlueLayout *l) {
 static int classic_init(void *b, const void *cv, void *const *data) {
     BatchOutputs outputs = {.full_obs = data[KW_FULL_OBS], .belief = data[KW_BELIEF], .final_belief = data[KW_FINAL_BELIEF]};
     glue_outputs_point(&outputs.vec, data, KW_MASK, KW_OBS);
-    return batch_init(b, &((const ClassicConfig *)cv)->batch, &outputs);
+    return batch_init(b, cv, &outputs);
 }
 
 static void classic_free(void *bv) {
@@ -388,7 +376,7 @@ static const GlueGame CLASSIC = {
     .keywords = KEYWORDS,
     .num_keywords = KW_NB,
     .batch_size = sizeof(Batch),
-    .config_size = sizeof(ClassicConfig),
+    .config_size = sizeof(BatchConfig),
     .parse = classic_parse,
     .layout = classic_layout,
     .init = classic_init,
