@@ -78,9 +78,6 @@ int check_obs_array(PyObject *obj, const char *name, int typenum, const npy_intp
     return check_array_shape(obj, name, typenum, nlead + ndims, shape);
 }
 
-const char *const VEC_OUT_NAMES[VEC_OUT_NB] = {"mask", "rewards", "reward", "terminated", "truncated",
-                                               "to_play", "final_winner", "final_reason", "final_plies"};
-
 /* fork()s this process has been through, counted in the child (pthread_atfork): a guard
  * entered in an earlier generation was entered by a thread of the parent. Written only
  * by the child's one thread, in fork(), before any Python code runs there. */
@@ -195,32 +192,6 @@ int vec_guard_close(VecGuard *g) {
     g->busy = g->claimed = 0;
     g->closed = 1;
     return 0;
-}
-
-int vec_outputs_check(PyObject *const arrays[VEC_OUT_NB], const VecShape *shape, int mask_type) {
-    static const int types[VEC_OUT_NB] = {NPY_BOOL, NPY_FLOAT32, NPY_FLOAT32, NPY_BOOL, NPY_BOOL,
-                                          NPY_INT8, NPY_INT8, NPY_UINT8, NPY_INT32};
-    for (int k = 0; k < VEC_OUT_NB; k++) {
-        npy_intp width = k == VEC_OUT_MASK ? (npy_intp)shape->mask_bytes : k == VEC_OUT_REWARDS ? shape->num_players : 0;
-        if (check_out_array(arrays[k], VEC_OUT_NAMES[k], k == VEC_OUT_MASK ? mask_type : types[k], shape->num_envs,
-                            width) < 0)
-            return -1;
-    }
-    return 0;
-}
-
-void vec_outputs_point(VecOutputs *out, PyObject *const arrays[VEC_OUT_NB]) {
-#define DATA(k) PyArray_DATA((PyArrayObject *)arrays[k])
-    out->mask = DATA(VEC_OUT_MASK);
-    out->rewards = DATA(VEC_OUT_REWARDS);
-    out->reward = DATA(VEC_OUT_REWARD);
-    out->terminated = DATA(VEC_OUT_TERMINATED);
-    out->truncated = DATA(VEC_OUT_TRUNCATED);
-    out->to_play = DATA(VEC_OUT_TO_PLAY);
-    out->final_winner = DATA(VEC_OUT_FINAL_WINNER);
-    out->final_reason = DATA(VEC_OUT_FINAL_REASON);
-    out->final_plies = DATA(VEC_OUT_FINAL_PLIES);
-#undef DATA
 }
 
 int vec_arrays_writeable(PyObject *const *arrays, const char *const *names, int n) {

@@ -2,8 +2,9 @@
  * batch: the NumPy API table, the complete check of an array the env writes in place,
  * the guards of an object whose calls release the GIL (busy, closed, never initialised,
  * re-entered), the nine output arrays of every batch, and the private copy of the
- * actions a step plays. A game's binding (batch_type.c for Stratego; the test game's
- * tests/c/tiny_binding.c) adds its settings, observations and methods.
+ * actions a step plays. The one batch type of every game (batch_glue.h) is built on
+ * it; a game's binding (batch_type.c, castle_batch.c, the test game's
+ * tests/c/tiny_binding.c) adds its settings, observations and methods there.
  *
  * The file that imports NumPy defines BINDING_IMPORTS_NUMPY before including this and
  * calls import_array() in its module's init.
@@ -83,21 +84,12 @@ int vec_guard_release(VecGuard *g);
  * fork interrupted does not count: its thread is not in this process). */
 int vec_guard_close(VecGuard *g);
 
-/* The arrays every batch writes (vec.h's VecOutputs but obs and final_obs). */
+/* The arrays every batch writes (vec.h's VecOutputs but obs and final_obs), in the order
+ * of their keywords (batch_glue.h's GLUE_OUTPUT_KEYWORDS). */
 enum {
     VEC_OUT_MASK, VEC_OUT_REWARDS, VEC_OUT_REWARD, VEC_OUT_TERMINATED, VEC_OUT_TRUNCATED, VEC_OUT_TO_PLAY,
     VEC_OUT_FINAL_WINNER, VEC_OUT_FINAL_REASON, VEC_OUT_FINAL_PLIES, VEC_OUT_NB
 };
-extern const char *const VEC_OUT_NAMES[VEC_OUT_NB];
-
-/* Checks the nine arrays against shape: mask (N, mask_bytes) of mask_type (bool, or uint8
- * for a packed mask), rewards (N, num_players) float32, and (N,) bool terminated and
- * truncated, float32 reward, int8 to_play and final_winner, uint8 final_reason, int32
- * final_plies. 0, or -1 with an exception naming the first wrong one. */
-int vec_outputs_check(PyObject *const arrays[VEC_OUT_NB], const VecShape *shape, int mask_type);
-
-/* Points out's nine arrays at the data of arrays (checked); obs and final_obs are left. */
-void vec_outputs_point(VecOutputs *out, PyObject *const arrays[VEC_OUT_NB]);
 
 /* 0 if every array (NULL ones skipped) is still writeable: the caller owns them and may
  * have set writeable=False since __init__; otherwise -1 with an exception naming it
