@@ -201,10 +201,13 @@ static int Glue_init(PyObject *self, PyObject *args, PyObject *kwds) {
     o->num_actions = layout.num_actions;
     o->num_threads = threads;
     o->ready = 1;
-    /* Games start from seed 0 until reset() is called with another. */
+    /* Games start from seed 0 until reset() is called with another; busy meanwhile, as
+     * any call that releases the GIL (another thread may find the object ready). */
+    if (glue_enter(self) < 0) goto done;
     Py_BEGIN_ALLOW_THREADS
     game_reset(g, o->batch, 0, threads);
     Py_END_ALLOW_THREADS
+    glue_leave(self);
     result = 0;
 done:
     Py_XDECREF(keep);
