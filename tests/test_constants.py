@@ -11,7 +11,8 @@ import pytest
 import stratego
 from stratego import _core, compact, records
 from stratego.viewing.render import render_cells
-from stratego.vec_env import LEARNER_COLORS, MAX_ENVS, _bytes_per_game
+from stratego.vec_env import LEARNER_COLORS, MAX_ENVS
+from stratego.vec_shell import layout_bytes_per_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reference_mover  # noqa: E402  (an independent oracle: it keeps its own lakes)
@@ -81,7 +82,12 @@ def test_num_envs_is_checked_once_in_c(bad, kind, message):
 
 def test_memory_estimate_counts_the_batch_and_the_rows():
     assert _core.BATCH_GAME_BYTES >= _core.STATE_BYTES + 8
-    assert _bytes_per_game(0, 0, 0) == _core.BATCH_GAME_BYTES + 29
+    # Without observations: the mask, the eight rows (2 rewards, reward, terminated,
+    # truncated, to_play, final_winner, final_reason, final_plies: 21 bytes), the batch's
+    # own bytes and the shell's six buffers (13 bytes); tests/test_batch_layout.py has more.
+    layout = _core.Batch.layout(3, stratego.load_variant("classic").rules)
+    assert layout["held_bytes"] == 3 * _core.BATCH_GAME_BYTES
+    assert layout_bytes_per_game(layout, 3) == _core.BATCH_GAME_BYTES + 1800 + 21 + 13
 
 
 def test_compact_sizes_come_from_the_core():

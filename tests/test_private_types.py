@@ -116,9 +116,10 @@ def batch_calls():
 
 def test_every_batch_method_is_listed():
     public = {name for name in dir(_core.Batch) if not name.startswith("_")}
-    # release() ends a claim(): without one it refuses (tests/test_concurrency.py).
+    # release() ends a claim(): without one it refuses (tests/test_concurrency.py);
+    # layout() is a classmethod: it reads no batch (tests/test_batch_layout.py).
     assert public == set(batch_calls()) | {"close", "closed", "num_threads", "records_waiting", "record_capacity",
-                                           "release"}
+                                           "release", "layout"}
 
 
 @pytest.mark.parametrize("name", sorted(batch_calls()))

@@ -57,7 +57,7 @@ def tiny():
     cc = compiler()
     if cc is None:
         pytest.skip("no C compiler found (set CC or put cc/gcc/clang on PATH)")
-    sources = [TESTS_C / "tiny_binding.c", CSRC / "python" / "vec_binding.c", CSRC / "engine" / "vec.c", CSRC / "engine" / "pool.c"]
+    sources = [TESTS_C / "tiny_binding.c", CSRC / "python" / "batch_glue.c", CSRC / "python" / "vec_binding.c", CSRC / "engine" / "vec.c", CSRC / "engine" / "pool.c"]
     path = build_extension("_tiny", cc, sources)
     spec = importlib.util.spec_from_file_location("_tiny", path)
     module = importlib.util.module_from_spec(spec)
@@ -174,3 +174,28 @@ def test_second_game_saves_through_the_frame(tiny):
         other.load_state(b"STRATEGO" + data[8:])
     with pytest.raises(ValueError, match="number of games"):
         _env(tiny, n=11).load_state(data)
+
+
+def test_second_game_layout_is_what_its_env_hands_out(tiny):
+    """The generic batch type answers the test game's layout as it does the classic's and
+    the castle's (tests/test_batch_layout.py): the env allocates from it."""
+    env = _env(tiny, n=5)
+    obs, info = env.reset(seed=1)
+    arrays = env.batch_layout["arrays"]
+    assert list(arrays)[:9] == ["mask", "rewards", "reward", "terminated", "truncated", "to_play", "final_winner",
+                                "final_reason", "final_plies"]
+    assert arrays["mask"][:2] == ((5, tiny.NUM_ACTIONS), np.bool_) and arrays["rewards"][0] == (5, tiny.NUM_PLAYERS)
+    assert arrays["obs"] == ((5, tiny.OBS_BYTES), np.uint8, 5 * tiny.OBS_BYTES) and obs.shape == (5, tiny.OBS_BYTES)
+    for name, handed_out in (("mask", info["action_mask"]), ("rewards", info["rewards"]), ("obs", obs),
+                             ("final_obs", env.final_obs), ("final_plies", env.final_plies)):
+        assert (handed_out.shape, handed_out.dtype, handed_out.nbytes) == arrays[name], name
+    assert "obs" not in tiny.Batch.layout(5, obs=False)["arrays"]
+    assert env.batch_layout["held_bytes"] > 0
+    env.close()
+
+
+def test_second_game_binding_is_only_what_is_its_own():
+    """The glue is written once (csrc/python/batch_glue.h): a game's binding brings its
+    keywords, options, layout and functions, and the test game's stays under 100 lines."""
+    lines = (TESTS_C / "tiny_binding.c").read_text(encoding="utf-8").splitlines()
+    assert len(lines) < 100, f"tests/c/tiny_binding.c has {len(lines)} lines"

@@ -23,10 +23,10 @@ class TinyVecEnv(VecShell):
         self.autoreset_mode = check_autoreset_mode(autoreset_mode)
         self._mode = {"raise": _core.ILLEGAL_RAISE, "lose": _core.ILLEGAL_LOSES}[illegal_action]
         view = (tiny.OBS_BYTES,)
-        self._allocate_outputs(n, tiny.NUM_PLAYERS, tiny.NUM_ACTIONS, np.bool_, view, view, np.uint8, True)
-        self._batch = tiny.Batch(n, resolve_num_threads(num_threads), *self._outputs(), obs=self.obs,
-                                 final_obs=self.final_obs, autoreset=AUTORESET_MODES[self.autoreset_mode],
-                                 max_plies=max_plies)
+        options = dict(autoreset=AUTORESET_MODES[self.autoreset_mode], max_plies=max_plies)
+        self.batch_layout = tiny.Batch.layout(n, obs=True, **options)
+        arrays = self._allocate_outputs(self.batch_layout)
+        self._batch = tiny.Batch(n, resolve_num_threads(num_threads), **arrays, **options)
         self.single_observation_space = spaces.Box(0, 255, view, np.uint8)
         self.observation_space = spaces.Box(0, 255, (n, *view), np.uint8)
         self.single_action_space = spaces.Discrete(tiny.NUM_ACTIONS)

@@ -20,47 +20,6 @@
 #include "stratego/save.h"
 #include "stratego/view.h"
 
-/* Converts an integer argument: an int or any object with __index__ (numpy.int64...),
- * not a bool, to a long in [lo, hi]. `expected` says what is wanted ("0 (red) or 1
- * (blue)"); NULL means "an int in [lo, hi]". 0, or -1 with TypeError (not an integer) or
- * ValueError (out of range, however large) naming `name`. */
-int parse_int_in(PyObject *obj, const char *name, long lo, long hi, const char *expected,
-                        long *out) {
-    int result = -1, overflow = 0;
-    char range[96];
-    PyObject *index = NULL, *text = NULL;
-    if (expected == NULL) {
-        snprintf(range, sizeof(range), "an int in [%ld, %ld]", lo, hi);
-        expected = range;
-    }
-    if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s must be %s, got %s", name, expected, Py_TYPE(obj)->tp_name);
-        goto done;
-    }
-    index = PyNumber_Index(obj);
-    if (index == NULL) goto done;
-    long v = PyLong_AsLongAndOverflow(index, &overflow);
-    if (v == -1 && PyErr_Occurred()) goto done;
-    if (overflow || v < lo || v > hi) {
-        /* str() of a huge int can itself fail (the digit limit): then say so instead. */
-        const char *shown = NULL;
-        text = PyObject_Str(index);
-        if (text != NULL) shown = PyUnicode_AsUTF8(text);
-        if (shown == NULL) {
-            PyErr_Clear();
-            shown = "an int too large to print";
-        }
-        PyErr_Format(PyExc_ValueError, "%s must be %s, got %s", name, expected, shown);
-        goto done;
-    }
-    *out = v;
-    result = 0;
-done:
-    Py_XDECREF(index);
-    Py_XDECREF(text);
-    return result;
-}
-
 /* Reads an int setting of the rules dict, in [lo, hi]. 0 or -1 with an exception. */
 static int dict_get_int(PyObject *dict, const char *key, long lo, long hi, long *out) {
     char name[64];
@@ -218,46 +177,6 @@ int parse_square(PyObject *obj, const char *name, int *out) {
     if (parse_int_in(obj, name, 0, SQ_NB - 1, "a square index in [0, 99]", &v) < 0) return -1;
     *out = (int)v;
     return 0;
-}
-
-/* The one seed rule of both games (docs/api.md "Seeds"): an integer (int, NumPy's, any
- * __index__; not a bool) in [0, 2**64), the engine's 64-bit seed as it is. Anything else
- * is refused, never wrapped: seed 2**64 would otherwise play seed 0's games. */
-int parse_seed(PyObject *obj, uint64_t *out) {
-    int result = -1;
-    PyObject *index = NULL;
-    if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "seed must be an int in [0, 2**64), got %s", Py_TYPE(obj)->tp_name);
-        goto done;
-    }
-    index = PyNumber_Index(obj);
-    if (index == NULL) goto done;
-    unsigned long long v = PyLong_AsUnsignedLongLong(index);
-    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
-        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) goto done;
-        PyErr_Clear();
-        /* A huge int may be too long to print (the digit limit): then say so instead. */
-        PyObject *text = PyObject_Str(index);
-        const char *shown = text != NULL ? PyUnicode_AsUTF8(text) : NULL;
-        if (shown == NULL) PyErr_Clear();
-        PyErr_Format(PyExc_ValueError, "seed must be an int in [0, 2**64), got %s",
-                     shown != NULL ? shown : "an int too large to print");
-        Py_XDECREF(text);
-        goto done;
-    }
-    *out = (uint64_t)v;
-    result = 0;
-done:
-    Py_XDECREF(index);
-    return result;
-}
-
-int parse_reset_some(PyObject *args, PyObject **mask, int *reseed, uint64_t *seed) {
-    PyObject *seed_obj;
-    if (!PyArg_ParseTuple(args, "OO", mask, &seed_obj)) return -1;
-    *reseed = seed_obj != Py_None;
-    *seed = 0;
-    return *reseed ? parse_seed(seed_obj, seed) : 0;
 }
 
 /* A bot's name (bot.h) to its kind; a ValueError listing the bots otherwise. */

@@ -4,7 +4,8 @@
  *
  *   args.c        converting and checking arguments and arrays
  *   game_type.c   _core.GameState, one game
- *   batch_type.c  _core.Batch, N games stepped together
+ *   batch_glue.c  the one batch type of every game (batch_glue.h)
+ *   batch_type.c  _core.Batch, N classic games stepped together (the classic table)
  *   module.c      the module: its functions, constants and types
  *   vec_binding.c what any game's binding shares (vec_binding.h)
  *   record_binding.c  the recorded games a Batch hands out (pop_records)
@@ -26,6 +27,7 @@
 
 /* Python, NumPy (one API table for all the files; module.c imports it), the array
  * checks, guards and outputs every game's binding shares. */
+#include "batch_glue.h"
 #include "vec_binding.h"
 
 #include "stratego/batch.h"
@@ -44,7 +46,7 @@ typedef struct {
 } GameStateObject;
 
 /* Limits of a Batch, exported to Python (MAX_ENVS, MAX_THREADS) for its own checks. */
-enum { BATCH_MAX_ENVS = 1 << 26, BATCH_MAX_THREADS = 4096 };
+enum { BATCH_MAX_ENVS = 1 << 26, BATCH_MAX_THREADS = GLUE_MAX_THREADS };
 
 /* Memory a Batch holds for each game besides the caller's arrays: its state, sampler
  * stream and learner-vs-opponent slot (VecEnv's memory check adds its own buffers). */
@@ -57,7 +59,6 @@ enum { SAMPLE_WORLDS_MAX = 1 << 16 };
 enum { CELLS_EMPTY = PLAYER_NB, CELLS_LAKE = PLAYER_NB + 1 };
 
 extern PyTypeObject GameStateType;
-extern PyTypeObject BatchType;
 
 /* args.c */
 int deploy_sides_parse(PyObject *obj, const Rules *r, int *out);
@@ -67,14 +68,7 @@ int parse_bot(PyObject *obj, int *out);
 int parse_field(PyObject *obj, const char *prefix, const char **field, Py_ssize_t *len);
 int parse_history_k(PyObject *obj, long *out);
 int parse_num_envs(PyObject *obj, long *out);
-int parse_int_in(PyObject *obj, const char *name, long lo, long hi, const char *expected, long *out);
 int parse_player(PyObject *obj, const char *name, int *out);
-int parse_seed(PyObject *obj, uint64_t *out);
-/* reset_some(reset_mask, seed)'s arguments, as every batch takes them: seed None lets the
- * games' streams go on (*reseed 0), an int seeds them again. The mask is only borrowed
- * here: the caller checks it (check_out_array, bool, num_envs) after its state checks,
- * as checking it runs no Python code. */
-int parse_reset_some(PyObject *args, PyObject **mask, int *reseed, uint64_t *seed);
 int parse_square(PyObject *obj, const char *name, int *out);
 int rules_from_dict(PyObject *dict, Rules *r);
 int setup_table_parse(PyObject *obj, const Rules *r, SetupTable *table);
@@ -84,11 +78,11 @@ int setup_table_parse(PyObject *obj, const Rules *r, SetupTable *table);
  * exception. */
 PyObject *records_pop(Recorder *rec);
 
+/* batch_type.c: adds the classic batch (Batch, batch_glue.h). */
+int batch_binding_add(PyObject *m);
 /* castle_game.c: adds the castle game's type, functions and constants to the module. */
 int castle_binding_add(PyObject *m);
 /* castle_batch.c: adds the castle batch (CastleBatch) and the observation's tables. */
 int castle_batch_binding_add(PyObject *m);
-/* module.c: adds the module attribute `attr`, the tuple of the names name_of(0..n-1). */
-int add_names(PyObject *m, const char *attr, const char *(*name_of)(int), int n);
 
 #endif

@@ -389,31 +389,12 @@ static PyMethodDef core_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* Adds the module attribute `attr`: the tuple of name_of(0), ..., name_of(n - 1), a C
- * table's names. 0, or -1 with an exception. (Also castle_game.c's, binding.h.) */
-int add_names(PyObject *m, const char *attr, const char *(*name_of)(int), int n) {
-    PyObject *names = NULL;
-    int result = -1;
-    names = PyTuple_New(n);
-    if (names == NULL) goto done;
-    for (int k = 0; k < n; k++) {
-        PyObject *s = PyUnicode_FromString(name_of(k));
-        if (s == NULL) goto done;
-        PyTuple_SET_ITEM(names, k, s);
-    }
-    if (PyModule_AddObjectRef(m, attr, names) < 0) goto done;
-    result = 0;
-done:
-    Py_XDECREF(names); /* AddObjectRef took its own reference */
-    return result;
-}
-
 static int core_exec(PyObject *m) {
     int result = -1;
     if (PyArray_ImportNumPyAPI() < 0) goto done;
     stratego_init();
-    if (PyType_Ready(&GameStateType) < 0 || PyType_Ready(&BatchType) < 0) goto done;
-    if (PyModule_AddType(m, &GameStateType) < 0 || PyModule_AddType(m, &BatchType) < 0) goto done;
+    if (PyType_Ready(&GameStateType) < 0 || PyModule_AddType(m, &GameStateType) < 0) goto done;
+    if (batch_binding_add(m) < 0) goto done;
     /* The castle game (csrc/castle/, castle_game.c): its CastleGame type, tables and names. */
     if (castle_binding_add(m) < 0) goto done;
     if (castle_batch_binding_add(m) < 0) goto done;

@@ -78,9 +78,6 @@ int check_obs_array(PyObject *obj, const char *name, int typenum, const npy_intp
     return check_array_shape(obj, name, typenum, nlead + ndims, shape);
 }
 
-const char *const VEC_OUT_NAMES[VEC_OUT_NB] = {"mask", "rewards", "reward", "terminated", "truncated",
-                                               "to_play", "final_winner", "final_reason", "final_plies"};
-
 /* fork()s this process has been through, counted in the child (pthread_atfork): a guard
  * entered in an earlier generation was entered by a thread of the parent. Written only
  * by the child's one thread, in fork(), before any Python code runs there. */
@@ -197,32 +194,6 @@ int vec_guard_close(VecGuard *g) {
     return 0;
 }
 
-int vec_outputs_check(PyObject *const arrays[VEC_OUT_NB], const VecShape *shape, int mask_type) {
-    static const int types[VEC_OUT_NB] = {NPY_BOOL, NPY_FLOAT32, NPY_FLOAT32, NPY_BOOL, NPY_BOOL,
-                                          NPY_INT8, NPY_INT8, NPY_UINT8, NPY_INT32};
-    for (int k = 0; k < VEC_OUT_NB; k++) {
-        npy_intp width = k == VEC_OUT_MASK ? (npy_intp)shape->mask_bytes : k == VEC_OUT_REWARDS ? shape->num_players : 0;
-        if (check_out_array(arrays[k], VEC_OUT_NAMES[k], k == VEC_OUT_MASK ? mask_type : types[k], shape->num_envs,
-                            width) < 0)
-            return -1;
-    }
-    return 0;
-}
-
-void vec_outputs_point(VecOutputs *out, PyObject *const arrays[VEC_OUT_NB]) {
-#define DATA(k) PyArray_DATA((PyArrayObject *)arrays[k])
-    out->mask = DATA(VEC_OUT_MASK);
-    out->rewards = DATA(VEC_OUT_REWARDS);
-    out->reward = DATA(VEC_OUT_REWARD);
-    out->terminated = DATA(VEC_OUT_TERMINATED);
-    out->truncated = DATA(VEC_OUT_TRUNCATED);
-    out->to_play = DATA(VEC_OUT_TO_PLAY);
-    out->final_winner = DATA(VEC_OUT_FINAL_WINNER);
-    out->final_reason = DATA(VEC_OUT_FINAL_REASON);
-    out->final_plies = DATA(VEC_OUT_FINAL_PLIES);
-#undef DATA
-}
-
 int vec_arrays_writeable(PyObject *const *arrays, const char *const *names, int n) {
     for (int k = 0; k < n; k++) {
         if (arrays[k] == NULL || PyArray_ISWRITEABLE((PyArrayObject *)arrays[k])) continue;
@@ -264,4 +235,104 @@ void vec_actions_out_of_range(const int64_t *a, int64_t bad, int from_unsigned, 
         PyErr_Format(PyExc_ValueError, "action %lld of game %lld is out of range [0, %d)", (long long)a[bad],
                      (long long)bad, num_actions);
     }
+}
+
+/* Converts an integer argument: an int or any object with __index__ (numpy.int64...),
+ * not a bool, to a long in [lo, hi]. `expected` says what is wanted ("0 (red) or 1
+ * (blue)"); NULL means "an int in [lo, hi]". 0, or -1 with TypeError (not an integer) or
+ * ValueError (out of range, however large) naming `name`. */
+int parse_int_in(PyObject *obj, const char *name, long lo, long hi, const char *expected,
+                        long *out) {
+    int result = -1, overflow = 0;
+    char range[96];
+    PyObject *index = NULL, *text = NULL;
+    if (expected == NULL) {
+        snprintf(range, sizeof(range), "an int in [%ld, %ld]", lo, hi);
+        expected = range;
+    }
+    if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s must be %s, got %s", name, expected, Py_TYPE(obj)->tp_name);
+        goto done;
+    }
+    index = PyNumber_Index(obj);
+    if (index == NULL) goto done;
+    long v = PyLong_AsLongAndOverflow(index, &overflow);
+    if (v == -1 && PyErr_Occurred()) goto done;
+    if (overflow || v < lo || v > hi) {
+        /* str() of a huge int can itself fail (the digit limit): then say so instead. */
+        const char *shown = NULL;
+        text = PyObject_Str(index);
+        if (text != NULL) shown = PyUnicode_AsUTF8(text);
+        if (shown == NULL) {
+            PyErr_Clear();
+            shown = "an int too large to print";
+        }
+        PyErr_Format(PyExc_ValueError, "%s must be %s, got %s", name, expected, shown);
+        goto done;
+    }
+    *out = v;
+    result = 0;
+done:
+    Py_XDECREF(index);
+    Py_XDECREF(text);
+    return result;
+}
+
+/* The one seed rule of both games (docs/api.md "Seeds"): an integer (int, NumPy's, any
+ * __index__; not a bool) in [0, 2**64), the engine's 64-bit seed as it is. Anything else
+ * is refused, never wrapped: seed 2**64 would otherwise play seed 0's games. */
+int parse_seed(PyObject *obj, uint64_t *out) {
+    int result = -1;
+    PyObject *index = NULL;
+    if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "seed must be an int in [0, 2**64), got %s", Py_TYPE(obj)->tp_name);
+        goto done;
+    }
+    index = PyNumber_Index(obj);
+    if (index == NULL) goto done;
+    unsigned long long v = PyLong_AsUnsignedLongLong(index);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) goto done;
+        PyErr_Clear();
+        /* A huge int may be too long to print (the digit limit): then say so instead. */
+        PyObject *text = PyObject_Str(index);
+        const char *shown = text != NULL ? PyUnicode_AsUTF8(text) : NULL;
+        if (shown == NULL) PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "seed must be an int in [0, 2**64), got %s",
+                     shown != NULL ? shown : "an int too large to print");
+        Py_XDECREF(text);
+        goto done;
+    }
+    *out = (uint64_t)v;
+    result = 0;
+done:
+    Py_XDECREF(index);
+    return result;
+}
+
+int parse_reset_some(PyObject *args, PyObject **mask, int *reseed, uint64_t *seed) {
+    PyObject *seed_obj;
+    if (!PyArg_ParseTuple(args, "OO", mask, &seed_obj)) return -1;
+    *reseed = seed_obj != Py_None;
+    *seed = 0;
+    return *reseed ? parse_seed(seed_obj, seed) : 0;
+}
+
+/* Adds the module attribute `attr`: the tuple of name_of(0), ..., name_of(n - 1), a C
+ * table's names (module.c's, castle_game.c's). 0, or -1 with an exception. */
+int add_names(PyObject *m, const char *attr, const char *(*name_of)(int), int n) {
+    PyObject *names = NULL;
+    int result = -1;
+    names = PyTuple_New(n);
+    if (names == NULL) goto done;
+    for (int k = 0; k < n; k++) {
+        PyObject *s = PyUnicode_FromString(name_of(k));
+        if (s == NULL) goto done;
+        PyTuple_SET_ITEM(names, k, s);
+    }
+    if (PyModule_AddObjectRef(m, attr, names) < 0) goto done;
+    result = 0;
+done:
+    Py_XDECREF(names); /* AddObjectRef took its own reference */
+    return result;
 }

@@ -2,8 +2,9 @@
  * batch: the NumPy API table, the complete check of an array the env writes in place,
  * the guards of an object whose calls release the GIL (busy, closed, never initialised,
  * re-entered), the nine output arrays of every batch, and the private copy of the
- * actions a step plays. A game's binding (batch_type.c for Stratego; the test game's
- * tests/c/tiny_binding.c) adds its settings, observations and methods.
+ * actions a step plays. The one batch type of every game (batch_glue.h) is built on
+ * it; a game's binding (batch_type.c, castle_batch.c, the test game's
+ * tests/c/tiny_binding.c) adds its settings, observations and methods there.
  *
  * The file that imports NumPy defines BINDING_IMPORTS_NUMPY before including this and
  * calls import_array() in its module's init.
@@ -18,6 +19,10 @@
 #define PY_ARRAY_UNIQUE_SYMBOL stratego_ARRAY_API
 #ifndef BINDING_IMPORTS_NUMPY
 #define NO_IMPORT_ARRAY
+/* Adds the module attribute `attr`, the tuple of the names name_of(0..n-1): a C table's
+ * names. 0, or -1 with an exception. */
+int add_names(PyObject *m, const char *attr, const char *(*name_of)(int), int n);
+
 #endif
 #include <numpy/arrayobject.h>
 
@@ -79,21 +84,12 @@ int vec_guard_release(VecGuard *g);
  * fork interrupted does not count: its thread is not in this process). */
 int vec_guard_close(VecGuard *g);
 
-/* The arrays every batch writes (vec.h's VecOutputs but obs and final_obs). */
+/* The arrays every batch writes (vec.h's VecOutputs but obs and final_obs), in the order
+ * of their keywords (batch_glue.h's GLUE_OUTPUT_KEYWORDS). */
 enum {
     VEC_OUT_MASK, VEC_OUT_REWARDS, VEC_OUT_REWARD, VEC_OUT_TERMINATED, VEC_OUT_TRUNCATED, VEC_OUT_TO_PLAY,
     VEC_OUT_FINAL_WINNER, VEC_OUT_FINAL_REASON, VEC_OUT_FINAL_PLIES, VEC_OUT_NB
 };
-extern const char *const VEC_OUT_NAMES[VEC_OUT_NB];
-
-/* Checks the nine arrays against shape: mask (N, mask_bytes) of mask_type (bool, or uint8
- * for a packed mask), rewards (N, num_players) float32, and (N,) bool terminated and
- * truncated, float32 reward, int8 to_play and final_winner, uint8 final_reason, int32
- * final_plies. 0, or -1 with an exception naming the first wrong one. */
-int vec_outputs_check(PyObject *const arrays[VEC_OUT_NB], const VecShape *shape, int mask_type);
-
-/* Points out's nine arrays at the data of arrays (checked); obs and final_obs are left. */
-void vec_outputs_point(VecOutputs *out, PyObject *const arrays[VEC_OUT_NB]);
 
 /* 0 if every array (NULL ones skipped) is still writeable: the caller owns them and may
  * have set writeable=False since __init__; otherwise -1 with an exception naming it
@@ -112,5 +108,21 @@ int vec_actions_check_shape(PyArrayObject *actions, npy_intp n);
 
 /* Sets the exception for action a[bad] out of [0, num_actions). */
 void vec_actions_out_of_range(const int64_t *a, int64_t bad, int from_unsigned, int num_actions);
+
+/* Arguments every game's binding converts (vec_binding.c). An integer (int or __index__,
+ * not a bool) in [lo, hi]; `expected` says what is wanted (NULL: "an int in [lo, hi]").
+ * 0, or -1 with TypeError or ValueError naming `name`. */
+int parse_int_in(PyObject *obj, const char *name, long lo, long hi, const char *expected, long *out);
+/* The one seed rule of every game: an integer in [0, 2**64), never wrapped. */
+int parse_seed(PyObject *obj, uint64_t *out);
+/* reset_some(reset_mask, seed)'s arguments, as every batch takes them: seed None lets the
+ * games' streams go on (*reseed 0), an int seeds them again. The mask is only borrowed
+ * here: the caller checks it (check_out_array, bool, num_envs) after its state checks,
+ * as checking it runs no Python code. */
+int parse_reset_some(PyObject *args, PyObject **mask, int *reseed, uint64_t *seed);
+
+/* Adds the module attribute `attr`, the tuple of the names name_of(0..n-1): a C table's
+ * names. 0, or -1 with an exception. */
+int add_names(PyObject *m, const char *attr, const char *(*name_of)(int), int n);
 
 #endif

@@ -25,12 +25,12 @@ void batch_config_default(BatchConfig *c, int num_envs) {
     memset(c, 0, sizeof(*c));
     c->num_envs = num_envs;
     rules_default(&c->rules);
-    c->write_mask = 1;
+#define BATCH_OPTION_DEFAULT(field, type, kind, fallback, lo, hi, expected) c->field = (type)(fallback);
+    BATCH_OPTIONS(BATCH_OPTION_DEFAULT)
+#undef BATCH_OPTION_DEFAULT
     c->obs_spec = (ObsSpec){4, 0, 0, c->rules.max_plies, c->rules.max_plies_without_attack, 0};
+    /* A C program's batch observes: one view a game. */
     c->obs_views = c->final_views = 1;
-    c->autoreset = AUTORESET_SAME_STEP;
-    c->opponent = -1;
-    c->learner_mode = LEARNER_RED;
 }
 
 VecShape batch_shape(const BatchConfig *c) {

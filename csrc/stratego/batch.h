@@ -53,37 +53,58 @@ typedef struct {
     uint8_t reserved[7]; /* zero: the struct is saved as bytes */
 } VersusSlot;
 
+/* The largest game_offset: far beyond any run, and offset + index stays exact. */
+#define BATCH_MAX_GAME_OFFSET ((int64_t)1 << 48)
+
+/* The batch's integer settings, each once: (field, C type, kind, default, lo, hi, what
+ * a refusal says is expected). BatchConfig's fields, batch_config_default's defaults and
+ * the binding's parsing, defaults and refusals of its keywords (the field's name;
+ * csrc/python/batch_type.c) come from it. kind: BATCH_OPTION_INT, an integer in
+ * [lo, hi]; BATCH_OPTION_FLAG, a truth value (0 or 1). The defaults are the binding's:
+ * no observations (a C program asks for them: batch_config_default). */
+enum { BATCH_OPTION_INT, BATCH_OPTION_FLAG };
+#define BATCH_OPTIONS(X)                                                                                    \
+    /* 0: leave mask untouched (benchmarks of the bare step) */                                             \
+    X(write_mask, int, BATCH_OPTION_FLAG, 1, 0, 1, NULL)                                                    \
+    /* the mask packed with mask_bits (mask_bits.h) */                                                      \
+    X(mask_bits, int, BATCH_OPTION_FLAG, 0, 0, 1, NULL)                                                     \
+    /* Observations (observe_player.h), or 0 for none. With 1 each game has the view of its                \
+     * player to move; with 2 the views of red then blue. With obs_spec.codes the rows are                  \
+     * the compact codes (observe_codes.h), and spec.probabilities puts the belief planes in                \
+     * belief / final_belief. */                                                                            \
+    X(obs_views, int, BATCH_OPTION_INT, 0, 0, 2, "0, 1 or 2")                                               \
+    /* 1: the player to move's view (as obs_views 1), 2: red's, blue's (the binding: 0 as obs_views) */    \
+    X(final_views, int, BATCH_OPTION_INT, 0, 0, 2, "0 (as obs_views), 1 or 2")                              \
+    /* the full view as codes, [N][100] (observe_full.h) */                                                 \
+    X(full_codes, int, BATCH_OPTION_FLAG, 0, 0, 1, NULL)                                                    \
+    /* AUTORESET_* (vec.h) */                                                                               \
+    X(autoreset, int, BATCH_OPTION_INT, AUTORESET_SAME_STEP, AUTORESET_SAME_STEP, AUTORESET_DISABLED,       \
+      "0 (same step), 1 (next step) or 2 (disabled)")                                                       \
+    /* a BotKind: learner vs opponent below; -1 the two-player batch */                                     \
+    X(opponent, int, BATCH_OPTION_INT, -1, -1, BOT_KIND_NB - 1, "-1 (none) or a bot kind")                  \
+    /* LEARNER_* */                                                                                         \
+    X(learner_mode, int, BATCH_OPTION_INT, LEARNER_RED, 0, LEARNER_MODE_NB - 1, NULL)                       \
+    /* The run-wide index of game 0: game i is game game_offset + i of its run, in its random               \
+     * streams, its first learner colour and the checksum. Slices of one run played apart                   \
+     * (stratego.distributed's actors) then play exactly that run's games, and their                        \
+     * checksums add up to its checksum. */                                                                 \
+    X(game_offset, int64_t, BATCH_OPTION_INT, 0, 0, BATCH_MAX_GAME_OFFSET,                                  \
+      "an int in [0, 2**48] (the run-wide index of the batch's game 0)")                                    \
+    /* 0: no records; else keep every game's actions, this many a game (record.h) */                        \
+    X(record_capacity, uint32_t, BATCH_OPTION_INT, 0, 0, RECORD_CAPACITY_MAX, "0 (no records) or actions a game")
+
 /* A batch's settings: everything but the arrays it writes. */
 typedef struct {
     int num_envs;
     Rules rules;
     SetupTable setups;   /* rows the games draw their setups from; n 0 for random ones; the
                           * caller keeps the rows alive and unchanged while the batch lives */
-    int write_mask;      /* 0: leave mask untouched (benchmarks of the bare step) */
-    int mask_bits;       /* the mask packed with mask_bits (mask_bits.h) */
-    /* Observations (observe_player.h), or obs_views 0 for none. With obs_views 1 each game
-     * has the view of its player to move; with 2 the views of red then blue. With
-     * obs_spec.codes the rows are the compact codes (observe_codes.h), and
-     * spec.probabilities puts the belief planes in belief / final_belief. */
-    ObsSpec obs_spec;
-    int obs_views;
-    int final_views;     /* 1: the player to move's view (as obs_views 1), 2: red's, blue's */
+    ObsSpec obs_spec;    /* the observations' settings (observe.h), with obs_views */
     int full_obs;        /* write the full view of the player to move (observe_full.h) */
-    int full_codes;      /* as codes, [N][100] (observe_full.h) */
-    int autoreset;       /* AUTORESET_* (vec.h) */
-    int opponent;        /* a BotKind: learner vs opponent below; -1 the two-player batch */
-    int learner_mode;    /* LEARNER_* */
-    /* The run-wide index of game 0: game i is game game_offset + i of its run, in its
-     * random streams, its first learner colour and the checksum. Slices of one run played
-     * apart (stratego.distributed's actors) then play exactly that run's games, and their
-     * checksums add up to its checksum. 0 <= game_offset <= BATCH_MAX_GAME_OFFSET. */
-    int64_t game_offset;
-    uint32_t record_capacity; /* 0: no records; else keep every game's actions, this many
-                               * a game (record.h) */
+#define BATCH_OPTION_FIELD(field, type, kind, fallback, lo, hi, expected) type field;
+    BATCH_OPTIONS(BATCH_OPTION_FIELD)
+#undef BATCH_OPTION_FIELD
 } BatchConfig;
-
-/* The largest game_offset: far beyond any run, and offset + index stays exact. */
-#define BATCH_MAX_GAME_OFFSET ((int64_t)1 << 48)
 
 /* The arrays a batch writes, owned by the caller: the outputs every game's batch has
  * (vec.h) and Stratego's own. */

@@ -147,6 +147,10 @@ class Batch:
                  belief: NDArray[Any] | None = None, final_belief: NDArray[Any] | None = None,
                  obs_codes: bool = False, mask_bits: bool = False, full_codes: bool = False, game_offset: int = 0,
                  record_capacity: int = 0, deploy: int = 0) -> None: ...
+    @classmethod
+    def layout(cls, *args: Any, **options: Any) -> dict[str, Any]:
+        """Every array a batch of these options writes (__init__'s keywords but the arrays
+        and num_threads), {name: (shape, dtype, nbytes)}, and the bytes it holds itself."""
     @property
     def num_threads(self) -> int: ...
     @property
@@ -203,6 +207,10 @@ class CastleBatch:
                  obs: NDArray[Any] | None = None,
                  final_obs: NDArray[Any] | None = None, obs_format: int = 0, mask_bits: bool = False,
                  autoreset: int = ...) -> None: ...
+    @classmethod
+    def layout(cls, *args: Any, **options: Any) -> dict[str, Any]:
+        """Every array a batch of these options writes (__init__'s keywords but the arrays
+        and num_threads), {name: (shape, dtype, nbytes)}, and the bytes it holds itself."""
     @property
     def closed(self) -> bool: ...
     def claim(self) -> None: ...

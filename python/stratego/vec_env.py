@@ -13,7 +13,6 @@ from gymnasium.vector import AutoresetMode
 
 from .common.arguments import check_one_of
 from . import _core
-from .common.arrays import mask_bytes
 from .observation import OBSERVATION_VERSION
 from .deploy import parse_setup
 from .records.recording import RecordedGames
@@ -21,7 +20,7 @@ from .common.seeding import resolve_seed
 from .variants import Variant, load_variant
 from .common.threads import resolve_num_threads
 from .common.arguments import check_autoreset_mode
-from .vec_shell import AUTORESET_MODES, VecShell, batch_space, check_memory, fixed_array
+from .vec_shell import AUTORESET_MODES, VecShell, batch_space, check_memory, fixed_array, layout_bytes_per_game
 
 ILLEGAL_ACTION_MODES = {"raise": _core.ILLEGAL_RAISE, "lose": _core.ILLEGAL_LOSES}
 END_REASONS: tuple[str, ...] = _core.END_REASONS
@@ -31,19 +30,6 @@ OBS_DTYPES = {"uint8": np.uint8, "float32": np.float32}
 MAX_ENVS: int = _core.MAX_ENVS
 OBS_FORMATS = ("planes", "codes")
 MASK_FORMATS = ("bool", "bits")
-
-
-# The per-game rows VecEnv allocates besides the mask and the observations: rewards (2),
-# reward, terminated, truncated, to_play, final_winner, final_reason, final_plies and
-# the sampled actions, by their dtypes.
-_ROW_DTYPES = (np.float32, np.float32, np.float32, np.bool_, np.bool_, np.int8, np.int8, np.uint8, np.int32, np.int64)
-
-
-def _bytes_per_game(mask: int, obs: int, full: int) -> int:
-    """Memory one game takes: what the C batch holds for it (state, streams), and every
-    buffer (mask, observation and final observation together, full view bytes given)."""
-    rows = sum(np.dtype(d).itemsize for d in _ROW_DTYPES)
-    return _core.BATCH_GAME_BYTES + mask + obs + full + rows
 
 
 class VecEnv(VecShell):
@@ -178,51 +164,24 @@ class VecEnv(VecShell):
         self.observation_version = OBSERVATION_VERSION
         self.history_k, self.belief, self.views = history_k, bool(belief), views
         self.obs_format, self.mask_format = obs_format, mask_format
-        lead = (n,) if views == "to_play" else (n, 2)
-        final_lead = (n,) if final_views == "to_play" else (n, 2)
         dtype = OBS_DTYPES[obs_dtype]
-        # One view's shape is the C spec's ((C, 10, 10) planes, (L,) codes), after the
-        # leading (2,) of views="both".
-        view_shape = _core.observation_shape(history_k, bool(belief), codes, False, deploy_planes)
-        obs_shape = lead[1:] + view_shape
-        final_shape = final_lead[1:] + view_shape
-        # obs and final_obs
-        obs_bytes = (int(np.prod(obs_shape)) + int(np.prod(final_shape))) * np.dtype(dtype).itemsize
-        if codes:
-            belief_view = _core.observation_shape(history_k, True, True, True)
-            belief_shape = lead[1:] + belief_view
-            final_belief_shape = final_lead[1:] + belief_view
-            if belief:  # each with its float32 belief block
-                obs_bytes += 4 * (int(np.prod(belief_shape)) + int(np.prod(final_belief_shape)))
-        mask_width = mask_bytes(num_actions) if mask_format == "bits" else num_actions
-        full_shape = _core.full_observation_shape(codes)
         self.record_plies = _record_capacity(self.variant, record, record_plies)
         self.recording = self.record_plies > 0
-        check_memory(n, _bytes_per_game(mask_width, obs_bytes if observations else 0,
-                                         int(np.prod(full_shape)) if full_obs else 0)
-                      + (_core.record_game_bytes(self.record_plies) if self.recording else 0))
-        self._allocate_outputs(n, 2, mask_width, np.uint8 if mask_format == "bits" else np.bool_, obs_shape,
-                               final_shape, dtype, observations)
-        try:
-            with_belief = observations and codes and belief
-            self.belief_obs = fixed_array((n, *belief_shape), np.float32) if with_belief else None
-            self.final_belief_obs = fixed_array((n, *final_belief_shape), np.float32) if with_belief else None
-            self.full_obs = fixed_array((n, *full_shape), np.uint8) if full_obs else None
-        except (MemoryError, ValueError) as exc:
-            raise MemoryError(f"cannot allocate the buffers of {n} games: {exc}") from None
-        self._batch = _core.Batch(
-            n, resolve_num_threads(num_threads), self.variant.rules, *self._outputs(),
-            obs=self.obs, final_obs=self.final_obs, full_obs=self.full_obs,
-            obs_views=VIEWS[views] if observations else 0,
-            history_k=history_k, probabilities=bool(belief), as_float=dtype == np.float32,
-            write_mask=bool(action_mask), setups=setups,
+        # The batch's options, given once to layout() and to the batch: C answers every
+        # output's shape, dtype and bytes from them, and checks them, before allocating.
+        options = dict(
+            obs_views=VIEWS[views] if observations else 0, history_k=history_k, probabilities=bool(belief),
+            as_float=dtype == np.float32, write_mask=bool(action_mask), setups=setups,
             opponent=-1 if opponent is None else _core.BOT_NAMES.index(opponent),
             learner_mode=LEARNER_COLORS[learner_color],
             final_views=VIEWS[final_views] if observations else 0, autoreset=AUTORESET_MODES[autoreset_mode],
-            belief=self.belief_obs, final_belief=self.final_belief_obs, obs_codes=codes,
-            mask_bits=mask_format == "bits", full_codes=codes, game_offset=game_offset,
+            obs_codes=codes, mask_bits=mask_format == "bits", full_codes=codes, game_offset=game_offset,
             record_capacity=self.record_plies, deploy=deploy,
         )
+        self.batch_layout = _core.Batch.layout(n, self.variant.rules, full_obs=bool(full_obs), **options)
+        check_memory(n, layout_bytes_per_game(self.batch_layout, n))
+        arrays = self._allocate_outputs(self.batch_layout, ("obs", "final_obs", "full_obs", "belief", "final_belief"))
+        self._batch = _core.Batch(n, resolve_num_threads(num_threads), self.variant.rules, **arrays, **options)
         self.game_offset = int(game_offset)
         self._deploying = fixed_array((n,), np.bool_) if deploy_planes else None
         self.autoreset_mode = autoreset_mode
@@ -233,10 +192,10 @@ class VecEnv(VecShell):
         if not observations:
             single = spaces.Box(0, 0, (0,), np.uint8)
         elif self.belief_obs is not None:
-            single = spaces.Dict({"codes": spaces.Box(0, 255, obs_shape, np.uint8),
-                                  "belief": spaces.Box(0, 1, belief_shape, np.float32)})
+            single = spaces.Dict({"codes": spaces.Box(0, 255, self.obs.shape[1:], np.uint8),
+                                  "belief": spaces.Box(0, 1, self.belief_obs.shape[1:], np.float32)})
         else:
-            single = spaces.Box(0, high, obs_shape, dtype)
+            single = spaces.Box(0, high, self.obs.shape[1:], dtype)
         self.single_observation_space = single
         # Bounds that do not grow with n (vec_shell.BatchBox); without observations, the
         # empty Box of no observation.

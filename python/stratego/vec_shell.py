@@ -6,7 +6,9 @@ and autoreset bookkeeping (who acted, which games are over), the info dict with
 final_info and final_obs, sampling, statistics and close. A game's env sets
 `self._batch` (its binding's batch, built on csrc/python/vec_binding.h),
 `self._mode` (ILLEGAL_RAISE or ILLEGAL_LOSES) and `self.autoreset_mode`, allocates the
-outputs with `_allocate_outputs` and adds its own spaces, settings and extras.
+outputs with `_allocate_outputs` from its batch type's `layout()` (C's answer: every
+array's name, shape, dtype and bytes; csrc/python/batch_glue.h), counts memory with
+`layout_bytes_per_game` and adds its own spaces, settings and extras.
 """
 from __future__ import annotations
 
@@ -45,6 +47,24 @@ def check_memory(num_envs: int, per_game: int, what: str = "games",
             f"{num_envs} {what} need {need / 2**30:.1f} GiB ({per_game} bytes each), more than "
             f"this machine's {physical / 2**30:.1f} GiB of memory; {advice}"
         )
+
+
+# The shell's own buffers of one entry a game, beside the batch's outputs (attribute,
+# dtype, fill): who acted, which games are over, the acting seats of a step, the private
+# reset mask, the sampled actions and the finished games of a step.
+SHELL_BUFFERS = (("acted", np.int8, -1), ("_over", np.bool_, 0), ("_acting", np.int8, 0),
+                 ("_reset_mask", np.bool_, 0), ("_sampled", np.int64, 0), ("_finished", np.bool_, 0))
+# The attribute an output is kept under where it is not the batch's keyword.
+OUTPUT_ATTRIBUTES = {"mask": "action_mask", "belief": "belief_obs", "final_belief": "final_belief_obs"}
+# Outputs filled before the first reset writes them: no game has a winner yet.
+_OUTPUT_FILLS = {"final_winner": -1}
+
+
+def layout_bytes_per_game(layout: dict, num_envs: int) -> int:
+    """The memory one game of a batch takes: its share of every output array and of what
+    the batch holds itself (both C's answer, `layout()`), and the shell's buffers."""
+    total = sum(nbytes for _, _, nbytes in layout["arrays"].values()) + layout["held_bytes"]
+    return total // num_envs + sum(np.dtype(dtype).itemsize for _, dtype, _ in SHELL_BUFFERS)
 
 
 class BatchBox(spaces.Box):
@@ -123,33 +143,24 @@ class _Claim:
 class VecShell(GymVectorEnv):
     """The parts of a vector env that know no game (module docstring)."""
 
-    def _allocate_outputs(self, num_envs: int, num_players: int, mask_width: int, mask_dtype, obs_shape,
-                          final_shape, obs_dtype, observations: bool) -> None:
-        """Allocates the outputs every game's batch writes in place (csrc/engine/vec.h): the mask
-        (num_envs, mask_width), rewards (num_envs, num_players), the per-game flags and
-        results, obs and final_obs of one game's shapes (None without observations), and
-        the shell's own buffers. MemoryError, naming the games, if they do not fit."""
-        n = num_envs
+    def _allocate_outputs(self, layout: dict, optional=("obs", "final_obs")) -> dict:
+        """Allocates every array the batch writes in place, as its layout() gives them
+        (csrc/python/batch_glue.h), under its attribute (OUTPUT_ATTRIBUTES, else its
+        name), and the shell's own buffers; the `optional` outputs the layout leaves out
+        are None. Returns the outputs by the keywords the batch takes them by.
+        MemoryError, naming the games, if they do not fit."""
+        n = self.num_envs
+        arrays = {}
         try:
-            self.action_mask = fixed_array((n, mask_width), mask_dtype)
-            self.rewards = fixed_array((n, num_players), np.float32)
-            self.reward = fixed_array((n,), np.float32)
-            self.terminated = fixed_array((n,), np.bool_)
-            self.truncated = fixed_array((n,), np.bool_)
-            self.to_play = fixed_array((n,), np.int8)
-            self.final_winner = fixed_array((n,), np.int8, -1)
-            self.final_reason = fixed_array((n,), np.uint8)
-            self.final_plies = fixed_array((n,), np.int32)
-            self.obs = fixed_array((n, *obs_shape), obs_dtype) if observations else None
-            self.final_obs = fixed_array((n, *final_shape), obs_dtype) if observations else None
-            self.acted = fixed_array((n,), np.int8, -1)
-            self._over = fixed_array((n,), np.bool_)
-            self._acting = fixed_array((n,), np.int8)
-            self._reset_mask = fixed_array((n,), np.bool_)
-            self._sampled = fixed_array((n,), np.int64)
-            self._finished = fixed_array((n,), np.bool_)
+            for name, (shape, dtype, _) in layout["arrays"].items():
+                arrays[name] = fixed_array(shape, dtype, _OUTPUT_FILLS.get(name, 0))
+            for attribute, dtype, fill in SHELL_BUFFERS:
+                setattr(self, attribute, fixed_array((n,), dtype, fill))
         except (MemoryError, ValueError) as exc:
             raise MemoryError(f"cannot allocate the buffers of {n} games: {exc}") from None
+        for name in (*optional, *arrays):
+            setattr(self, OUTPUT_ATTRIBUTES.get(name, name), arrays.get(name))
+        return arrays
 
     def _outputs(self) -> tuple:
         """The nine outputs in the order every game's binding takes them (vec_binding.h)."""

@@ -16,10 +16,10 @@ from stratego import _core
 from stratego.common.arrays import unpack_mask
 from stratego.common.threads import resolve_num_threads
 from stratego.common.arguments import check_autoreset_mode
-from stratego.vec_shell import AUTORESET_MODES, VecShell, batch_space, check_memory
+from stratego.vec_shell import AUTORESET_MODES, VecShell, batch_space, check_memory, layout_bytes_per_game
 
 from . import variants
-from .observation import CHANNELS, SHAPES
+from .observation import CHANNELS
 
 OBS_FORMATS = {None: 0, "planes": 1, "codes": 2}
 MASK_FORMATS = ("bool", "bits")
@@ -57,20 +57,18 @@ class VecEnv(VecShell):
         geometry = _core.castle_geometry(values["mode"])
         self.num_actions = geometry["layout"]["actions"]
         self.num_players = geometry["seats"]
-        bits = mask_format == "bits"
-        mask_width = (self.num_actions + 7) // 8 if bits else self.num_actions
-        view = SHAPES[obs_format] if obs_format else (0,)
-        per_game = mask_width + (2 * int(np.prod(view)) if obs_format else 0) + _core.CASTLE_STATE_BYTES + 64
-        check_memory(n, per_game)
-        self._allocate_outputs(n, self.num_players, mask_width, np.uint8 if bits else np.bool_, view, view,
-                               np.uint8, obs_format is not None)
-        self._batch = _core.CastleBatch(
-            n, resolve_num_threads(num_threads), *self._outputs(), variants.settings_tuple(values), obs=self.obs,
-            final_obs=self.final_obs, obs_format=OBS_FORMATS[obs_format], mask_bits=bits,
-            autoreset=AUTORESET_MODES[self.autoreset_mode])
+        settings = variants.settings_tuple(values)
+        # The batch's options, given once to layout() and to the batch: C answers every
+        # output's shape, dtype and bytes, and the memory it holds, before allocating.
+        options = dict(obs_format=OBS_FORMATS[obs_format], mask_bits=mask_format == "bits",
+                       autoreset=AUTORESET_MODES[self.autoreset_mode])
+        self.batch_layout = _core.CastleBatch.layout(n, settings, **options)
+        check_memory(n, layout_bytes_per_game(self.batch_layout, n))
+        arrays = self._allocate_outputs(self.batch_layout)
+        self._batch = _core.CastleBatch(n, resolve_num_threads(num_threads), settings=settings, **arrays, **options)
         self.observation_channels = CHANNELS if obs_format == "planes" else None
         if obs_format:
-            self.single_observation_space = spaces.Box(0, 255, view, np.uint8)
+            self.single_observation_space = spaces.Box(0, 255, self.obs.shape[1:], np.uint8)
             self.observation_space = batch_space(self.single_observation_space, n)
         self.single_action_space = spaces.Discrete(self.num_actions)
         self.action_space = spaces.MultiDiscrete(np.full(n, self.num_actions, dtype=np.int64))
