@@ -39,13 +39,13 @@ CASTLE = [{}, {"obs_format": "codes"}, {"obs_format": None}, {"mask_format": "bi
 def _made(monkeypatch, module, make):
     """The env make() builds and the memory estimate its module checked (n * per game)."""
     estimates = []
-    check = module._check_memory
+    check = module.check_memory
 
     def capture(n, per_game, *args, **kwargs):
         estimates.append(n * per_game)
         return check(n, per_game, *args, **kwargs)
 
-    monkeypatch.setattr(module, "_check_memory", capture)
+    monkeypatch.setattr(module, "check_memory", capture)
     env = make()
     assert len(estimates) == 1
     return env, estimates[0]

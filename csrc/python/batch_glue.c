@@ -288,7 +288,7 @@ static PyObject *Glue_reset_some(PyObject *self, PyObject *args) {
 
 /* The first game of n whose action a step refuses (GlueGame.find_refused), by the game's
  * own search or by asking each game: a game over ignores its action, whatever it is. */
-static int64_t find_refused(const GlueGame *g, const void *b, const int64_t *a, int n, int num_actions, int mode,
+static int64_t find_refused(const GlueGame *g, void *b, const int64_t *a, int n, int num_actions, int mode,
                             int *illegal, int *code, int threads) {
     if (g->find_refused != NULL) return g->find_refused(b, a, mode, illegal, code, threads);
     *code = 0;

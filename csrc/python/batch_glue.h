@@ -136,8 +136,9 @@ typedef struct {
     /* Optional, for a game that checks a step's actions on its threads: the first game
      * whose action a step refuses, or -1: *illegal 0 when the action is out of range,
      * else 1 and *code the game's reason. Runs without the GIL. NULL: the glue asks over
-     * and legal of each game in turn. */
-    int64_t (*find_refused)(const void *b, const int64_t *a, int mode, int *illegal, int *code, int threads);
+     * and legal of each game in turn. Not const: a search on the pool records its pace
+     * in the batch (pool.h's PoolPaces). */
+    int64_t (*find_refused)(void *b, const int64_t *a, int mode, int *illegal, int *code, int threads);
     /* Optional: why action a of game i is illegal, into why. */
     void (*illegal_reason)(const void *b, int64_t i, int64_t a, int code, char *why, size_t len);
     /* Plays; -1 if it refused (nothing played): then step_refused (required then) sets

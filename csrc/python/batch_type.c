@@ -179,7 +179,7 @@ static void classic_reset_some(void *b, const uint8_t *mask, int reseed, uint64_
     batch_reset_some(b, mask, reseed, seed, threads);
 }
 
-static int64_t classic_find_refused(const void *b, const int64_t *a, int mode, int *illegal, int *code, int threads) {
+static int64_t classic_find_refused(void *b, const int64_t *a, int mode, int *illegal, int *code, int threads) {
     int64_t bad = batch_find_out_of_range(b, a);
     *illegal = 0;
     if (bad >= 0 || mode != ILLEGAL_RAISE) return bad;

@@ -1,5 +1,4 @@
 /* module.c: the module `stratego._core`: its functions, constants and types. */
-#define BINDING_IMPORTS_NUMPY
 #include "binding.h"
 
 #include <stdlib.h>
@@ -391,7 +390,7 @@ static PyMethodDef core_methods[] = {
 
 static int core_exec(PyObject *m) {
     int result = -1;
-    if (PyArray_ImportNumPyAPI() < 0) goto done;
+    if (vec_binding_import_numpy() < 0) goto done;
     stratego_init();
     if (PyType_Ready(&GameStateType) < 0 || PyModule_AddType(m, &GameStateType) < 0) goto done;
     if (batch_binding_add(m) < 0) goto done;

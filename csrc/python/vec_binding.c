@@ -1,8 +1,13 @@
-/* vec_binding.c: the game-agnostic half of an env's Python type (vec_binding.h). */
+/* vec_binding.c: the game-agnostic half of an env's Python type (vec_binding.h). It
+ * holds the module's NumPy API table (the bottom of the binding: every file that uses
+ * NumPy uses this one, so the table's home adds no call upward). */
+#define BINDING_IMPORTS_NUMPY
 #include "vec_binding.h"
 
 #include <pthread.h>
 #include <string.h>
+
+int vec_binding_import_numpy(void) { return PyArray_ImportNumPyAPI(); }
 
 static const char *dtype_name(int typenum) {
     switch (typenum) {

@@ -6,8 +6,8 @@
  * it; a game's binding (batch_type.c, castle_batch.c, the test game's
  * tests/c/tiny_binding.c) adds its settings, observations and methods there.
  *
- * The file that imports NumPy defines BINDING_IMPORTS_NUMPY before including this and
- * calls import_array() in its module's init.
+ * The NumPy API table lives in vec_binding.c (it defines BINDING_IMPORTS_NUMPY); a
+ * module's init fills it with vec_binding_import_numpy().
  */
 #ifndef STRATEGO_VEC_BINDING_H
 #define STRATEGO_VEC_BINDING_H
@@ -27,6 +27,10 @@ int add_names(PyObject *m, const char *attr, const char *(*name_of)(int), int n)
 #include <numpy/arrayobject.h>
 
 #include "engine/vec.h"
+
+/* Fills the module's NumPy API table (once, in the module's init). 0, or -1 with an
+ * exception. */
+int vec_binding_import_numpy(void);
 
 /* Checks an output array completely: ndarray, dtype, C-contiguous, aligned, writeable,
  * and exactly `shape`. 0, or -1 with an exception naming `name`. */

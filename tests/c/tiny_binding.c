@@ -2,7 +2,6 @@
  * tests/test_second_game.py, never installed). What a game's binding costs: its keywords,
  * options, layout and the table of its functions; the type, checks, guards and methods
  * are the glue's (csrc/python/batch_glue.h). tests/tiny_env.py wraps it in VecShell. */
-#define BINDING_IMPORTS_NUMPY
 #include "python/batch_glue.h"
 #include "tiny_game.h"
 
@@ -91,7 +90,4 @@ static int tiny_exec(PyObject *m) {
 static PyModuleDef_Slot tiny_slots[] = {{Py_mod_exec, tiny_exec}, {0, NULL}};
 static struct PyModuleDef tiny_module = {PyModuleDef_HEAD_INIT, .m_name = "_tiny", .m_slots = tiny_slots};
 
-PyMODINIT_FUNC PyInit__tiny(void) {
-    import_array();
-    return PyModuleDef_Init(&tiny_module);
-}
+PyMODINIT_FUNC PyInit__tiny(void) { return vec_binding_import_numpy() < 0 ? NULL : PyModuleDef_Init(&tiny_module); }
