@@ -1,4 +1,4 @@
-"""The Python package's layers (docs/architecture.md#python-layout): its imports form no
+"""The Python package's layers (docs/architecture.md#the-layers): its imports form no
 circle, counting every import (a function's lazy `import` as much as the module's own),
 and the castle game reaches the classic modules only through public names.
 

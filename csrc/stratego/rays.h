@@ -1,6 +1,6 @@
 /* rays.h: the lines a piece moves along, built once from the board's shape (lakes never
  * move, so they are fixed). The generic walk (walk.c) and the legality checks
- * (legality.c) read them; the square-set fast path (moves_fast.c) has its own sets.
+ * (moves_check.c) read them; the square-set fast path (moves_fast.c) has its own sets.
  *
  * rays_sq[sq][dir] lists the squares reached from sq going in dir, nearest first,
  * stopping at the board's edge or a lake; rays_action[player][sq][dir][i] is that
