@@ -45,7 +45,7 @@ from .torch_policy import TorchPolicy
 from .variants import RULE_SETTINGS, Variant, load_variant
 
 #: The package's own networks: a file may name these without trust.
-NETWORKS = ("stratego.nets:ConvPolicyNet",)
+NETWORKS = ("stratego.nets:ConvPolicyNet", "stratego.slim_net:SlimPolicyNet")
 #: The entry point group where installed packages register their networks.
 ENTRY_POINT_GROUP = "stratego.policies"
 #: The most bytes a policy file, its weights or its network may take (load_policy's max_bytes).
