@@ -75,6 +75,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--net", choices=("conv", "slim"), default="conv",
                    help="conv: stratego.nets.ConvPolicyNet; slim: stratego.slim_net.SlimPolicyNet (1x1 stem, "
                         "several times the positions/s, docs/training.md)")
+    p.add_argument("--obs-format", choices=("planes", "codes"), default="planes",
+                   help="what the training envs write and the buffers hold: the planes, or the compact codes "
+                        "(40x fewer bytes, expanded by the network on its device: for a GPU; needs --net slim)")
     p.add_argument("--init", type=Path, default=None,
                    help="start from this saved policy (its network and weights) instead of a new network")
     p.add_argument("--channels", type=int, default=32, help="width of the network")
@@ -135,6 +138,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         args.blocks = 1 if args.net == "slim" else 3
     if args.blocks < 0 or args.torch_threads < 0 or args.imitation_plies < 0 or args.plies < 0:
         p.error("--blocks, --torch-threads, --imitation-plies and --plies must be >= 0")
+    if args.obs_format == "codes" and (args.net != "slim" or args.init is not None):
+        p.error("--obs-format codes needs --net slim (SlimPolicyNet expands the codes; ConvPolicyNet takes planes)")
     if args.deploy and args.train_setups == "human":
         p.error("--train-setups human and --deploy exclude each other: with --deploy the agent places its pieces")
     if not 0 <= args.ray_actors <= args.num_envs:
@@ -193,7 +198,7 @@ def imitation(net, args, clock: Clock, log, until: float, progress, evaluate_now
     """Phase 1: learn the heuristic bot's moves and the games' results. Returns plies played."""
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     env = stratego.VecEnv(args.num_envs, args.rules, seed=args.seed * 1000, history_k=args.history_k, num_threads=1,
-                          setup=args.train_setup)
+                          setup=args.train_setup, obs_format=args.obs_format)
     rng = np.random.default_rng(args.seed * 1000 + 1)
     obs, info = env.reset(seed=args.seed * 1000)
     t_steps, n = args.rollout_steps * 4, args.num_envs
@@ -271,7 +276,7 @@ class Collector:
         # game_offset: the slots of the whole run (stratego.distributed), and the opponent
         # draws a stream of the slice's own.
         self.env = stratego.VecEnv(num_envs, args.rules, history_k=args.history_k, num_threads=1,
-                                   game_offset=game_offset, setup=args.train_setup)
+                                   game_offset=game_offset, setup=args.train_setup, obs_format=args.obs_format)
         self.rng = np.random.default_rng([args.seed * 1000 + 3, 1, game_offset])
         self.obs, self.info = self.env.reset(seed=args.seed * 1000 + 2)
         # controller[i, c]: who moves colour c in slot i (SELF is the learner).

@@ -32,7 +32,7 @@ def run(*options: str) -> subprocess.CompletedProcess:
 def test_the_slim_recipe_stops_at_its_ply_budgets_and_continues_from_its_policy(tmp_path):
     # Imitation: 16 slots x 32 steps = 512 plies an update; PPO: 16 x 8 = 128.
     out = tmp_path / "slim"
-    proc = run("--net", "slim", "--train-setups", "human", "--opponent-sampling", "beats",
+    proc = run("--net", "slim", "--obs-format", "codes", "--train-setups", "human", "--opponent-sampling", "beats",
                "--imitation-plies", "1024", "--plies", "1536", "--seed", "4", "--out", str(out))
     assert proc.returncode == 0, proc.stderr[-3000:]
     rows = list(csv.DictReader((out / "log.csv").open()))
@@ -55,6 +55,7 @@ def test_the_slim_recipe_stops_at_its_ply_budgets_and_continues_from_its_policy(
     (["--imitation-plies", "-1"], "--imitation-plies and --plies must be >= 0"),
     (["--train-setups", "human", "--deploy"], "--train-setups human and --deploy exclude each other"),
     (["--net", "wide"], "invalid choice: 'wide'"),
+    (["--obs-format", "codes"], "--obs-format codes needs --net slim"),
     (["--opponent-sampling", "often"], "invalid choice: 'often'"),
 ])
 def test_bad_recipe_options_are_refused(bad, message):
