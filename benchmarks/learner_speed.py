@@ -5,15 +5,16 @@
     python benchmarks/learner_speed.py --quick             # smoke run (tests/test_learner_speed.py)
 
 For each network (ConvPolicyNet as examples/ppo_selfplay.py builds it by default, and
-SlimPolicyNet) it times, on positions from real games (heuristic bot, history_k 2):
+SlimPolicyNet with 1 and 2 blocks) it times, on positions from real games (heuristic bot, history_k 2):
 - inference: forward passes under torch.inference_mode on batches of --batch, as a
   rollout does;
 - training: forward, loss (cross-entropy on the masked logits + value error), backward
   and an Adam step on minibatches of --minibatch, as the imitation phase does.
 Each figure is the best of --repeats timed rounds, the networks' rounds interleaved
-(other work on the machine only ever slows a round down, and touches both alike). With --device cuda the slim network gets the compact codes
+(other work on the machine only ever slows a round down, and touches both alike). With --device cuda the slim networks get the compact codes
 (obs_format="codes", 1/40th of the bytes) and expands them on the device; the old one
-gets the planes, as the example gives them. Prints a table and the ratios new / old.
+gets the planes, as the example gives them. Prints a table and each slim network's
+ratios to ConvPolicyNet.
 """
 from __future__ import annotations
 
@@ -106,7 +107,8 @@ def main(argv=None) -> dict:
     codes = positions(args.positions, args.seed, "codes")[0] if device.type == "cuda" else planes
     nets = {
         "ConvPolicyNet (example default: 32 ch, 3 blocks)": (ConvPolicyNet(history_k=HISTORY_K, blocks=3), planes),
-        "SlimPolicyNet (32 ch, per-square stem, 1 line block)": (SlimPolicyNet(history_k=HISTORY_K), codes),
+        "SlimPolicyNet (32 ch, per-square stem, 1 line block)": (SlimPolicyNet(history_k=HISTORY_K, blocks=1), codes),
+        "SlimPolicyNet (32 ch, per-square stem, 2 line blocks)": (SlimPolicyNet(history_k=HISTORY_K, blocks=2), codes),
     }
     jobs = {}
     for name, (net, obs) in nets.items():
@@ -130,9 +132,12 @@ def main(argv=None) -> dict:
     print(f"{'network':<{width}}  {'params':>8}  {'inference pos/s':>16}  {'training pos/s':>15}")
     for name, (params, inference, training) in rows.items():
         print(f"{name:<{width}}  {params:>8,}  {inference:>16,.0f}  {training:>15,.0f}")
-    (_, old_i, old_t), (_, new_i, new_t) = rows.values()
-    print(f"new / old: inference x{new_i / old_i:.2f}, training x{new_t / old_t:.2f}")
-    return {"inference_ratio": new_i / old_i, "training_ratio": new_t / old_t, "rows": rows}
+    (old, (_, old_i, old_t)), *new = rows.items()
+    ratios = {}
+    for name, (_, new_i, new_t) in new:
+        ratios[name] = (new_i / old_i, new_t / old_t)
+        print(f"{name} / {old.split(' (')[0]}: inference x{new_i / old_i:.2f}, training x{new_t / old_t:.2f}")
+    return {"ratios": ratios, "rows": rows}
 
 
 if __name__ == "__main__":

@@ -107,4 +107,5 @@ def test_learner_speed_benchmark_prints_both_networks():
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "ConvPolicyNet" in done.stdout and "SlimPolicyNet" in done.stdout
-    assert "new / old: inference x" in done.stdout and ", training x" in done.stdout
+    for blocks in ("1 line block", "2 line blocks"):
+        assert f"SlimPolicyNet (32 ch, per-square stem, {blocks}) / ConvPolicyNet: inference x" in done.stdout
