@@ -50,7 +50,7 @@ setup(
     options={"build": {"build_base": f"build/{FLAVOUR}"}},
     package_dir={"": "python", "stratego.configs": "configs", "stratego.configs.castle": "configs/castle"},
     packages=["stratego", "stratego.configs", "stratego.configs.castle", "stratego.data", "stratego.castle",
-              "stratego.web"],
+              "stratego.web", "stratego.zoo"],
     package_data={
         # Type information: the package's annotations (PEP 561) and the extension's stub.
         "stratego": ["py.typed", "_core.pyi"],
@@ -58,6 +58,8 @@ setup(
         # `stratego serve`'s page: plain files, no build step (stratego/web).
         "stratego.web": ["static/*.html", "static/*.js", "static/*.css"],
         "stratego.configs": ["*.toml"],
+        # The zoo's trained policies and their index (docs/zoo.md).
+        "stratego.zoo": ["*.pt", "zoo.json"],
         "stratego.configs.castle": ["*.toml"],
     },
     ext_modules=[

@@ -376,7 +376,16 @@ class Game:
         from_field's `seed` (0 by default), the stream VecEnv(..., seed=s) gives its
         game 0, so both ask the same questions the same way. Each call advances the
         stream; clone() and pickling keep it.
+
+        `name` may also be a zoo agent, "zoo:NAME" (stratego.zoo: a trained policy, needs
+        torch), which plays greedily from the player to move's observation; it must have
+        been trained for this game's variant.
         """
+        if isinstance(name, str) and name.startswith("zoo:"):
+            if self.done:
+                return -1
+            from .opponent import Opponent  # it imports this module
+            return Opponent(name, self._variant).action(self, check_legal=True)
         return self._state.bot_action(name)
 
     # -- hidden state ------------------------------------------------------

@@ -99,7 +99,7 @@ class StrategoEnv(gym.Env):
         # The setup words are checked here, and give the variant whose action space holds
         # the placements where a side deploys.
         self.variant = parse_setup(setup, load_variant(variant, **rules))[0]
-        self.opponent = Opponent(opponent)
+        self.opponent = Opponent(opponent, self.variant)
         self.learner_color = learner_color
         self.setup = setup
         self.illegal_action = illegal_action

@@ -58,6 +58,8 @@ class SlimPolicyNet(nn.Module):
     in [-1, 1]). Logits are unmasked (stratego.torch_policy.masked_logits). The
     constructor's arguments are plain values, kept in `init_kwargs` (save_policy)."""
 
+    scale: torch.Tensor
+
     def __init__(self, num_actions: int = _core.LINE_ACTION_NB, history_k: int = 2, belief: bool = False,
                  obs_dtype: str = "uint8", channels: int = 32, blocks: int = 1, value_hidden: int = 64,
                  deploy: bool = False):

@@ -160,8 +160,11 @@ class VecEnv(VecShell):
         self.variant, setups, deploy = parse_setup(setup, load_variant(variant, **settings))
         self.deploy = deploy
         if opponent is not None and opponent not in _core.BOT_NAMES:
+            # The bots step inside C; a policy (a zoo agent) plays from Python: StrategoEnv.
+            hint = (" (a zoo agent is a policy, which VecEnv's C loop cannot play: use StrategoEnv(opponent=...) "
+                    "or stratego.arena.run_arena)") if isinstance(opponent, str) and opponent.startswith("zoo:") else ""
             raise ValueError(f"opponent must be None (two players) or one of the bots {list(_core.BOT_NAMES)}, "
-                             f"got {opponent!r}")
+                             f"got {opponent!r}{hint}")
         check_one_of("learner_color", learner_color, LEARNER_COLORS)
         self.opponent, self.learner_color = opponent, learner_color
         self.setup = setup
