@@ -53,7 +53,9 @@ def test_each_agent_plays_a_legal_game_by_its_name_in_game_bot_move(spec, varian
         action = game.bot_move(name)
         assert game.action_mask()[action], (name, ply, action)
         game.play(action)
-    assert game.done
+    assert game.done and game.bot_move(spec) == -1
+    with pytest.raises(zoo.UnknownZooAgentError):
+        game.bot_move("zoo:nope")  # a finished game still checks the name
 
 
 @pytest.mark.parametrize("spec, variant", AGENTS)

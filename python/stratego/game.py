@@ -382,8 +382,7 @@ class Game:
         been trained for this game's variant.
         """
         if isinstance(name, str) and name.startswith("zoo:"):
-            if self.done:
-                return -1
+            # The name and variant are checked first, a finished game too (then -1).
             from .opponent import Opponent  # it imports this module
             return Opponent(name, self._variant).action(self, check_legal=True)
         return self._state.bot_action(name)
