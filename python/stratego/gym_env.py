@@ -37,7 +37,8 @@ class StrategoEnv(gym.Env):
     - The learner sees only its own turns and its own view (the partial observation,
       C x 10 x 10, channels first; actions in its frame, see stratego.actions).
     - opponent: a bot in C ("random", "heuristic" or "pimc", stratego.BOTS; its random choices
-      come from the game's seed, drawn from the env's) or a policy of the policy
+      come from the game's seed, drawn from the env's), a zoo agent "zoo:NAME" trained for
+      the env's variant (stratego.zoo, docs/zoo.md), or a policy of the policy
       protocol (stratego.policy), called with a batch of one in the observations it
       declares, and reseeded on a seeded reset (see stratego.opponent).
     - learner_color: "red", "blue", "random" (drawn per episode from the env's seed) or
