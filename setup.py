@@ -51,7 +51,7 @@ setup(
     package_dir={"": "python", "stratego.configs": "configs", "stratego.configs.castle": "configs/castle"},
     packages=["stratego", "stratego.configs", "stratego.configs.castle", "stratego.data", "stratego.castle",
               "stratego.common", "stratego.records", "stratego.integrations", "stratego.agents",
-              "stratego.viewing", "stratego.web"],
+              "stratego.agents.zoo", "stratego.viewing", "stratego.web"],
     package_data={
         # Type information: the package's annotations (PEP 561) and the extension's stub.
         "stratego": ["py.typed", "_core.pyi"],
@@ -59,6 +59,8 @@ setup(
         # `stratego serve`'s page: plain files, no build step (stratego/web).
         "stratego.web": ["static/*.html", "static/*.js", "static/*.css"],
         "stratego.configs": ["*.toml"],
+        # The zoo's trained policies and their index (docs/zoo.md).
+        "stratego.agents.zoo": ["*.pt", "zoo.json"],
         "stratego.configs.castle": ["*.toml"],
     },
     ext_modules=[

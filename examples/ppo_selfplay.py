@@ -46,8 +46,9 @@ from tqdm import tqdm
 import stratego
 from stratego.agents.arena import run_arena
 from stratego.agents.nets import ConvPolicyNet
-from stratego.agents.policy_file import save_policy
+from stratego.agents.policy_file import load_policy, save_policy
 from stratego.agents.selfplay import per_player_gae
+from stratego.agents.slim_net import SlimPolicyNet
 from stratego.agents.torch_policy import TorchPolicy, masked_logits
 from stratego.variants import load_variant
 
@@ -71,8 +72,16 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--num-envs", type=int, default=256, help="game slots stepped together")
     p.add_argument("--rollout-steps", type=int, default=32, help="steps per slot between updates")
     p.add_argument("--history-k", type=int, default=2, help="past plies in the observation")
+    p.add_argument("--net", choices=("conv", "slim"), default="conv",
+                   help="conv: stratego.agents.nets.ConvPolicyNet; slim: stratego.agents.slim_net.SlimPolicyNet (1x1 stem, "
+                        "several times the positions/s, docs/training.md)")
+    p.add_argument("--obs-format", choices=("planes", "codes"), default="planes",
+                   help="what the training envs write and the buffers hold: the planes, or the compact codes "
+                        "(40x fewer bytes, expanded by the network on its device: for a GPU; needs --net slim)")
+    p.add_argument("--init", type=Path, default=None,
+                   help="start from this saved policy (its network and weights) instead of a new network")
     p.add_argument("--channels", type=int, default=32, help="width of the network")
-    p.add_argument("--blocks", type=int, default=3, help="residual blocks of the network")
+    p.add_argument("--blocks", type=int, default=None, help="residual blocks of the network (default: 3 conv, 1 slim)")
     p.add_argument("--lr", type=float, default=1e-3, help="learning rate of the imitation phase")
     p.add_argument("--ppo-lr", type=float, default=2.5e-4, help="learning rate of the PPO phase")
     p.add_argument("--epochs", type=int, default=2, help="PPO: passes over each rollout")
@@ -87,6 +96,17 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--value-coef", type=float, default=0.5)
     p.add_argument("--opponents", default="0.4,0.2,0.2,0.2",
                    help="chances of self, snapshot, heuristic, random as the learner's opponent")
+    p.add_argument("--opponent-sampling", choices=("fixed", "beats"), default="fixed",
+                   help="fixed: --opponents as given; beats: each of snapshot, heuristic and random weighted "
+                        "further by how often it beats the learner (1 - the learner's running score + 0.1)")
+    p.add_argument("--train-setups", choices=("random", "human"), default="random",
+                   help="setups of the training games (imitation and PPO): random, or drawn from the human "
+                        "collection (stratego/data, setup='human'); evaluations keep their own")
+    p.add_argument("--imitation-plies", type=int, default=0,
+                   help="also end the imitation phase after this many plies (0: time only); for comparing "
+                        "recipes per positions seen on a loaded machine")
+    p.add_argument("--plies", type=int, default=0,
+                   help="also end training after this many plies in all (0: time only)")
     p.add_argument("--snapshot-every", type=int, default=10, help="updates between snapshots added to the pool")
     p.add_argument("--pool-size", type=int, default=8, help="snapshots kept")
     p.add_argument("--eval-minutes", type=float, default=5.0, help="wall time between evaluations")
@@ -114,8 +134,14 @@ def parse_args(argv=None) -> argparse.Namespace:
             p.error(f"--{name} must be > 0, got {value}")
     if not 0 <= args.imitation_minutes <= args.minutes:
         p.error(f"--imitation-minutes must be in [0, --minutes={args.minutes}], got {args.imitation_minutes}")
-    if args.blocks < 0 or args.torch_threads < 0:
-        p.error("--blocks and --torch-threads must be >= 0")
+    if args.blocks is None:
+        args.blocks = 1 if args.net == "slim" else 3
+    if args.blocks < 0 or args.torch_threads < 0 or args.imitation_plies < 0 or args.plies < 0:
+        p.error("--blocks, --torch-threads, --imitation-plies and --plies must be >= 0")
+    if args.obs_format == "codes" and (args.net != "slim" or args.init is not None):
+        p.error("--obs-format codes needs --net slim (SlimPolicyNet expands the codes; ConvPolicyNet takes planes)")
+    if args.deploy and args.train_setups == "human":
+        p.error("--train-setups human and --deploy exclude each other: with --deploy the agent places its pieces")
     if not 0 <= args.ray_actors <= args.num_envs:
         p.error(f"--ray-actors must be in [0, --num-envs={args.num_envs}], got {args.ray_actors}")
     try:
@@ -129,6 +155,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     # With --deploy every game starts with a deployment phase: the variant's rules gain
     # deploy (its action space reaches the placements), and evaluations deploy too.
     args.setup = "agent" if args.deploy else "random"
+    args.train_setup = "agent" if args.deploy else args.train_setups
     args.rules = load_variant(args.variant, **({"deploy": 1} if args.deploy else {}))
     return args
 
@@ -171,7 +198,7 @@ def imitation(net, args, clock: Clock, log, until: float, progress, evaluate_now
     """Phase 1: learn the heuristic bot's moves and the games' results. Returns plies played."""
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     env = stratego.VecEnv(args.num_envs, args.rules, seed=args.seed * 1000, history_k=args.history_k, num_threads=1,
-                          setup=args.setup)
+                          setup=args.train_setup, obs_format=args.obs_format)
     rng = np.random.default_rng(args.seed * 1000 + 1)
     obs, info = env.reset(seed=args.seed * 1000)
     t_steps, n = args.rollout_steps * 4, args.num_envs
@@ -184,7 +211,8 @@ def imitation(net, args, clock: Clock, log, until: float, progress, evaluate_now
     plies = updates = 0
     # At least one update when the phase has a budget: on a busy machine a short budget
     # can pass before the first (the smoke test's 0.4 minutes did, at a load of 9).
-    while clock.elapsed() < until or (updates == 0 and until > 0):
+    while ((clock.elapsed() < until and not (args.imitation_plies and plies >= args.imitation_plies))
+           or (updates == 0 and until > 0)):
         with clock.track("simulator"):
             for t in range(t_steps):
                 buf_obs[t], buf_mask[t] = obs, info["action_mask"]
@@ -248,18 +276,35 @@ class Collector:
         # game_offset: the slots of the whole run (stratego.integrations.distributed), and the opponent
         # draws a stream of the slice's own.
         self.env = stratego.VecEnv(num_envs, args.rules, history_k=args.history_k, num_threads=1,
-                                   game_offset=game_offset, setup=args.setup)
+                                   game_offset=game_offset, setup=args.train_setup, obs_format=args.obs_format)
         self.rng = np.random.default_rng([args.seed * 1000 + 3, 1, game_offset])
         self.obs, self.info = self.env.reset(seed=args.seed * 1000 + 2)
         # controller[i, c]: who moves colour c in slot i (SELF is the learner).
         self.controller = np.zeros((num_envs, 2), np.int64)
+        # The learner's running score against each kind of opponent (--opponent-sampling
+        # beats): an average over its last ~50 games against that kind.
+        self.score = np.full(4, 0.5)
+        self.mix = args.opponent_mix
         self.draw_opponents(np.arange(num_envs))
         self.clock = Clock()  # where a rollout's time goes: inference, simulator
 
     def draw_opponents(self, rows) -> None:
         self.controller[rows] = SELF
         learner_colour = self.rng.integers(0, 2, len(rows))
-        self.controller[rows, 1 - learner_colour] = self.rng.choice(4, size=len(rows), p=self.args.opponent_mix)
+        self.controller[rows, 1 - learner_colour] = self.rng.choice(4, size=len(rows), p=self.mix)
+
+    def record_results(self, rows, rewards) -> None:
+        """The learner's results in the games of `rows` that just ended (rewards (n, 2)),
+        and with --opponent-sampling beats the opponents' chances from them: an opponent
+        that beats the learner more often is drawn more often."""
+        for row in rows:
+            learner = np.flatnonzero(self.controller[row] == SELF)
+            kind = self.controller[row, 1 - learner[0]] if len(learner) == 1 else SELF
+            if kind != SELF:
+                self.score[kind] += 0.02 * ((rewards[row, learner[0]] + 1) / 2 - self.score[kind])
+        if self.args.opponent_sampling == "beats":
+            weight = self.args.opponent_mix * np.where(np.arange(4) == SELF, 1.0, 1.1 - self.score)
+            self.mix = weight / weight.sum()
 
     def collect(self, snapshot: dict, weights: dict | None = None) -> dict:
         """One rollout: arrays (steps, slots, ...) and the bootstrap values after it."""
@@ -301,6 +346,7 @@ class Collector:
                 out["dones"][t] = terminated | truncated
                 finished = np.flatnonzero(out["dones"][t])
                 if finished.size:
+                    self.record_results(finished, info["rewards"])
                     self.draw_opponents(finished)
         self.obs, self.info = obs, info
         # The bootstrap after the last step: V of the player to move's view; per_player_gae
@@ -342,8 +388,16 @@ class RayCollectors:
 
 
 def make_net(args):
-    return ConvPolicyNet(num_actions=args.rules.num_actions, history_k=args.history_k,
-                         channels=args.channels, blocks=args.blocks, deploy=args.deploy).to(args.device)
+    if args.init is not None:
+        # A saved policy's own network (any registered class) with its weights.
+        net = load_policy(args.init, variant=args.rules, device=None).net
+        if net.observation_settings.history_k != args.history_k:
+            raise SystemExit(f"--init {args.init} observes history_k={net.observation_settings.history_k}; "
+                             f"pass --history-k {net.observation_settings.history_k}")
+        return net.to(args.device)
+    cls = SlimPolicyNet if args.net == "slim" else ConvPolicyNet
+    return cls(num_actions=args.rules.num_actions, history_k=args.history_k,
+               channels=args.channels, blocks=args.blocks, deploy=args.deploy).to(args.device)
 
 
 def ppo(net, args, clock: Clock, log, until: float, progress, evaluate_now, plies: int):
@@ -355,7 +409,8 @@ def ppo(net, args, clock: Clock, log, until: float, progress, evaluate_now, plie
     collector = RayCollectors(args) if args.ray_actors else Collector(args, n, net=net)
     pool = [copy.deepcopy(net.state_dict())]
     updates = 0
-    while clock.elapsed() < until or updates == 0:  # at least one update, as in imitation()
+    # At least one update, as in imitation().
+    while (clock.elapsed() < until and not (args.plies and plies >= args.plies)) or updates == 0:
         snapshot = pool[rng.integers(len(pool))]
         # In-process the collector's own clock splits the rollout into inference and
         # simulator; on Ray the learner waits for the actors ("rollouts on Ray").
@@ -407,7 +462,8 @@ def ppo(net, args, clock: Clock, log, until: float, progress, evaluate_now, plie
              "value_loss": value_loss.item(), "entropy": entropy.item(), "learner_moves": len(keep)})
         progress()
         evaluate_now()
-    return plies, collector.time_spent()
+    scores = collector.score if isinstance(collector, Collector) else None
+    return plies, collector.time_spent(), scores
 
 
 def plot(rows: list[dict], path: Path, setup: str = "random") -> None:
@@ -490,7 +546,7 @@ def main(argv=None) -> dict:
 
     plies = imitation(net, args, clock, log, args.imitation_minutes * 60, progress, evaluate_now)
     evaluate_now(force=True)
-    plies, collector_time = ppo(net, args, clock, log, budget, progress, evaluate_now, plies)
+    plies, collector_time, opponent_scores = ppo(net, args, clock, log, budget, progress, evaluate_now, plies)
     for name, seconds in collector_time.items():
         clock.spent[name] = clock.spent.get(name, 0.0) + seconds
     wall = clock.elapsed()
@@ -512,6 +568,10 @@ def main(argv=None) -> dict:
         "wall_s": wall, "plies": plies, "plies_per_s": plies / max(train_time, 1e-9),
         "time_share": {k: v / wall for k, v in sorted(spent.items())},
         "final": final,
+        # The learner's running score against each kind of opponent at the end (in-process
+        # collector only; with --opponent-sampling beats these weighted the draw).
+        "opponent_scores": None if opponent_scores is None else {
+            OPPONENT_NAMES[k]: float(opponent_scores[k]) for k in (SNAPSHOT, HEURISTIC, RANDOM)},
         "evaluations": [r for r in rows if r["phase"] == "evaluation"],
     }
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")

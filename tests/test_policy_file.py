@@ -452,3 +452,15 @@ def test_serve_loads_a_users_module_only_with_trust(user_module, monkeypatch):
     assert name not in sys.modules and "app" not in seen
     assert main(["serve", "--save", "", "--policy", str(path), "--trust"]) == 0
     assert name in sys.modules and "app" in seen
+
+
+def test_a_file_saved_before_the_modules_moved_still_loads(saved, tmp_path):
+    """A policy saved when ConvPolicyNet lived in stratego.nets names that path; it loads
+    as the network's new home without trust, and plays the same moves."""
+    net, path = saved
+    old = rewrite(path, tmp_path, lambda r: r["network"].update(factory="stratego.nets:ConvPolicyNet"))
+    assert read_policy_file(old)["network"]["factory"] == "stratego.nets:ConvPolicyNet"
+    loaded = load_policy(old)
+    assert type(loaded.net) is ConvPolicyNet
+    state, new_state = net.state_dict(), loaded.net.state_dict()
+    assert state.keys() == new_state.keys() and all(torch.equal(state[k], new_state[k]) for k in state)

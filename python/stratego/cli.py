@@ -317,7 +317,8 @@ def main(argv: list[str] | None = None) -> int:
                            "first game of each env slot counts, so short games are not favoured. Elo: "
                            "Bradley-Terry fit, draws as half a win, random anchored at 0.")
     arena.add_argument("players", nargs="+", metavar="PLAYER",
-                       help=f"a bot ({', '.join(repr(b) for b in _core.BOT_NAMES)}), a policy file (.pt), "
+                       help=f"a bot ({', '.join(repr(b) for b in _core.BOT_NAMES)}), a zoo agent ('zoo:NAME', "
+                            "docs/zoo.md), a policy file (.pt), "
                             "'module:function' or 'file.py:function'")
     arena.add_argument("--games", type=int_in(1, MAX_ENVS), default=100, help="games per pairing and colour (100)")
     arena.add_argument("--variant", default="classic", help=f"one of {variants()} or a .toml path")

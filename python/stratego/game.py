@@ -376,7 +376,15 @@ class Game:
         from_field's `seed` (0 by default), the stream VecEnv(..., seed=s) gives its
         game 0, so both ask the same questions the same way. Each call advances the
         stream; clone() and pickling keep it.
+
+        `name` may also be a zoo agent, "zoo:NAME" (stratego.agents.zoo: a trained policy, needs
+        torch), which plays greedily from the player to move's observation; it must have
+        been trained for this game's variant.
         """
+        if isinstance(name, str) and name.startswith("zoo:"):
+            # The name and variant are checked first, a finished game too (then -1).
+            from .agents import zoo  # torch, only when a zoo agent plays
+            return zoo.game_action(self, name, self._variant)
         return self._state.bot_action(name)
 
     # -- hidden state ------------------------------------------------------

@@ -102,6 +102,11 @@ class VecEnv(VecShell):
       more is recorded incomplete (RecordedGames.complete), never cut silently.
     """
 
+    # Stratego's own outputs, set from the layout (None where it leaves them out).
+    belief_obs: np.ndarray | None
+    final_belief_obs: np.ndarray | None
+    full_obs: np.ndarray | None
+
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["ansi"]}
 
     def __init__(
@@ -147,8 +152,11 @@ class VecEnv(VecShell):
         self.variant, setups, deploy = parse_setup(setup, load_variant(variant, **settings))
         self.deploy = deploy
         if opponent is not None and opponent not in _core.BOT_NAMES:
+            # The bots step inside C; a policy (a zoo agent) plays from Python: StrategoEnv.
+            hint = (" (a zoo agent is a policy, which VecEnv's C loop cannot play: use StrategoEnv(opponent=...) "
+                    "or stratego.agents.arena.run_arena)") if isinstance(opponent, str) and opponent.startswith("zoo:") else ""
             raise ValueError(f"opponent must be None (two players) or one of the bots {list(_core.BOT_NAMES)}, "
-                             f"got {opponent!r}")
+                             f"got {opponent!r}{hint}")
         check_one_of("learner_color", learner_color, LEARNER_COLORS)
         self.opponent, self.learner_color = opponent, learner_color
         self.setup = setup
@@ -192,10 +200,10 @@ class VecEnv(VecShell):
         if not observations:
             single = spaces.Box(0, 0, (0,), np.uint8)
         elif self.belief_obs is not None:
-            single = spaces.Dict({"codes": spaces.Box(0, 255, self.obs.shape[1:], np.uint8),
-                                  "belief": spaces.Box(0, 1, self.belief_obs.shape[1:], np.float32)})
+            single = spaces.Dict({"codes": spaces.Box(0, 255, self.batch_layout["arrays"]["obs"][0][1:], np.uint8),
+                                  "belief": spaces.Box(0, 1, self.batch_layout["arrays"]["belief"][0][1:], np.float32)})
         else:
-            single = spaces.Box(0, high, self.obs.shape[1:], dtype)
+            single = spaces.Box(0, high, self.batch_layout["arrays"]["obs"][0][1:], dtype)
         self.single_observation_space = single
         # Bounds that do not grow with n (vec_shell.BatchBox); without observations, the
         # empty Box of no observation.

@@ -143,6 +143,27 @@ class _Claim:
 class VecShell(GymVectorEnv):
     """The parts of a vector env that know no game (module docstring)."""
 
+    # What _allocate_outputs sets from the batch's layout: the nine outputs of every
+    # game's batch, the observations (None where the layout leaves them out) and the
+    # shell's own buffers (SHELL_BUFFERS).
+    action_mask: np.ndarray
+    rewards: np.ndarray
+    reward: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+    to_play: np.ndarray
+    final_winner: np.ndarray
+    final_reason: np.ndarray
+    final_plies: np.ndarray
+    obs: np.ndarray | None
+    final_obs: np.ndarray | None
+    acted: np.ndarray
+    _over: np.ndarray
+    _acting: np.ndarray
+    _reset_mask: np.ndarray
+    _sampled: np.ndarray
+    _finished: np.ndarray
+
     def _allocate_outputs(self, layout: dict, optional=("obs", "final_obs")) -> dict:
         """Allocates every array the batch writes in place, as its layout() gives them
         (csrc/python/batch_glue.h), under its attribute (OUTPUT_ATTRIBUTES, else its

@@ -34,6 +34,7 @@ import numpy as np
 from .. import _core
 from ..common.atomic_write import write_file
 from ..bench import ProgressBar
+from . import zoo
 from .elo import EloFit, fit_elo
 from .policy import ObservationSettings, checked_actions, observation_settings
 from ..common.seeding import resolve_seed
@@ -98,7 +99,7 @@ def _is_policy_file(spec: str) -> bool:
 
 def resolve_player(spec: Any, variant: Variant, *, sample: bool = False, check_rules: bool = True,
                    trust: bool = False) -> ArenaPlayer:
-    """An ArenaPlayer from what a user gives: "random", "heuristic", a policy file path,
+    """An ArenaPlayer from what a user gives: "random", "heuristic", "zoo:NAME" (stratego.agents.zoo), a policy file path,
     "module:function", a callable, or a (name, any of these) pair. `trust` lets a policy
     file import the network module it names (stratego.agents.policy_file.load_policy)."""
     if isinstance(spec, ArenaPlayer):
@@ -114,6 +115,9 @@ def resolve_player(spec: Any, variant: Variant, *, sample: bool = False, check_r
     if isinstance(spec, str):
         if spec in BOTS:
             return ArenaPlayer(spec, spec, bot=spec)
+        if zoo.is_zoo_spec(spec):
+            policy = zoo.load(spec, variant)
+            return ArenaPlayer(spec, spec, policy=policy, observation=policy.observation_settings)
         if _is_policy_file(spec):
             from .policy_file import load_policy  # needs torch: only for policy files
             policy = load_policy(spec, variant=variant, sample=sample, check_rules=check_rules, trust=trust)
@@ -121,7 +125,8 @@ def resolve_player(spec: Any, variant: Variant, *, sample: bool = False, check_r
         if ":" in spec:
             policy = _load_callable(spec)
             return ArenaPlayer(spec, spec, policy=policy, observation=observation_settings(policy, spec))
-        raise ValueError(f"unknown player {spec!r}: expected one of {list(BOTS)}, a policy file (a path), "
+        raise ValueError(f"unknown player {spec!r}: expected one of {list(BOTS)}, a zoo agent "
+                         f"{list(zoo.names())}, a policy file (a path), "
                          "'module:function' or 'file.py:function'")
     if callable(spec):
         name = getattr(spec, "__name__", type(spec).__name__)

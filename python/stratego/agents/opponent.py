@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-import numpy as np
-
 from .. import _core
 from ..game import Game
-from .policy import checked_actions, observation_settings
+from . import zoo
+from .policy import game_action, observation_settings
 
 #: The bots in C (stratego.BOTS): "random" and "heuristic".
 BOT_OPPONENTS: tuple[str, ...] = _core.BOT_NAMES
@@ -24,17 +23,21 @@ class Opponent:
 
     `spec` is a bot in C by name (Game.bot_move: "random", uniform over the legal
     actions, or "heuristic"; both decide from their player's view only, their random
-    choices from the game's seed), or a callable policy (see the module's protocol),
+    choices from the game's seed), a zoo agent "zoo:NAME" (stratego.agents.zoo: a trained
+    policy, which must have been trained for `variant` when one is given), or a callable policy (see the module's protocol),
     which gets the player to move's observation and mask. With `check_legal` an illegal
     answer raises ValueError naming the policy; without, it is returned (the caller
     decides what it costs).
     """
 
-    def __init__(self, spec: str | Callable):
+    def __init__(self, spec: str | Callable, variant=None):
+        if zoo.is_zoo_spec(spec):
+            # A trained policy of the package's zoo, checked against the game's variant.
+            spec = zoo.load(spec, variant)
         if isinstance(spec, str):
             if spec not in BOT_OPPONENTS:
-                raise ValueError(f"unknown opponent {spec!r}; expected one of {list(BOT_OPPONENTS)} "
-                                 f"or a callable policy(obs, mask) -> actions")
+                raise ValueError(f"unknown opponent {spec!r}; expected one of {list(BOT_OPPONENTS)}, "
+                                 f"a zoo agent {list(zoo.names())} or a callable policy(obs, mask) -> actions")
         elif not callable(spec):
             raise TypeError(f"opponent must be one of {list(BOT_OPPONENTS)} or a callable "
                             f"policy(obs, mask) -> actions, got {type(spec).__name__}")
@@ -51,11 +54,7 @@ class Opponent:
             return -1
         if isinstance(self.spec, str):
             return int(game.bot_move(self.spec))
-        mask = game.action_mask()[None]
-        actions = self.spec(game.observation(game.to_move, **self.observe_kwargs)[None], mask)
-        # Shape, type and range always; legality only when an illegal action must raise.
-        bounds = mask if check_legal else np.ones_like(mask)
-        return int(checked_actions(actions, bounds, f"opponent policy {self.name!r}")[0])
+        return game_action(self.spec, game, self.observe_kwargs, check_legal, f"opponent policy {self.name!r}")
 
     @property
     def seedable(self) -> bool:

@@ -143,3 +143,15 @@ def checked_actions(actions: Any, mask: np.ndarray, name: str = "policy",
         raise ValueError(f"{name} returned action {int(arr[r])} for {where(r)}, which is illegal there "
                          f"({illegal.size} illegal action(s) in a batch of {rows})")
     return arr
+
+
+def game_action(policy: Callable, game: Any, observe_kwargs: dict, check_legal: bool, name: str) -> int:
+    """The action `policy` chooses for the player to move of a single `Game` (not played),
+    from that player's observation (Game.observation's `observe_kwargs`) and mask, as a
+    batch of one. With `check_legal` an illegal answer raises ValueError naming `name`;
+    shape, type and range are always checked. The game is not imported here: the agents
+    stand above the game (docs/architecture.md)."""
+    mask = game.action_mask()[None]
+    actions = policy(game.observation(game.to_move, **observe_kwargs)[None], mask)
+    bounds = mask if check_legal else np.ones_like(mask)
+    return int(checked_actions(actions, bounds, name)[0])

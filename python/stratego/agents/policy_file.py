@@ -45,7 +45,10 @@ from .torch_policy import TorchPolicy
 from ..variants import RULE_SETTINGS, Variant, load_variant
 
 #: The package's own networks: a file may name these without trust.
-NETWORKS = ("stratego.agents.nets:ConvPolicyNet",)
+NETWORKS = ("stratego.agents.nets:ConvPolicyNet", "stratego.agents.slim_net:SlimPolicyNet")
+#: Where the package's networks lived before the modules were grouped (docs/api.md,
+#: "Where modules moved"): a file saved then names the old path and loads as the new one.
+RENAMED_NETWORKS = {"stratego.nets:ConvPolicyNet": "stratego.agents.nets:ConvPolicyNet"}
 #: The entry point group where installed packages register their networks.
 ENTRY_POINT_GROUP = "stratego.policies"
 #: The most bytes a policy file, its weights or its network may take (load_policy's max_bytes).
@@ -117,6 +120,7 @@ def _resolve_factory(factory: str, trust: bool) -> type:
     if (not isinstance(factory, str) or factory.count(":") != 1
             or not all(_is_dotted_name(part) for part in factory.split(":"))):
         raise PolicyFileError(f"network factory must be 'module:Class' (dotted Python names), got {factory!r:.80}")
+    factory = RENAMED_NETWORKS.get(factory, factory)
     module_name, qualname = factory.split(":")
     if factory in NETWORKS:
         obj = importlib.import_module(module_name)

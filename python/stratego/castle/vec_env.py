@@ -8,6 +8,8 @@ step, autoreset, info (final_info, final_obs), sampling and statistics are the s
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
@@ -57,18 +59,18 @@ class VecEnv(VecShell):
         geometry = _core.castle_geometry(values["mode"])
         self.num_actions = geometry["layout"]["actions"]
         self.num_players = geometry["seats"]
-        settings = variants.settings_tuple(values)
+        settings_row = variants.settings_tuple(values)
         # The batch's options, given once to layout() and to the batch: C answers every
         # output's shape, dtype and bytes, and the memory it holds, before allocating.
-        options = dict(obs_format=OBS_FORMATS[obs_format], mask_bits=mask_format == "bits",
+        options: dict[str, Any] = dict(obs_format=OBS_FORMATS[obs_format], mask_bits=mask_format == "bits",
                        autoreset=AUTORESET_MODES[self.autoreset_mode])
-        self.batch_layout = _core.CastleBatch.layout(n, settings, **options)
+        self.batch_layout = _core.CastleBatch.layout(n, settings_row, **options)
         check_memory(n, layout_bytes_per_game(self.batch_layout, n))
         arrays = self._allocate_outputs(self.batch_layout)
-        self._batch = _core.CastleBatch(n, resolve_num_threads(num_threads), settings=settings, **arrays, **options)
+        self._batch = _core.CastleBatch(n, resolve_num_threads(num_threads), settings=settings_row, **arrays, **options)
         self.observation_channels = CHANNELS if obs_format == "planes" else None
         if obs_format:
-            self.single_observation_space = spaces.Box(0, 255, self.obs.shape[1:], np.uint8)
+            self.single_observation_space = spaces.Box(0, 255, self.batch_layout["arrays"]["obs"][0][1:], np.uint8)
             self.observation_space = batch_space(self.single_observation_space, n)
         self.single_action_space = spaces.Discrete(self.num_actions)
         self.action_space = spaces.MultiDiscrete(np.full(n, self.num_actions, dtype=np.int64))

@@ -37,7 +37,8 @@ class StrategoEnv(gym.Env):
     - The learner sees only its own turns and its own view (the partial observation,
       C x 10 x 10, channels first; actions in its frame, see stratego.actions).
     - opponent: a bot in C ("random", "heuristic" or "pimc", stratego.BOTS; its random choices
-      come from the game's seed, drawn from the env's) or a policy of the policy
+      come from the game's seed, drawn from the env's), a zoo agent "zoo:NAME" trained for
+      the env's variant (stratego.agents.zoo, docs/zoo.md), or a policy of the policy
       protocol (stratego.agents.policy), called with a batch of one in the observations it
       declares, and reseeded on a seeded reset (see stratego.agents.opponent).
     - learner_color: "red", "blue", "random" (drawn per episode from the env's seed) or
@@ -99,7 +100,7 @@ class StrategoEnv(gym.Env):
         # The setup words are checked here, and give the variant whose action space holds
         # the placements where a side deploys.
         self.variant = parse_setup(setup, load_variant(variant, **rules))[0]
-        self.opponent = Opponent(opponent)
+        self.opponent = Opponent(opponent, self.variant)
         self.learner_color = learner_color
         self.setup = setup
         self.illegal_action = illegal_action
