@@ -1,14 +1,14 @@
 /* pool.h: the worker threads that run a loop over games in parallel.
  *
  * Why not OpenMP (docs/performance.md, "The pool against OpenMP": the same loops under
- * `omp parallel for schedule(dynamic)`, benchmarks/pool_vs_openmp.py): on a 2-core
- * machine with more runnable threads than cores, libgomp's threads spin while they wait,
- * at the end of every loop and between loops, on the cores the threads holding chunks
- * need: its 2 threads ran at 0.11-0.59x its one, the pool's 2.3-10.9x faster. PyTorch
- * ships its own libgomp.so.1, which a process that imports torch first shares with us
- * (same soname), so its version, wait policy and thread pool are torch's (there, in a
- * loaded run, OpenMP's dynamic loop scaled better than the pool: a quiet rerun decides).
- * libgomp hangs a fork()ed child whose parent had a parallel region, measured again.
+ * `omp parallel for schedule(dynamic)`, benchmarks/pool_vs_openmp.py): on free cores the
+ * two are even (0.87-1.14x), but with more runnable threads than cores libgomp's threads
+ * spin while they wait, at the end of every loop and between loops, on the cores the
+ * threads holding chunks need: its 2 threads ran at 0.41-0.71x its one, the pool
+ * 1.6-3.7x faster. PyTorch ships its own libgomp.so.1, which a process that imports torch
+ * first shares with us (same soname), so its version, wait policy and thread pool are
+ * torch's (there the two were even, the pool ahead under load). libgomp hangs a
+ * fork()ed child whose parent had a parallel region, measured again.
  * This pool avoids all three:
  *
  *   - work is claimed in small chunks from one counter, so the games of a thread the
