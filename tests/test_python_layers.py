@@ -169,5 +169,11 @@ def test_the_top_level_names_stay():
     from stratego import policy, records
     from stratego.agents import policy as agents_policy
     assert policy is agents_policy and records.read_record and stratego.StrategoEnv
-    assert stratego.pettingzoo is importlib.import_module("stratego.integrations.pettingzoo")
     assert {"Game", "VecEnv", "records", "unpack_mask", "mask_bytes", "default_num_threads"} <= set(stratego.__all__)
+
+
+def test_the_top_level_pettingzoo_is_the_integrations():
+    # stratego.pettingzoo, imported on first use, needs pettingzoo (the train extra).
+    pytest.importorskip("pettingzoo", reason="pettingzoo is the train extra's")
+    import stratego
+    assert stratego.pettingzoo is importlib.import_module("stratego.integrations.pettingzoo")
