@@ -11,6 +11,8 @@ import ast
 import importlib
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[1] / "python" / "stratego"
 
 
