@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from cbuild import CSRC, TEST_FLAGS, clean_env, compiler
+from graph_circles import circles
 
 ENGINE = CSRC / "engine"
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -70,49 +71,6 @@ def _header_flags() -> list[str]:
     return [f"-I{sysconfig.get_paths()['include']}", f"-I{numpy.get_include()}"]
 
 
-def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The circles of a directed graph: its strongly connected components of more than
-    one node (Tarjan's algorithm, without recursion), each sorted, in sorted order."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found = []
-    for root in sorted(graph):
-        if root in index:
-            continue
-        work = [(root, iter(sorted(graph[root])))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, edges = work[-1]
-            for nxt in edges:
-                if nxt not in index:
-                    index[nxt] = low[nxt] = len(index)
-                    stack.append(nxt)
-                    on_stack.add(nxt)
-                    work.append((nxt, iter(sorted(graph.get(nxt, ())))))
-                    break
-                if nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
-            else:
-                work.pop()
-                if work:
-                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
-                if low[node] == index[node]:
-                    component = []
-                    while True:
-                        member = stack.pop()
-                        on_stack.discard(member)
-                        component.append(member)
-                        if member == node:
-                            break
-                    if len(component) > 1:
-                        found.append(sorted(component))
-    return sorted(found)
-
-
 def include_graph(root: Path) -> dict[str, set[str]]:
     """{file: the files it includes}, for every .c and .h under root (names as in csrc/:
     a bare name is a file of the same folder, a path one from root)."""
@@ -162,8 +120,8 @@ def _need_tools():
 
 
 def test_no_include_cycles():
-    circles = cycles(include_graph(CSRC))
-    assert not circles, "files that include each other in a circle:\n" + "\n".join(" -> ".join(c) for c in circles)
+    found = circles(include_graph(CSRC))
+    assert not found, "files that include each other in a circle:\n" + "\n".join(" -> ".join(c) for c in found)
 
 
 def test_no_call_cycles_across_files(tmp_path):
@@ -172,9 +130,9 @@ def test_no_call_cycles_across_files(tmp_path):
     _need_tools()
     graph = call_graph(CSRC, CALL_GRAPH_FOLDERS, tmp_path)
     assert len(graph) > 40
-    circles = cycles(graph)
-    detail = [f"{a} -> {b}" for c in circles for a in c for b in sorted(graph[a]) if b in c]
-    assert not circles, "files that call each other in a circle:\n" + "\n".join(detail)
+    found = circles(graph)
+    detail = [f"{a} -> {b}" for c in found for a in c for b in sorted(graph[a]) if b in c]
+    assert not found, "files that call each other in a circle:\n" + "\n".join(detail)
 
 
 def test_the_cycle_checks_find_a_planted_circle(tmp_path):
@@ -189,8 +147,8 @@ def test_the_cycle_checks_find_a_planted_circle(tmp_path):
     (root / "game" / "a.c").write_text('#include "a.h"\nint a(int n) { return n ? b(n - 1) : c(n); }\n')
     (root / "game" / "b.c").write_text('#include "b.h"\nint b(int n) { return n ? a(n - 1) : 0; }\n')
     (root / "game" / "d.c").write_text('#include "b.h"\nint d(int n) { return c(n) + a(n); }\n')
-    assert cycles(include_graph(root)) == [["game/a.h", "game/b.h"]]
+    assert circles(include_graph(root)) == [["game/a.h", "game/b.h"]]
     graph = call_graph(root, ["game"], tmp_path)
     # d.c uses a() and the header's static inline c(), which is no call across files
     assert graph["game/d.c"] == {"game/a.c"}
-    assert cycles(graph) == [["game/a.c", "game/b.c"]]
+    assert circles(graph) == [["game/a.c", "game/b.c"]]

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from graph_circles import circles
+
 PACKAGE = Path(__file__).resolve().parents[1] / "python" / "stratego"
 
 
@@ -61,44 +63,8 @@ def import_graph(root: Path) -> dict[str, set[str]]:
     return graph
 
 
-def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Every strongly connected group of more than one module (Tarjan's algorithm), and
-    any module importing itself: each is at least one circle."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    groups: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        on_stack.add(node)
-        for nxt in sorted(graph.get(node, ())):
-            if nxt not in index:
-                visit(nxt)
-                low[node] = min(low[node], low[nxt])
-            elif nxt in on_stack:
-                low[node] = min(low[node], index[nxt])
-        if low[node] == index[node]:
-            group = []
-            while True:
-                top = stack.pop()
-                on_stack.discard(top)
-                group.append(top)
-                if top == node:
-                    break
-            if len(group) > 1 or node in graph.get(node, ()):
-                groups.append(sorted(group))
-
-    for node in sorted(graph):
-        if node not in index:
-            visit(node)
-    return groups
-
-
 def test_the_package_imports_form_no_circle():
-    cycles = import_cycles(import_graph(PACKAGE))
+    cycles = circles(import_graph(PACKAGE))
     assert not cycles, "modules that import each other (directly or through others):\n" + "\n".join(
         " <-> ".join(group) for group in cycles)
 
@@ -113,9 +79,9 @@ def test_a_planted_circle_is_found(tmp_path):
     (root / "sub" / "b.py").write_text("def f():\n    from ..c import g\n")
     (root / "c.py").write_text("import pkg.a\n")
     (root / "d.py").write_text("from pkg import a\n")
-    assert import_cycles(import_graph(root)) == [["pkg.a", "pkg.c", "pkg.sub.b"]]
+    assert circles(import_graph(root)) == [["pkg.a", "pkg.c", "pkg.sub.b"]]
     (root / "c.py").write_text("")
-    assert import_cycles(import_graph(root)) == []
+    assert circles(import_graph(root)) == []
 
 
 def test_the_castle_uses_no_private_name_of_the_classic_modules():

@@ -52,6 +52,19 @@ class ResidualBlock(nn.Module):
         return torch.relu(x + self.conv2(torch.relu(self.conv1(x))))
 
 
+def check_network_arguments(num_actions: int, channels: int, blocks: int, value_hidden: int) -> None:
+    """The checks of the package's networks' sizes (a policy file names them: a bad one
+    is a clear ValueError before anything is allocated)."""
+    if not _core.LINE_ACTION_NB <= num_actions <= _core.ACTION_MAX:
+        raise ValueError(f"num_actions must be in [{_core.LINE_ACTION_NB}, {_core.ACTION_MAX}] "
+                         f"(a variant's num_actions), got {num_actions}")
+    for key, value in (("channels", channels), ("blocks", blocks), ("value_hidden", value_hidden)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < (0 if key == "blocks" else 1):
+            raise ValueError(f"{key} must be a positive int, got {value!r}")
+    if blocks > MAX_BLOCKS:
+        raise ValueError(f"blocks must be at most {MAX_BLOCKS}, got {blocks}")
+
+
 class ConvPolicyNet(nn.Module):
     """obs (B, C, 10, 10) as the env gives it (uint8 or float32) -> (logits (B,
     num_actions), value (B,) in [-1, 1]). Logits are unmasked; see
@@ -65,14 +78,7 @@ class ConvPolicyNet(nn.Module):
                  obs_dtype: str = "uint8", channels: int = 32, blocks: int = 4, value_hidden: int = 64,
                  deploy: bool = False):
         super().__init__()
-        if not _core.LINE_ACTION_NB <= num_actions <= _core.ACTION_MAX:
-            raise ValueError(f"num_actions must be in [{_core.LINE_ACTION_NB}, {_core.ACTION_MAX}] "
-                             f"(a variant's num_actions), got {num_actions}")
-        for key, value in (("channels", channels), ("blocks", blocks), ("value_hidden", value_hidden)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < (0 if key == "blocks" else 1):
-                raise ValueError(f"{key} must be a positive int, got {value!r}")
-        if blocks > MAX_BLOCKS:
-            raise ValueError(f"blocks must be at most {MAX_BLOCKS}, got {blocks}")
+        check_network_arguments(num_actions, channels, blocks, value_hidden)
         # deploy: the deployment planes of setup="agent" (docs/deployment.md); the
         # placements are the rescue block's per-square type heads below.
         self.observation_settings = ObservationSettings(history_k, belief, obs_dtype, deploy=deploy)

@@ -30,7 +30,7 @@ from torch import nn
 
 from .. import _core
 from ..compact import codes_bytes, expand_observation
-from .nets import DIAG_TARGETS, HALF_ROWS, LINE_TARGETS, MAX_BLOCKS, RESCUE_TYPES, input_scale
+from .nets import DIAG_TARGETS, HALF_ROWS, LINE_TARGETS, RESCUE_TYPES, check_network_arguments, input_scale
 from .policy import ObservationSettings
 
 SIDE = 10
@@ -64,14 +64,7 @@ class SlimPolicyNet(nn.Module):
                  obs_dtype: str = "uint8", channels: int = 32, blocks: int = 1, value_hidden: int = 64,
                  deploy: bool = False):
         super().__init__()
-        if not _core.LINE_ACTION_NB <= num_actions <= _core.ACTION_MAX:
-            raise ValueError(f"num_actions must be in [{_core.LINE_ACTION_NB}, {_core.ACTION_MAX}] "
-                             f"(a variant's num_actions), got {num_actions}")
-        for key, value in (("channels", channels), ("blocks", blocks), ("value_hidden", value_hidden)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < (0 if key == "blocks" else 1):
-                raise ValueError(f"{key} must be a positive int, got {value!r}")
-        if blocks > MAX_BLOCKS:
-            raise ValueError(f"blocks must be at most {MAX_BLOCKS}, got {blocks}")
+        check_network_arguments(num_actions, channels, blocks, value_hidden)
         self.observation_settings = ObservationSettings(history_k, belief, obs_dtype, deploy=deploy)
         self.init_kwargs = dict(num_actions=num_actions, history_k=history_k, belief=belief, obs_dtype=obs_dtype,
                                 channels=channels, blocks=blocks, value_hidden=value_hidden, deploy=deploy)
