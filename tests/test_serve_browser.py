@@ -19,6 +19,7 @@ import time
 import urllib.request
 
 import pytest
+from patience import patience
 
 from stratego.records import record_from_json
 
@@ -57,6 +58,10 @@ def server(tmp_path_factory):
 
 def open_page(browser, base, path="/"):  # noqa: F811
     page = browser.new_page(viewport={"width": 1100, "height": 760})
+    # Playwright's 30 s default: a click or a wait on a page whose server plays a bot's
+    # reply can pass it when the whole suite loads the two cores (it did, about one full
+    # run in three); the project's generous limit, scaled as every test's (patience.py).
+    page.set_default_timeout(patience(120) * 1000)
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
