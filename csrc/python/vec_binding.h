@@ -19,10 +19,6 @@
 #define PY_ARRAY_UNIQUE_SYMBOL stratego_ARRAY_API
 #ifndef BINDING_IMPORTS_NUMPY
 #define NO_IMPORT_ARRAY
-/* Adds the module attribute `attr`, the tuple of the names name_of(0..n-1): a C table's
- * names. 0, or -1 with an exception. */
-int add_names(PyObject *m, const char *attr, const char *(*name_of)(int), int n);
-
 #endif
 #include <numpy/arrayobject.h>
 
