@@ -180,6 +180,11 @@ int castle_batch_init(CastleBatch *b, int num_envs, const CastleSettings *cfg, i
     return 0;
 }
 
+size_t castle_batch_game_bytes(const CastleSettings *cfg) {
+    return sizeof(CastleState) + sizeof(uint64_t) + (size_t)MASK_BITS_BYTES(castle_geometry(cfg->mode)->actions) +
+           sizeof(uint16_t);
+}
+
 void castle_batch_free(CastleBatch *b) {
     free(b->states);
     free(b->sample_rng);

@@ -45,6 +45,9 @@ size_t castle_obs_bytes(int obs_format);
 int castle_batch_init(CastleBatch *b, int num_envs, const CastleSettings *cfg, int obs_format, int mask_bits,
                       int autoreset, const VecOutputs *out);
 void castle_batch_free(CastleBatch *b);
+/* The memory castle_batch_init holds a game besides the caller's arrays: its state,
+ * sampler stream, legal bits and their count. */
+size_t castle_batch_game_bytes(const CastleSettings *cfg);
 
 /* Resets every game (mask NULL) or those in mask; reseed: their streams from (seed, i). */
 void castle_batch_reset_some(CastleBatch *b, const uint8_t *mask, int reseed, uint64_t seed, int threads);

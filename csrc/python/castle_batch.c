@@ -12,7 +12,6 @@
 #include "castle/castle_bot.h"
 #include "castle/castle_vec_bot.h"
 #include "castle/castle_view.h"
-#include "engine/mask_bits.h"
 
 /* CastleBatch(num_envs, num_threads, mask, rewards, reward, terminated, truncated, to_play,
  *             final_winner, final_reason, final_plies, settings, obs=None, final_obs=None,
@@ -78,9 +77,7 @@ static int glue_castle_layout(const void *cv, PyObject *const *v, GlueLayout *l)
         glue_layout_add(l, KW_OBS, NPY_UINT8, lead, 1, is_planes ? planes : codes, is_planes ? 3 : 1);
         glue_layout_add(l, KW_FINAL_OBS, NPY_UINT8, lead, 1, is_planes ? planes : codes, is_planes ? 3 : 1);
     }
-    /* castle_batch_init's: states, sampler streams, legal bits and their counts. */
-    size_t bits = (size_t)MASK_BITS_BYTES(castle_geometry(c->cfg.mode)->actions);
-    l->held_bytes = (size_t)c->num_envs * (sizeof(CastleState) + sizeof(uint64_t) + bits + sizeof(uint16_t));
+    l->held_bytes = (size_t)c->num_envs * castle_batch_game_bytes(&c->cfg);
     return 0;
 }
 
