@@ -37,6 +37,10 @@ enum {
  * num_threads (the glue's own, not taken by layout()). */
 enum { GLUE_OPTION, GLUE_ARRAY, GLUE_CHOSEN, GLUE_THREADS };
 
+/* Whether an array keyword was given: an array (or, for GLUE_CHOSEN under layout(), True);
+ * absent, None and False are not. */
+static inline int glue_given(PyObject *obj) { return obj != NULL && obj != Py_None && obj != Py_False; }
+
 /* The most threads a batch takes (the Python layer resolves 0 first). */
 enum { GLUE_MAX_THREADS = 4096 };
 

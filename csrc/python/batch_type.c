@@ -63,9 +63,6 @@ _Static_assert(BATCH_MAX_GAME_OFFSET <= LONG_MAX, "game_offset fits a long");
 /* A flag: any object's truth (PyArg's "p"); absent: `fallback`. 0/1, or -1. */
 static int parse_flag(PyObject *obj, int fallback) { return obj == NULL ? fallback : PyObject_IsTrue(obj); }
 
-/* 1 if an array keyword was given (an array, or True under layout()). */
-static int given(PyObject *obj) { return obj != NULL && obj != Py_None && obj != Py_False; }
-
 /* A setting of BATCH_OPTIONS: its default when not given, else a truth value (a flag) or
  * an integer in [lo, hi]. 0, or -1 with an exception naming it. */
 static int parse_option(PyObject *obj, const char *name, int kind, long fallback, long lo, long hi,
@@ -120,7 +117,7 @@ static int classic_parse(void *cv, PyObject *const *v, PyObject **keep) {
         return -1;
     }
     bc->num_envs = (int)n;
-    bc->full_obs = given(v[KW_FULL_OBS]);
+    bc->full_obs = glue_given(v[KW_FULL_OBS]);
     return 0;
 }
 
@@ -129,11 +126,11 @@ static int classic_parse(void *cv, PyObject *const *v, PyObject **keep) {
 static int classic_layout(const void *cv, PyObject *const *v, GlueLayout *l) {
     const BatchConfig *bc = cv;
     int beliefs = bc->obs_views > 0 && bc->obs_spec.codes && bc->obs_spec.probabilities;
-    if (v != NULL && bc->obs_views == 0 && (given(v[KW_OBS]) || given(v[KW_FINAL_OBS]))) {
+    if (v != NULL && bc->obs_views == 0 && (glue_given(v[KW_OBS]) || glue_given(v[KW_FINAL_OBS]))) {
         PyErr_SetString(PyExc_ValueError, "obs and final_obs need obs_views 1 or 2");
         return -1;
     }
-    if (v != NULL && !beliefs && (given(v[KW_BELIEF]) || given(v[KW_FINAL_BELIEF]))) {
+    if (v != NULL && !beliefs && (glue_given(v[KW_BELIEF]) || glue_given(v[KW_FINAL_BELIEF]))) {
         PyErr_SetString(PyExc_ValueError, "belief and final_belief go with observation codes and probabilities");
         return -1;
     }

@@ -18,7 +18,7 @@ static int parse(void *cv, PyObject *const *v, PyObject **keep) {
     TinyConfig *c = cv;
     (void)keep; /* the games read no Python object */
     *c = (TinyConfig){.autoreset = AUTORESET_SAME_STEP, .max_plies = 50};
-    c->views = v[KW_OBS] != NULL && v[KW_OBS] != Py_None && v[KW_OBS] != Py_False;
+    c->views = glue_given(v[KW_OBS]);
     if (parse_int_in(v[KW_NUM_ENVS], "num_envs", 1, 1 << 20, NULL, &c->num_envs) < 0) return -1;
     if (v[KW_AUTORESET] && parse_int_in(v[KW_AUTORESET], "autoreset", 0, AUTORESET_DISABLED, NULL, &c->autoreset) < 0)
         return -1;
