@@ -114,18 +114,18 @@ int moves_legal_mask(const GameState *s, const Rules *r, uint8_t *mask) {
     return walk_mask(s, r, s->to_move, mask);
 }
 
-int moves_legal_bits_fast(const GameState *s, const Rules *r, uint8_t *bits) {
-    return s->phase != PHASE_MOVE ? -1 : moves_fast_bits(s, r, bits);
-}
-
 /* The batch samples the packed mask with mask_bits_sample, whose table must hold every action. */
 _Static_assert((int)ACTION_MAX <= (int)MASK_BITS_SAMPLE_MAX, "mask_bits_sample's table is smaller than the action space");
 
 int moves_legal_bits(const GameState *s, const Rules *r, uint8_t *bits) {
-    int count = moves_legal_bits_fast(s, r, bits);
-    if (count >= 0) return count;
+    /* Straight into bits where the fast path decides; else the mask, packed (rescues,
+     * placements, a setting whose reach is every piece). */
+    if (s->phase == PHASE_MOVE) {
+        int count = moves_fast_bits(s, r, bits);
+        if (count >= 0) return count;
+    }
     uint8_t mask[ACTION_MAX];
-    count = moves_legal_mask(s, r, mask);
+    int count = moves_legal_mask(s, r, mask);
     mask_bits_pack(mask, rules_num_actions(r), bits);
     return count;
 }

@@ -41,13 +41,9 @@ int moves_any_legal(const GameState *s, const Rules *r, int player);
  * variant's rules_num_actions(r) entries; returns the number of legal actions. */
 int moves_legal_mask(const GameState *s, const Rules *r, uint8_t *mask);
 
-/* moves_legal_mask packed 8 actions a byte (mask_bits.h's order) into ceil(n / 8) bytes,
- * written directly where the fast path applies; -1 (bits untouched) where it does not
- * (rescues, variants the fast path does not cover): moves_legal_bits packs then. */
-int moves_legal_bits_fast(const GameState *s, const Rules *r, uint8_t *bits);
-
-/* moves_legal_mask packed (engine/mask_bits.h's order): the fast path where it applies,
- * else the mask packed; returns the number of legal actions. */
+/* moves_legal_mask packed 8 actions a byte (engine/mask_bits.h's order) into ceil(n / 8)
+ * bytes: written directly where the fast path applies, else the mask packed; returns the
+ * number of legal actions. */
 int moves_legal_bits(const GameState *s, const Rules *r, uint8_t *bits);
 
 /* Pieces `player` still has to place under PHASE_DEPLOY (0 otherwise), of `type` and in
