@@ -46,7 +46,7 @@ enum { GLUE_MAX_THREADS = 4096 };
 
 typedef struct {
     const char *name;
-    int kind;              /* GLUE_OPTION, GLUE_ARRAY or GLUE_THREADS */
+    int kind;              /* GLUE_OPTION, GLUE_ARRAY, GLUE_CHOSEN or GLUE_THREADS */
     int required;          /* a required positional argument (the required ones come first) */
     const char *attribute; /* an array's name in "was made read-only" messages; NULL: name */
 } GlueKeyword;
