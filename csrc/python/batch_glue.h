@@ -41,6 +41,10 @@ enum { GLUE_OPTION, GLUE_ARRAY, GLUE_CHOSEN, GLUE_THREADS };
  * absent, None and False are not. */
 static inline int glue_given(PyObject *obj) { return obj != NULL && obj != Py_None && obj != Py_False; }
 
+/* A truth-valued option of values[] (PyArg's "p"): `fallback` when absent, else the
+ * object's truth. 0/1, or -1 with an exception. */
+static inline int glue_flag(PyObject *obj, int fallback) { return obj == NULL ? fallback : PyObject_IsTrue(obj); }
+
 /* The most threads a batch takes (the Python layer resolves 0 first). */
 enum { GLUE_MAX_THREADS = 4096 };
 

@@ -60,9 +60,6 @@ _Static_assert(KW_FINAL_OBS == KW_OBS + 1, "obs, final_obs (glue_outputs_point)"
 /* game_offset goes through parse_int_in's long: 64 bits on the platforms we build for. */
 _Static_assert(BATCH_MAX_GAME_OFFSET <= LONG_MAX, "game_offset fits a long");
 
-/* A flag: any object's truth (PyArg's "p"); absent: `fallback`. 0/1, or -1. */
-static int parse_flag(PyObject *obj, int fallback) { return obj == NULL ? fallback : PyObject_IsTrue(obj); }
-
 /* A setting of BATCH_OPTIONS: its default when not given, else a truth value (a flag) or
  * an integer in [lo, hi]. 0, or -1 with an exception naming it. */
 static int parse_option(PyObject *obj, const char *name, int kind, long fallback, long lo, long hi,
@@ -82,8 +79,8 @@ static int classic_parse(void *cv, PyObject *const *v, PyObject **keep) {
     long n, history_k = 4, value;
     int deploy = 0;
     PyObject *setups = v[KW_SETUPS] != NULL ? v[KW_SETUPS] : Py_None;
-    int probabilities = parse_flag(v[KW_PROBABILITIES], 0), as_float = parse_flag(v[KW_AS_FLOAT], 0);
-    int obs_codes = parse_flag(v[KW_OBS_CODES], 0);
+    int probabilities = glue_flag(v[KW_PROBABILITIES], 0), as_float = glue_flag(v[KW_AS_FLOAT], 0);
+    int obs_codes = glue_flag(v[KW_OBS_CODES], 0);
     if (probabilities < 0 || as_float < 0 || obs_codes < 0) return -1;
 #define PARSE_OPTION(field, type, kind, fallback, lo, hi, expected)                                    \
     if (parse_option(v[KW_##field], #field, kind, (long)(fallback), (long)(lo), (long)(hi), expected, \

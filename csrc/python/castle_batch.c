@@ -40,7 +40,7 @@ typedef struct {
 static int glue_castle_parse(void *cv, PyObject *const *v, PyObject **keep) {
     CastleConfig *c = cv;
     long n, obs_format = CASTLE_OBS_FORMAT_NONE, autoreset = AUTORESET_SAME_STEP;
-    int mask_bits = v[KW_MASK_BITS] != NULL ? PyObject_IsTrue(v[KW_MASK_BITS]) : 0;
+    int mask_bits = glue_flag(v[KW_MASK_BITS], 0);
     (void)keep;
     if (mask_bits < 0 || castle_settings_parse(v[KW_SETTINGS], &c->cfg) < 0 ||
         parse_int_in(v[KW_NUM_ENVS], "num_envs", 1, BATCH_MAX_ENVS, NULL, &n) < 0)
