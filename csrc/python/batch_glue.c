@@ -144,12 +144,6 @@ done:
     return result;
 }
 
-/* A full reset: the game's, or reset_some of every game, reseeded. */
-static void game_reset(const GlueGame *g, void *b, uint64_t seed, int threads) {
-    if (g->reset != NULL) g->reset(b, seed, threads);
-    else g->reset_some(b, NULL, 1, seed, threads);
-}
-
 /* __init__: every argument is converted and checked first (a conversion can run Python
  * code, even code that calls __init__ again), then the object is filled, once. */
 static int Glue_init(PyObject *self, PyObject *args, PyObject *kwds) {
@@ -205,7 +199,7 @@ static int Glue_init(PyObject *self, PyObject *args, PyObject *kwds) {
      * any call that releases the GIL (another thread may find the object ready). */
     if (glue_enter(self) < 0) goto done;
     Py_BEGIN_ALLOW_THREADS
-    game_reset(g, o->batch, 0, threads);
+    g->reset_some(o->batch, NULL, 1, 0, threads);
     Py_END_ALLOW_THREADS
     glue_leave(self);
     result = 0;
@@ -262,7 +256,7 @@ static PyObject *Glue_reset(PyObject *self, PyObject *seed_obj) {
     if (parse_seed(seed_obj, &seed) < 0) return NULL;
     if (glue_idle(self) < 0 || Glue_check_writeable(self) < 0 || glue_enter(self) < 0) return NULL;
     Py_BEGIN_ALLOW_THREADS
-    game_reset(game_of(self), glue_batch(self), seed, glue_threads(self));
+    game_of(self)->reset_some(glue_batch(self), NULL, 1, seed, glue_threads(self));
     Py_END_ALLOW_THREADS
     glue_leave(self);
     Py_RETURN_NONE;

@@ -132,8 +132,8 @@ typedef struct {
     int (*init)(void *b, const void *c, void *const *data);
     void (*free)(void *b); /* safe on a zeroed batch and twice */
 
-    /* Optional reset (NULL: reset_some of every game, reseeded). */
-    void (*reset)(void *b, uint64_t seed, int threads);
+    /* Resets the games where mask is set; mask NULL: every game, and the stats with them
+     * (reset(), reseeded). */
     void (*reset_some)(void *b, const uint8_t *mask, int reseed, uint64_t seed, int threads);
     /* ILLEGAL_LOSES accepted by step (else only ILLEGAL_RAISE). */
     int illegal_loses;

@@ -167,8 +167,6 @@ static void classic_free(void *bv) {
     b->setups.n = 0;
 }
 
-static void classic_reset(void *b, uint64_t seed, int threads) { batch_reset(b, seed, threads); }
-
 static void classic_reset_some(void *b, const uint8_t *mask, int reseed, uint64_t seed, int threads) {
     batch_reset_some(b, mask, reseed, seed, threads);
 }
@@ -375,7 +373,6 @@ static const GlueGame CLASSIC = {
     .layout = classic_layout,
     .init = classic_init,
     .free = classic_free,
-    .reset = classic_reset,
     .reset_some = classic_reset_some,
     .illegal_loses = 1,
     .find_refused = classic_find_refused,

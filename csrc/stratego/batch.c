@@ -405,13 +405,11 @@ static void batch_reset_games(void *ctx, int64_t begin, int64_t end) {
     vec_reset_range(&STRATEGO_GAME, ctx, begin, end);
 }
 
-void batch_reset(Batch *b, uint64_t seed, int num_threads) {
-    memset(&b->stats, 0, sizeof(b->stats));
-    VecResetJob job = {.game = b, .out = &b->out, .reset_mask = NULL, .reseed = 1, .seed = seed};
-    pool_run(&b->paces, num_threads, b->num_envs, batch_reset_games, &job);
-}
+void batch_reset(Batch *b, uint64_t seed, int num_threads) { batch_reset_some(b, NULL, 1, seed, num_threads); }
 
 void batch_reset_some(Batch *b, const uint8_t *reset_mask, int reseed, uint64_t seed, int num_threads) {
+    /* Every game anew starts the counters anew (as the castle batch's reset_some). */
+    if (reset_mask == NULL) memset(&b->stats, 0, sizeof(b->stats));
     VecResetJob job = {.game = b, .out = &b->out, .reset_mask = reset_mask, .reseed = reseed, .seed = seed};
     pool_run(&b->paces, num_threads, b->num_envs, batch_reset_games, &job);
 }

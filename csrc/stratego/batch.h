@@ -193,7 +193,8 @@ void batch_reset(Batch *b, uint64_t seed, int num_threads);
 
 /* Starts anew the games i with reset_mask[i] != 0; with `reseed`, game i's streams are
  * seeded again from (seed, i) as batch_reset would, otherwise they go on. The other
- * games and the counters are left as they are. */
+ * games and the counters are left as they are. reset_mask NULL: every game, and the
+ * counters start anew (batch_reset is this with reseed). */
 void batch_reset_some(Batch *b, const uint8_t *reset_mask, int reseed, uint64_t seed, int num_threads);
 
 /* Writes every game's outputs (mask, player to move, observations) from its state, and
