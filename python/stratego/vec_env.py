@@ -103,9 +103,9 @@ class VecEnv(VecShell):
     """
 
     # Stratego's own outputs, set from the layout (None where it leaves them out).
-    belief_obs: np.ndarray | None
-    final_belief_obs: np.ndarray | None
-    full_obs: np.ndarray | None
+    belief_obs: np.ndarray | None = None
+    final_belief_obs: np.ndarray | None = None
+    full_obs: np.ndarray | None = None
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["ansi"]}
 
@@ -188,7 +188,7 @@ class VecEnv(VecShell):
         )
         self.batch_layout = _core.Batch.layout(n, self.variant.rules, full_obs=bool(full_obs), **options)
         check_memory(n, layout_bytes_per_game(self.batch_layout, n))
-        arrays = self._allocate_outputs(self.batch_layout, ("obs", "final_obs", "full_obs", "belief", "final_belief"))
+        arrays = self._allocate_outputs(self.batch_layout)
         self._batch = _core.Batch(n, resolve_num_threads(num_threads), self.variant.rules, **arrays, **options)
         self.game_offset = int(game_offset)
         self._deploying = fixed_array((n,), np.bool_) if deploy_planes else None
