@@ -200,10 +200,10 @@ class VecEnv(VecShell):
         if not observations:
             single = spaces.Box(0, 0, (0,), np.uint8)
         elif self.belief_obs is not None:
-            single = spaces.Dict({"codes": spaces.Box(0, 255, self.batch_layout["arrays"]["obs"][0][1:], np.uint8),
-                                  "belief": spaces.Box(0, 1, self.batch_layout["arrays"]["belief"][0][1:], np.float32)})
+            single = spaces.Dict({"codes": spaces.Box(0, 255, arrays["obs"].shape[1:], np.uint8),
+                                  "belief": spaces.Box(0, 1, arrays["belief"].shape[1:], np.float32)})
         else:
-            single = spaces.Box(0, high, self.batch_layout["arrays"]["obs"][0][1:], dtype)
+            single = spaces.Box(0, high, arrays["obs"].shape[1:], dtype)
         self.single_observation_space = single
         # Bounds that do not grow with n (vec_shell.BatchBox); without observations, the
         # empty Box of no observation.
