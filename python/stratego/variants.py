@@ -23,7 +23,8 @@ PIECE_NAMES: tuple[str, ...] = _core.PIECE_NAMES
 RULE_SETTINGS: dict[str, tuple[int, int]] = {name: (lo, hi) for name, _type, lo, hi, _default, _moves, _doc in _core.RULE_SETTINGS}
 #: The switches (range 0..1): a file that leaves one out has its default (off).
 SWITCHES: tuple[str, ...] = tuple(name for name, (lo, hi) in RULE_SETTINGS.items() if (lo, hi) == (0, 1))
-_DEFAULTS = {name: default for name, _type, _lo, _hi, default, _moves, _doc in _core.RULE_SETTINGS}
+#: Every rule setting's default, from the same list.
+RULE_DEFAULTS: dict[str, int] = {name: default for name, _type, _lo, _hi, default, _moves, _doc in _core.RULE_SETTINGS}
 #: Where the shipped variant files are (configs/, installed as this package).
 PACKAGE = "stratego.configs"
 
@@ -120,7 +121,7 @@ def load_variant(variant: str | os.PathLike | Variant = "classic", **overrides: 
                 raise ValueError(f"variant {where}: " + unknown_name("rule setting", key, RULE_SETTINGS))
             settings[key] = setting_int(f"variant {where}", key, value, *RULE_SETTINGS[key], switch=key in SWITCHES)
         for switch in SWITCHES:
-            settings.setdefault(switch, _DEFAULTS[switch])
+            settings.setdefault(switch, RULE_DEFAULTS[switch])
         missing = set(RULE_SETTINGS) - set(settings)
         if missing:
             raise ValueError(f"variant {where}: [rules] is missing {sorted(missing)}")

@@ -103,9 +103,9 @@ class VecEnv(VecShell):
     """
 
     # Stratego's own outputs, set from the layout (None where it leaves them out).
-    belief_obs: np.ndarray | None
-    final_belief_obs: np.ndarray | None
-    full_obs: np.ndarray | None
+    belief_obs: np.ndarray | None = None
+    final_belief_obs: np.ndarray | None = None
+    full_obs: np.ndarray | None = None
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["ansi"]}
 
@@ -188,7 +188,7 @@ class VecEnv(VecShell):
         )
         self.batch_layout = _core.Batch.layout(n, self.variant.rules, full_obs=bool(full_obs), **options)
         check_memory(n, layout_bytes_per_game(self.batch_layout, n))
-        arrays = self._allocate_outputs(self.batch_layout, ("obs", "final_obs", "full_obs", "belief", "final_belief"))
+        arrays = self._allocate_outputs(self.batch_layout)
         self._batch = _core.Batch(n, resolve_num_threads(num_threads), self.variant.rules, **arrays, **options)
         self.game_offset = int(game_offset)
         self._deploying = fixed_array((n,), np.bool_) if deploy_planes else None
@@ -200,10 +200,10 @@ class VecEnv(VecShell):
         if not observations:
             single = spaces.Box(0, 0, (0,), np.uint8)
         elif self.belief_obs is not None:
-            single = spaces.Dict({"codes": spaces.Box(0, 255, self.batch_layout["arrays"]["obs"][0][1:], np.uint8),
-                                  "belief": spaces.Box(0, 1, self.batch_layout["arrays"]["belief"][0][1:], np.float32)})
+            single = spaces.Dict({"codes": spaces.Box(0, 255, arrays["obs"].shape[1:], np.uint8),
+                                  "belief": spaces.Box(0, 1, arrays["belief"].shape[1:], np.float32)})
         else:
-            single = spaces.Box(0, high, self.batch_layout["arrays"]["obs"][0][1:], dtype)
+            single = spaces.Box(0, high, arrays["obs"].shape[1:], dtype)
         self.single_observation_space = single
         # Bounds that do not grow with n (vec_shell.BatchBox); without observations, the
         # empty Box of no observation.

@@ -144,8 +144,8 @@ class VecShell(GymVectorEnv):
     """The parts of a vector env that know no game (module docstring)."""
 
     # What _allocate_outputs sets from the batch's layout: the nine outputs of every
-    # game's batch, the observations (None where the layout leaves them out) and the
-    # shell's own buffers (SHELL_BUFFERS).
+    # game's batch, the observations (None, the class's, where the layout leaves them
+    # out) and the shell's own buffers (SHELL_BUFFERS).
     action_mask: np.ndarray
     rewards: np.ndarray
     reward: np.ndarray
@@ -155,8 +155,8 @@ class VecShell(GymVectorEnv):
     final_winner: np.ndarray
     final_reason: np.ndarray
     final_plies: np.ndarray
-    obs: np.ndarray | None
-    final_obs: np.ndarray | None
+    obs: np.ndarray | None = None
+    final_obs: np.ndarray | None = None
     acted: np.ndarray
     _over: np.ndarray
     _acting: np.ndarray
@@ -164,11 +164,11 @@ class VecShell(GymVectorEnv):
     _sampled: np.ndarray
     _finished: np.ndarray
 
-    def _allocate_outputs(self, layout: dict, optional=("obs", "final_obs")) -> dict:
+    def _allocate_outputs(self, layout: dict) -> dict:
         """Allocates every array the batch writes in place, as its layout() gives them
         (csrc/python/batch_glue.h), under its attribute (OUTPUT_ATTRIBUTES, else its
-        name), and the shell's own buffers; the `optional` outputs the layout leaves out
-        are None. Returns the outputs by the keywords the batch takes them by.
+        name), and the shell's own buffers; an output the layout leaves out stays the
+        class's None. Returns the outputs by the keywords the batch takes them by.
         MemoryError, naming the games, if they do not fit."""
         n = self.num_envs
         arrays = {}
@@ -179,8 +179,8 @@ class VecShell(GymVectorEnv):
                 setattr(self, attribute, fixed_array((n,), dtype, fill))
         except (MemoryError, ValueError) as exc:
             raise MemoryError(f"cannot allocate the buffers of {n} games: {exc}") from None
-        for name in (*optional, *arrays):
-            setattr(self, OUTPUT_ATTRIBUTES.get(name, name), arrays.get(name))
+        for name, array in arrays.items():
+            setattr(self, OUTPUT_ATTRIBUTES.get(name, name), array)
         return arrays
 
     def _outputs(self) -> tuple:

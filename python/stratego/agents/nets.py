@@ -65,6 +65,17 @@ def check_network_arguments(num_actions: int, channels: int, blocks: int, value_
         raise ValueError(f"blocks must be at most {MAX_BLOCKS}, got {blocks}")
 
 
+def square_heads(num_actions: int) -> int:
+    """Outputs a square's policy head has: one per action of each block the variant uses
+    (the blocks are a prefix: line targets, diagonal steps, rescue types)."""
+    heads = LINE_TARGETS
+    if num_actions > _core.DIAG_ACTION_BASE:
+        heads += DIAG_TARGETS
+    if num_actions > _core.RESCUE_ACTION_BASE:
+        heads += RESCUE_TYPES
+    return heads
+
+
 class ConvPolicyNet(nn.Module):
     """obs (B, C, 10, 10) as the env gives it (uint8 or float32) -> (logits (B,
     num_actions), value (B,) in [-1, 1]). Logits are unmasked; see
@@ -92,13 +103,7 @@ class ConvPolicyNet(nn.Module):
         self.register_buffer("scale", input_scale(self.observation_settings).view(1, -1, 1, 1), persistent=False)
         self.stem = nn.Sequential(nn.Conv2d(in_channels, channels, 3, padding=1), nn.ReLU())
         self.trunk = nn.Sequential(*[ResidualBlock(channels) for _ in range(blocks)])
-        # Per-square heads only for the action blocks this variant uses (a prefix).
-        heads = LINE_TARGETS
-        if num_actions > _core.DIAG_ACTION_BASE:
-            heads += DIAG_TARGETS
-        if num_actions > _core.RESCUE_ACTION_BASE:
-            heads += RESCUE_TYPES
-        self.policy_head = nn.Conv2d(channels, heads, 1)
+        self.policy_head = nn.Conv2d(channels, square_heads(num_actions), 1)
         self.decline_head = nn.Linear(channels, 1) if num_actions > _core.RESCUE_DECLINE else None
         self.value_head = nn.Sequential(
             nn.Conv2d(channels, 2, 1), nn.ReLU(), nn.Flatten(),

@@ -46,8 +46,7 @@ class Opponent:
         # What the policy observes: Game.observation's keywords for its declared settings.
         self.observe_kwargs = None
         if not isinstance(spec, str):
-            settings = observation_settings(spec, f"opponent policy {self.name!r}").env_kwargs()
-            self.observe_kwargs = {"dtype": settings.pop("obs_dtype"), **settings}
+            self.observe_kwargs = observation_settings(spec, f"opponent policy {self.name!r}").observe_kwargs()
 
     def action(self, game: Game, check_legal: bool) -> int:
         if game.done:

@@ -73,6 +73,11 @@ class ObservationSettings:
         kwargs = {"history_k": self.history_k, "belief": self.belief, "obs_dtype": self.obs_dtype}
         return kwargs | ({"deploy": 1} if self.deploy else {})
 
+    def observe_kwargs(self) -> dict[str, Any]:
+        """env_kwargs() as `Game.observation` takes them (`dtype=` for `obs_dtype`)."""
+        kwargs = self.env_kwargs()
+        return {"dtype": kwargs.pop("obs_dtype"), **kwargs}
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 

@@ -30,7 +30,7 @@ from torch import nn
 
 from .. import _core
 from ..compact import codes_bytes, expand_observation
-from .nets import DIAG_TARGETS, HALF_ROWS, LINE_TARGETS, RESCUE_TYPES, check_network_arguments, input_scale
+from .nets import DIAG_TARGETS, HALF_ROWS, LINE_TARGETS, check_network_arguments, input_scale, square_heads
 from .policy import ObservationSettings
 
 SIDE = 10
@@ -75,11 +75,7 @@ class SlimPolicyNet(nn.Module):
         self.register_buffer("scale", input_scale(self.observation_settings), persistent=False)
         self.stem = nn.Linear(in_channels, channels)
         self.trunk = nn.Sequential(*[LineBlock(channels) for _ in range(blocks)])
-        self.heads = LINE_TARGETS
-        if num_actions > _core.DIAG_ACTION_BASE:
-            self.heads += DIAG_TARGETS
-        if num_actions > _core.RESCUE_ACTION_BASE:
-            self.heads += RESCUE_TYPES
+        self.heads = square_heads(num_actions)
         self.policy_head = nn.Linear(channels, self.heads)
         self.decline_head = nn.Linear(channels, 1) if num_actions > _core.RESCUE_DECLINE else None
         self.value_head = nn.Sequential(nn.Linear(channels, value_hidden), nn.ReLU(), nn.Linear(value_hidden, 1),

@@ -70,7 +70,7 @@ class VecEnv(VecShell):
         self._batch = _core.CastleBatch(n, resolve_num_threads(num_threads), settings=settings_row, **arrays, **options)
         self.observation_channels = CHANNELS if obs_format == "planes" else None
         if obs_format:
-            self.single_observation_space = spaces.Box(0, 255, self.batch_layout["arrays"]["obs"][0][1:], np.uint8)
+            self.single_observation_space = spaces.Box(0, 255, arrays["obs"].shape[1:], np.uint8)
             self.observation_space = batch_space(self.single_observation_space, n)
         self.single_action_space = spaces.Discrete(self.num_actions)
         self.action_space = spaces.MultiDiscrete(np.full(n, self.num_actions, dtype=np.int64))

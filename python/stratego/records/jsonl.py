@@ -30,9 +30,8 @@ from ..common.atomic_write import LineAppender, atomic_write
 from ..common.jsonl import DEFAULT_MAX_LINE_BYTES, RecordError, iter_lines, load_line
 from ..history import Record, make_record, turn_players
 from ..notation import is_rescue_text
-from .. import _core
 from ..common.variant_files import unknown_name
-from ..variants import PIECE_NAMES, RULE_SETTINGS, SWITCHES, Variant, load_variant, variants
+from ..variants import PIECE_NAMES, RULE_DEFAULTS, RULE_SETTINGS, SWITCHES, Variant, load_variant, variants
 
 __all__ = ["JSONL_FORMAT", "JSONL_VERSION", "DEFAULT_MAX_LINE_BYTES", "MAX_JSONL_MOVES", "MAX_NAME_CHARS",
            "MAX_DESCRIPTION_CHARS", "record_to_json",
@@ -47,7 +46,6 @@ MAX_JSONL_MOVES = 100_000
 MAX_NAME_CHARS = 200
 MAX_DESCRIPTION_CHARS = 1000
 
-_DEFAULTS = {name: default for name, _type, _lo, _hi, default, _moves, _doc in _core.RULE_SETTINGS}
 _REQUIRED = ("format", "version", "variant", "field", "moves")
 _OPTIONAL = ("rules", "pieces", "description", "to_move", "winner", "reason")
 
@@ -160,7 +158,7 @@ def _variant_of(line: dict, cache: dict) -> Variant:
         if missing:
             raise RecordError(f"variant {name!r:.40} is not shipped: its rules lack {', '.join(missing)}")
         # Every setting at its default, then the line's, checked as overrides are.
-        base = Variant(name, description, tuple(0 for _ in PIECE_NAMES), dict(_DEFAULTS))
+        base = Variant(name, description, tuple(0 for _ in PIECE_NAMES), dict(RULE_DEFAULTS))
     if pieces is not None:
         counts = _int_table(pieces, "pieces", PIECE_NAMES)
         base = Variant(base.name, description, tuple(counts.get(n, 0) for n in PIECE_NAMES), base.settings)

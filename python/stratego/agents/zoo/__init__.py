@@ -41,11 +41,16 @@ def is_zoo_spec(spec: Any) -> bool:
     return isinstance(spec, str) and spec.startswith(PREFIX)
 
 
+def _name(spec: str) -> str:
+    """NAME of "zoo:NAME" (or of "NAME")."""
+    return spec[len(PREFIX):] if spec.startswith(PREFIX) else spec
+
+
 def entry(spec: str) -> dict[str, Any]:
     """zoo.json's record of agent "zoo:NAME" (or "NAME"); UnknownZooAgentError if none."""
     if not isinstance(spec, str):
         raise TypeError(f"a zoo agent is named by a str 'zoo:NAME', got {type(spec).__name__}")
-    name = spec[len(PREFIX):] if spec.startswith(PREFIX) else spec
+    name = _name(spec)
     agents = index()
     if name not in agents:
         raise UnknownZooAgentError(f"no zoo agent {name!r}; the zoo holds {list(names())} (docs/zoo.md)")
@@ -76,7 +81,7 @@ def load(spec: str, variant: Any = None):
         from ..policy_file import load_policy  # torch: only when a zoo agent plays
         policy = load_policy(path, variant=wanted)
         # The name that messages about it show (stratego.agents.opponent names a policy by it).
-        policy.__name__ = PREFIX + (spec[len(PREFIX):] if spec.startswith(PREFIX) else spec)  # type: ignore[attr-defined]
+        policy.__name__ = PREFIX + _name(spec)  # type: ignore[attr-defined]
         _LOADED[path, key] = policy
     return _LOADED[path, key]
 
@@ -89,5 +94,5 @@ def game_action(game: Any, spec: str, variant: Any) -> int:
     if game.done:
         return -1
     from ..policy import game_action as policy_action, observation_settings
-    settings = observation_settings(policy, f"zoo agent {spec!r}").env_kwargs()
-    return policy_action(policy, game, {"dtype": settings.pop("obs_dtype"), **settings}, True, f"zoo agent {spec!r}")
+    observe_kwargs = observation_settings(policy, f"zoo agent {spec!r}").observe_kwargs()
+    return policy_action(policy, game, observe_kwargs, True, f"zoo agent {spec!r}")
