@@ -443,6 +443,42 @@ def test_arena_plays_deploying_games_and_refuses_blind_policies():
     assert sum(played.record("first", "random")) == 4
 
 
+def test_an_opponent_policy_with_the_deployment_planes_plays_a_single_game():
+    """Opponent (StrategoEnv's, the arena's for one game) asks Game.observation for the
+    policy's planes; the deployment planes come with the game's own rules, so a deploying
+    policy plays a deploying game, and either mismatch is refused before the policy runs."""
+    from stratego.agents.opponent import Opponent
+    from stratego.agents.policy import ObservationSettings
+    seen = []
+
+    def first_legal(obs, mask):
+        seen.append(obs.shape)
+        return mask.argmax(1)
+    first_legal.observation_settings = ObservationSettings(history_k=1, deploy=True)
+    game = stratego.Game(setup="agent", seed=3)
+    opponent = Opponent(first_legal, game.variant)
+    while game.deploying:
+        game.play(opponent.action(game, check_legal=True))
+    assert seen and seen[0] == (1, len(first_legal.observation_settings.channels), 10, 10)
+    assert game.to_move == 0 and not game.done
+    game.play(opponent.action(game, check_legal=True))  # and the moves after it
+    assert game.ply == 1
+
+    calls = len(seen)
+    plain = stratego.Game(seed=3)
+    before = plain.history
+    with pytest.raises(ValueError, match=r"observes the deployment planes .* deploy=0"):
+        opponent.action(plain, check_legal=True)
+
+    def blind(obs, mask):
+        seen.append(obs.shape)
+        return mask.argmax(1)
+    blind.observation_settings = ObservationSettings(history_k=1)
+    with pytest.raises(ValueError, match=r"observes no deployment planes .* deploy=1"):
+        Opponent(blind).action(stratego.Game(setup="agent", seed=3), check_legal=True)
+    assert len(seen) == calls and plain.history == before
+
+
 @pytest.mark.heavy
 def test_reference_network_takes_the_deployment_planes_and_places():
     torch = pytest.importorskip("torch")

@@ -43,17 +43,17 @@ class Opponent:
                             f"policy(obs, mask) -> actions, got {type(spec).__name__}")
         self.spec = spec
         self.name = spec if isinstance(spec, str) else getattr(spec, "__name__", type(spec).__name__)
-        # What the policy observes: Game.observation's keywords for its declared settings.
-        self.observe_kwargs = None
+        # What the policy observes: its declared settings.
+        self.settings = None
         if not isinstance(spec, str):
-            self.observe_kwargs = observation_settings(spec, f"opponent policy {self.name!r}").observe_kwargs()
+            self.settings = observation_settings(spec, f"opponent policy {self.name!r}")
 
     def action(self, game: Game, check_legal: bool) -> int:
         if game.done:
             return -1
         if isinstance(self.spec, str):
             return int(game.bot_move(self.spec))
-        return game_action(self.spec, game, self.observe_kwargs, check_legal, f"opponent policy {self.name!r}")
+        return game_action(self.spec, game, self.settings, check_legal, f"opponent policy {self.name!r}")
 
     @property
     def seedable(self) -> bool:

@@ -74,9 +74,10 @@ class ObservationSettings:
         return kwargs | ({"deploy": 1} if self.deploy else {})
 
     def observe_kwargs(self) -> dict[str, Any]:
-        """env_kwargs() as `Game.observation` takes them (`dtype=` for `obs_dtype`)."""
-        kwargs = self.env_kwargs()
-        return {"dtype": kwargs.pop("obs_dtype"), **kwargs}
+        """The keyword arguments of `Game.observation` for these observations. A game has
+        the deployment planes when its own rules have deploy=1, so deploy is not among
+        them: `game_action` checks it against the game."""
+        return {"history_k": self.history_k, "belief": self.belief, "dtype": self.obs_dtype}
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -150,13 +151,20 @@ def checked_actions(actions: Any, mask: np.ndarray, name: str = "policy",
     return arr
 
 
-def game_action(policy: Callable, game: Any, observe_kwargs: dict, check_legal: bool, name: str) -> int:
+def game_action(policy: Callable, game: Any, settings: ObservationSettings, check_legal: bool, name: str) -> int:
     """The action `policy` chooses for the player to move of a single `Game` (not played),
-    from that player's observation (Game.observation's `observe_kwargs`) and mask, as a
-    batch of one. With `check_legal` an illegal answer raises ValueError naming `name`;
+    from that player's observation (as `settings` describe it) and mask, as a batch of
+    one. A policy that observes the deployment planes needs a game whose rules have
+    deploy=1, and one that does not, a game without: else ValueError, before the policy
+    is called. With `check_legal` an illegal answer raises ValueError naming `name`;
     shape, type and range are always checked. The game is not imported here: the agents
     stand above the game (docs/architecture.md)."""
+    game_deploys = bool(game.variant.settings.get("deploy", 0))
+    if settings.deploy != game_deploys:
+        raise ValueError(f"{name} observes {'the' if settings.deploy else 'no'} deployment planes "
+                         f"(deploy={settings.deploy}), but the game's rules have deploy={int(game_deploys)}: "
+                         f"play it in a game of the rules it was made for")
     mask = game.action_mask()[None]
-    actions = policy(game.observation(game.to_move, **observe_kwargs)[None], mask)
+    actions = policy(game.observation(game.to_move, **settings.observe_kwargs())[None], mask)
     bounds = mask if check_legal else np.ones_like(mask)
     return int(checked_actions(actions, bounds, name)[0])

@@ -94,5 +94,5 @@ def game_action(game: Any, spec: str, variant: Any) -> int:
     if game.done:
         return -1
     from ..policy import game_action as policy_action, observation_settings
-    observe_kwargs = observation_settings(policy, f"zoo agent {spec!r}").observe_kwargs()
-    return policy_action(policy, game, observe_kwargs, True, f"zoo agent {spec!r}")
+    settings = observation_settings(policy, f"zoo agent {spec!r}")
+    return policy_action(policy, game, settings, True, f"zoo agent {spec!r}")
