@@ -9,6 +9,8 @@ phase makes at least one update, however short its share):
    both sides (with some random moves, so the positions vary) and the network learns its
    move (cross-entropy on the masked logits) and the game's result (the value head).
    The labels cost microseconds: they come from `VecEnv.bot_actions("heuristic")`.
+   With `--dagger` the network itself plays one colour in a share of the games, so that
+   the bot labels the positions the student's own play reaches.
 2. PPO (clipped objective, GAE) on a two-player `VecEnv`. In each game slot the learner
    takes one colour, and the other is, drawn again for every game: the learner itself
    (self-play: both players' moves are training data), a snapshot from a pool of past
@@ -89,11 +91,17 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="imitation: passes over each batch of the bot's games (fresh games cost microseconds)")
     p.add_argument("--minibatch", type=int, default=1024)
     p.add_argument("--explore", type=float, default=0.1, help="imitation: chance of a random move instead of the bot's")
+    p.add_argument("--dagger", type=float, default=0.0,
+                   help="imitation: share of the game slots where the network plays one colour with its own "
+                        "sampled moves (DAgger): the teacher labels the positions the student's play reaches")
     p.add_argument("--gamma", type=float, default=0.995)
     p.add_argument("--gae-lambda", type=float, default=0.95)
     p.add_argument("--clip", type=float, default=0.2)
     p.add_argument("--entropy", type=float, default=0.003, help="entropy bonus")
     p.add_argument("--value-coef", type=float, default=0.5)
+    p.add_argument("--teacher-coef", type=float, default=0.0,
+                   help="PPO: weight of the heuristic bot's move as a second target on the learner's moves "
+                        "(cross-entropy), which keeps what the imitation taught while PPO improves on it")
     p.add_argument("--opponents", default="0.4,0.2,0.2,0.2",
                    help="chances of self, snapshot, heuristic, random as the learner's opponent")
     p.add_argument("--opponent-sampling", choices=("fixed", "beats"), default="fixed",
@@ -142,6 +150,10 @@ def parse_args(argv=None) -> argparse.Namespace:
         p.error("--obs-format codes needs --net slim (SlimPolicyNet expands the codes; ConvPolicyNet takes planes)")
     if args.deploy and args.train_setups == "human":
         p.error("--train-setups human and --deploy exclude each other: with --deploy the agent places its pieces")
+    if args.teacher_coef < 0:
+        p.error(f"--teacher-coef must be >= 0, got {args.teacher_coef}")
+    if not 0 <= args.dagger <= 1:
+        p.error(f"--dagger must be in [0, 1], got {args.dagger}")
     if not 0 <= args.ray_actors <= args.num_envs:
         p.error(f"--ray-actors must be in [0, --num-envs={args.num_envs}], got {args.ray_actors}")
     try:
@@ -208,21 +220,42 @@ def imitation(net, args, clock: Clock, log, until: float, progress, evaluate_now
     players = np.zeros((t_steps, n), np.int64)
     rewards = np.zeros((t_steps, n, 2), np.float32)
     dones = np.zeros((t_steps, n), np.bool_)
-    plies = updates = 0
+    plies = updates = student_moves = 0
+    # --dagger: student[i] is the colour the network plays in slot i (-1: the teacher plays
+    # both), drawn again for each game from a stream of its own, so that --dagger 0 leaves
+    # the other draws as they were.
+    dagger_rng = np.random.default_rng(args.seed * 1000 + 4)
+    student = np.full(n, -1)
+
+    def draw_students(rows) -> None:
+        student[rows] = np.where(dagger_rng.random(len(rows)) < args.dagger, dagger_rng.integers(0, 2, len(rows)), -1)
+
+    draw_students(np.arange(n))
     # At least one update when the phase has a budget: on a busy machine a short budget
     # can pass before the first (the smoke test's 0.4 minutes did, at a load of 9).
     while ((clock.elapsed() < until and not (args.imitation_plies and plies >= args.imitation_plies))
            or (updates == 0 and until > 0)):
-        with clock.track("simulator"):
-            for t in range(t_steps):
+        for t in range(t_steps):
+            with clock.track("simulator"):
                 buf_obs[t], buf_mask[t] = obs, info["action_mask"]
                 teacher = env.bot_actions("heuristic").copy()
                 random_moves = env.sample_actions().copy()
                 buf_act[t] = teacher
                 actions = np.where(rng.random(n) < args.explore, random_moves, teacher)
+            rows = np.flatnonzero(student == env.to_play)
+            student_moves += rows.size
+            if rows.size:
+                # The student's own moves; the label stays the teacher's.
+                with clock.track("inference"), torch.inference_mode():
+                    net.eval()
+                    logits, _ = forward(net, obs[rows], info["action_mask"][rows], args.device)
+                    actions[rows] = torch.distributions.Categorical(logits=logits).sample().cpu().numpy()
+            with clock.track("simulator"):
                 obs, _, terminated, truncated, info = env.step(actions)
                 players[t], rewards[t], dones[t] = info["acted"], info["rewards"], terminated | truncated
-            plies += t_steps * n
+                if args.dagger:
+                    draw_students(np.flatnonzero(dones[t]))
+        plies += t_steps * n
         with clock.track("bookkeeping"):
             # Monte-Carlo results: gamma = lambda = 1 with zero values gives each move's
             # final result for its player, where its game ended inside the buffer (a game
@@ -254,7 +287,7 @@ def imitation(net, args, clock: Clock, log, until: float, progress, evaluate_now
         updates += 1
         accuracy = float((logits.argmax(1) == target).float().mean())
         log({"phase": "imitation", "plies": plies, "updates": updates, "policy_loss": policy_loss.item(),
-             "value_loss": value_loss.item(), "imitation_accuracy": accuracy})
+             "value_loss": value_loss.item(), "imitation_accuracy": accuracy, "student_moves": student_moves})
         progress()
         evaluate_now()
     return plies
@@ -319,7 +352,7 @@ class Collector:
                "act": np.zeros((t_steps, n), np.int64), "logp": np.zeros((t_steps, n), np.float32),
                "values": np.zeros((t_steps, n), np.float32), "learner": np.zeros((t_steps, n), np.bool_),
                "players": np.zeros((t_steps, n), np.int64), "rewards": np.zeros((t_steps, n, 2), np.float32),
-               "dones": np.zeros((t_steps, n), np.bool_)}
+               "dones": np.zeros((t_steps, n), np.bool_), "teacher": np.zeros((t_steps, n), np.int64)}
         for t in range(t_steps):
             mover = self.controller[slots, env.to_play]
             mask = info["action_mask"]
@@ -336,10 +369,16 @@ class Collector:
                     snap_logits, _ = forward(self.opponent_net, obs[rows], mask[rows], args.device)
                     actions[rows] = torch.distributions.Categorical(logits=snap_logits).sample().cpu().numpy()
             with self.clock.track("simulator"):
+                # --teacher-coef: the heuristic's move in every slot is the learner's second
+                # target, and the heuristic opponents play it (one draw of the bot's stream).
+                heuristic = env.bot_actions("heuristic").copy() if args.teacher_coef else None
+                if heuristic is not None:
+                    out["teacher"][t] = heuristic
                 for kind, name in ((HEURISTIC, "heuristic"), (RANDOM, "random")):
                     rows = np.flatnonzero(mover == kind)
                     if rows.size:
-                        actions[rows] = env.bot_actions(name)[rows]
+                        actions[rows] = (heuristic if kind == HEURISTIC and heuristic is not None
+                                         else env.bot_actions(name))[rows]
                 out["obs"][t], out["mask"][t], out["act"][t], out["learner"][t] = obs, mask, actions, mover == SELF
                 obs, _, terminated, truncated, info = env.step(actions)
                 out["players"][t], out["rewards"][t] = info["acted"], info["rewards"]
@@ -432,7 +471,7 @@ def ppo(net, args, clock: Clock, log, until: float, progress, evaluate_now, plie
             adv_all = advantages.reshape(-1)
             adv_all = (adv_all - adv_all[keep].mean()) / (adv_all[keep].std() + 1e-8)
             flat = {"act": buf_act.reshape(-1), "logp": buf_logp.reshape(-1), "adv": adv_all.astype(np.float32),
-                    "ret": returns.reshape(-1)}
+                    "ret": returns.reshape(-1), "teacher": roll["teacher"].reshape(-1)}
         net.train()
         for _ in range(args.epochs):
             order = rng.permutation(keep)
@@ -448,6 +487,11 @@ def ppo(net, args, clock: Clock, log, until: float, progress, evaluate_now, plie
                     value_loss = F.mse_loss(value, torch.from_numpy(flat["ret"][idx]).to(args.device))
                     entropy = dist.entropy().mean()
                     loss = policy_loss + args.value_coef * value_loss - args.entropy * entropy
+                    teacher_loss = None
+                    if args.teacher_coef:
+                        teacher = torch.from_numpy(flat["teacher"][idx]).to(args.device)
+                        teacher_loss = F.cross_entropy(logits, teacher)
+                        loss = loss + args.teacher_coef * teacher_loss
                     if not torch.isfinite(loss):
                         raise FloatingPointError(f"PPO loss is {loss.item()} at update {updates}: lower --ppo-lr")
                 with clock.track("backward"):
@@ -459,7 +503,8 @@ def ppo(net, args, clock: Clock, log, until: float, progress, evaluate_now, plie
         if updates % args.snapshot_every == 0:
             pool = (pool + [copy.deepcopy(net.state_dict())])[-args.pool_size:]
         log({"phase": "ppo", "plies": plies, "updates": updates, "policy_loss": policy_loss.item(),
-             "value_loss": value_loss.item(), "entropy": entropy.item(), "learner_moves": len(keep)})
+             "value_loss": value_loss.item(), "entropy": entropy.item(), "learner_moves": len(keep),
+             "teacher_loss": None if teacher_loss is None else teacher_loss.item()})
         progress()
         evaluate_now()
     scores = collector.score if isinstance(collector, Collector) else None
@@ -497,7 +542,7 @@ def main(argv=None) -> dict:
     clock = Clock()
     budget = args.minutes * 60
     fields = ["wall_s", "phase", "plies", "updates", "policy_loss", "value_loss", "entropy", "imitation_accuracy",
-              "learner_moves"] + [f"{args.setup}_{k}" for k in ("random", "heuristic", "random_games", "heuristic_games")]
+              "learner_moves", "student_moves", "teacher_loss"] + [f"{args.setup}_{k}" for k in ("random", "heuristic", "random_games", "heuristic_games")]
     rows: list[dict] = []
     log_file = open(args.out / "log.csv", "w", newline="")
     writer = csv.DictWriter(log_file, fieldnames=fields, extrasaction="ignore")

@@ -1,6 +1,7 @@
 """examples/ppo_selfplay.py's recipe options (issue 31) on a tiny configuration: the slim
 network, human setups for the training games, opponents drawn by how often they beat the
-learner, ply budgets, and a start from a saved policy. Only that each runs and stops
+learner, ply budgets, the student's own positions in the imitation (--dagger), the
+teacher's move as a second PPO target (--teacher-coef), and a start from a saved policy. Only that each runs and stops
 where it is told; what each is worth is measured in docs/training.md."""
 from __future__ import annotations
 
@@ -33,12 +34,18 @@ def test_the_slim_recipe_stops_at_its_ply_budgets_and_continues_from_its_policy(
     # Imitation: 16 slots x 32 steps = 512 plies an update; PPO: 16 x 8 = 128.
     out = tmp_path / "slim"
     proc = run("--net", "slim", "--obs-format", "codes", "--train-setups", "human", "--opponent-sampling", "beats",
-               "--imitation-plies", "1024", "--plies", "1536", "--seed", "4", "--out", str(out))
+               "--imitation-plies", "1024", "--plies", "1536", "--dagger", "0.5", "--teacher-coef", "0.3",
+               "--seed", "4", "--out", str(out))
     assert proc.returncode == 0, proc.stderr[-3000:]
     rows = list(csv.DictReader((out / "log.csv").open()))
     imitation = [int(r["plies"]) for r in rows if r["phase"] == "imitation"]
     ppo = [int(r["plies"]) for r in rows if r["phase"] == "ppo"]
     assert imitation == [512, 1024] and ppo == [1024 + 128 * k for k in range(1, 5)], (imitation, ppo)
+    # --dagger 0.5: in about half the slots the network played one colour, about a
+    # quarter of the 1,024 imitation positions; --teacher-coef: the second loss is logged.
+    students = [int(r["student_moves"]) for r in rows if r["phase"] == "imitation"]
+    assert 0 < students[0] < students[1] < 512, students
+    assert all(float(r["teacher_loss"]) > 0 for r in rows if r["phase"] == "ppo")
     summary = json.loads((out / "summary.json").read_text())
     assert summary["args"]["net"] == "slim" and summary["args"]["blocks"] == 1
     assert summary["opponent_scores"].keys() == {"snapshot", "heuristic", "random"}
@@ -47,6 +54,8 @@ def test_the_slim_recipe_stops_at_its_ply_budgets_and_continues_from_its_policy(
     proc = run("--init", str(out / "policy.pt"), "--imitation-minutes", "0", "--plies", "128", "--seed", "5",
                "--out", str(again))
     assert proc.returncode == 0, proc.stderr[-3000:]
+    rows = list(csv.DictReader((again / "log.csv").open()))
+    assert [r["teacher_loss"] for r in rows if r["phase"] == "ppo"] == [""]  # off by default
     from stratego.agents.policy_file import load_policy
     assert load_policy(again / "policy.pt").factory == "stratego.agents.slim_net:SlimPolicyNet"
 
@@ -57,6 +66,8 @@ def test_the_slim_recipe_stops_at_its_ply_budgets_and_continues_from_its_policy(
     (["--net", "wide"], "invalid choice: 'wide'"),
     (["--obs-format", "codes"], "--obs-format codes needs --net slim"),
     (["--opponent-sampling", "often"], "invalid choice: 'often'"),
+    (["--dagger", "1.5"], "--dagger must be in [0, 1], got 1.5"),
+    (["--teacher-coef", "-1"], "--teacher-coef must be >= 0, got -1.0"),
 ])
 def test_bad_recipe_options_are_refused(bad, message):
     proc = subprocess.run([sys.executable, str(EXAMPLE), *bad], capture_output=True, text=True, timeout=120)
