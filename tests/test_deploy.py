@@ -478,6 +478,13 @@ def test_an_opponent_policy_with_the_deployment_planes_plays_a_single_game():
         Opponent(blind).action(stratego.Game(setup="agent", seed=3), check_legal=True)
     assert len(seen) == calls and plain.history == before
 
+    # A policy that declares no settings takes the game's planes as they come.
+    def undeclared(obs, mask):
+        seen.append(obs.shape)
+        return mask.argmax(1)
+    Opponent(undeclared).action(stratego.Game(setup="agent", seed=3), check_legal=True)
+    assert seen[-1] == (1, len(stratego.channel_names(4, deploy=True)), 10, 10)
+
 
 @pytest.mark.heavy
 def test_reference_network_takes_the_deployment_planes_and_places():

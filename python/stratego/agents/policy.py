@@ -154,13 +154,16 @@ def checked_actions(actions: Any, mask: np.ndarray, name: str = "policy",
 def game_action(policy: Callable, game: Any, settings: ObservationSettings, check_legal: bool, name: str) -> int:
     """The action `policy` chooses for the player to move of a single `Game` (not played),
     from that player's observation (as `settings` describe it) and mask, as a batch of
-    one. A policy that observes the deployment planes needs a game whose rules have
-    deploy=1, and one that does not, a game without: else ValueError, before the policy
-    is called. With `check_legal` an illegal answer raises ValueError naming `name`;
-    shape, type and range are always checked. The game is not imported here: the agents
-    stand above the game (docs/architecture.md)."""
+    one. A game's observations have the deployment planes when its rules have deploy=1.
+    A policy that observes them needs such a game, and one that declares settings without
+    them a game without: else ValueError, before the policy is called. A policy that
+    declares nothing takes the game's observations as they come. With `check_legal` an
+    illegal answer raises ValueError naming `name`; shape, type and range are always
+    checked. The game is not imported here: the agents stand above the game
+    (docs/architecture.md)."""
     game_deploys = bool(game.variant.settings.get("deploy", 0))
-    if settings.deploy != game_deploys:
+    declared = getattr(policy, "observation_settings", None) is not None
+    if settings.deploy != game_deploys and (declared or settings.deploy):
         raise ValueError(f"{name} observes {'the' if settings.deploy else 'no'} deployment planes "
                          f"(deploy={settings.deploy}), but the game's rules have deploy={int(game_deploys)}: "
                          f"play it in a game of the rules it was made for")
