@@ -11,7 +11,7 @@
   let gameId = null, state = null, moves = [], flipped = false, selected = null;
   let choices = null;  // decisions sharing the clicked move's nodes ("H1-H2", "H1-H2 drop"): buttons
 
-  function send(method, path, body, done) { return Serve.send(method, path, body, take, done); }
+  function send(method, path, body) { return Serve.send(method, path, body, take); }
   function since() { return "?since=" + moves.length; }
 
   let polling = null;
@@ -141,12 +141,12 @@
                   color: $("color").value, people: people};
     const old = {gameId: gameId, moves: moves, state: state};
     moves = [];
-    const data = await send("POST", "/api/games", body, answer => {
-      gameId = answer.id;
+    const data = await send("POST", "/api/games", body);
+    if (data) {
+      gameId = data.id;
       document.body.dataset.game = gameId;
-      showInvites(answer.invites || {});
-    });
-    if (!data) {
+      showInvites(data.invites || {});
+    } else {
       gameId = old.gameId; moves = old.moves; state = old.state;
     }
   }

@@ -22,11 +22,9 @@ const Serve = (function () {
   }
 
   // Requests one at a time (body[data-busy] while one is on its way); an answer's state
-  // goes to take(state), then the whole answer to done(data) if given (a new game's id),
-  // both before body[data-busy] clears, so the page is never idle and half updated; an
-  // error's message goes to #error.
+  // goes to take(state), an error's message to #error.
   let busy = false;
-  async function send(method, path, body, take, done) {
+  async function send(method, path, body, take) {
     if (busy) return null;
     busy = true;
     document.body.dataset.busy = "1";
@@ -34,7 +32,6 @@ const Serve = (function () {
     try {
       const data = await api(method, path, body);
       if (data.state) take(data.state);
-      if (done) done(data);
       return data;
     } catch (err) {
       document.getElementById("error").textContent = err.message;

@@ -14,7 +14,7 @@
   const squareName = StrategoBoard.squareName;
 
   const el = Serve.el;
-  function send(method, path, body, done) { return Serve.send(method, path, body, take, done); }
+  function send(method, path, body) { return Serve.send(method, path, body, take); }
 
   function since() { return "?since=" + moves.length; }
 
@@ -183,11 +183,11 @@
     if (Serve.busy()) return;
     const old = {gameId: gameId, moves: moves, state: state};
     moves = [];
-    const data = await send("POST", "/api/games", body, answer => {
-      gameId = answer.id;
+    const data = await send("POST", "/api/games", body);
+    if (data) {
+      gameId = data.id;
       document.body.dataset.game = gameId;
-    });
-    if (!data) {
+    } else {
       gameId = old.gameId; moves = old.moves; state = old.state;
     }
   }
