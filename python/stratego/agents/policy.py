@@ -70,7 +70,8 @@ class ObservationSettings:
         """The keyword arguments that make `VecEnv` (or `Game.observation`, with
         `dtype=` for `obs_dtype`) produce these observations; with deploy, the rule setting
         deploy=1, which the deployment planes come with."""
-        kwargs = {"history_k": self.history_k, "belief": self.belief, "obs_dtype": self.obs_dtype}
+        kwargs = self.observe_kwargs()
+        kwargs["obs_dtype"] = kwargs.pop("dtype")
         return kwargs | ({"deploy": 1} if self.deploy else {})
 
     def observe_kwargs(self) -> dict[str, Any]:
@@ -162,8 +163,9 @@ def game_action(policy: Callable, game: Any, settings: ObservationSettings, chec
     checked. The game is not imported here: the agents stand above the game
     (docs/architecture.md)."""
     game_deploys = bool(game.variant.settings.get("deploy", 0))
+    # Only a declared policy can observe the planes (the defaults do not), so one check.
     declared = getattr(policy, "observation_settings", None) is not None
-    if settings.deploy != game_deploys and (declared or settings.deploy):
+    if declared and settings.deploy != game_deploys:
         raise ValueError(f"{name} observes {'the' if settings.deploy else 'no'} deployment planes "
                          f"(deploy={settings.deploy}), but the game's rules have deploy={int(game_deploys)}: "
                          f"play it in a game of the rules it was made for")
