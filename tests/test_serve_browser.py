@@ -56,7 +56,11 @@ def server(tmp_path_factory):
     thread.join(10)
 
 
-def open_page(browser, base, path="/"):  # noqa: F811
+def open_page(browser, base, path="/", seed=0):  # noqa: F811
+    """A page of the server at `base`; every game it starts takes `seed` (the page's form
+    has no seed: the test adds it to the request), so a test plays the same game each run.
+    Unseeded, one barrage game in thirty ends on the first moves (a Scout takes a Flag).
+    None: the server draws it (a game with other people refuses a chosen seed)."""
     page = browser.new_page(viewport={"width": 1100, "height": 760})
     # Playwright's 30 s default: a click or a wait on a page whose server plays a bot's
     # reply can pass it when the whole suite loads the two cores (it did, about one full
@@ -66,8 +70,16 @@ def open_page(browser, base, path="/"):  # noqa: F811
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     # Nothing but the server: every other request fails the test.
-    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base + "/")
-               else (errors.append(f"request {route.request.url}"), route.abort()))
+    def route(route):
+        request = route.request
+        if not request.url.startswith(base + "/"):
+            errors.append(f"request {request.url}")
+            route.abort()
+        elif seed is not None and request.method == "POST" and request.url == base + "/api/games":
+            route.continue_(post_data=json.dumps({**json.loads(request.post_data), "seed": seed}))
+        else:
+            route.continue_()
+    page.route("**/*", route)
     page.goto(base + path)
     page.wait_for_selector("body[data-ready='1']")
     return page, errors
@@ -247,7 +259,7 @@ def test_a_castle_game_of_two_people_in_two_tabs(browser, server):  # noqa: F811
     """North makes a game with West played by another person: West's link opens the game
     on West's seat in a second tab; each tab moves on its own seat's turn only and sees
     the other's moves arrive (the page asks again while another person is to move)."""
-    north, errors_n = open_page(browser, server, "/castle")
+    north, errors_n = open_page(browser, server, "/castle", seed=None)
     north.select_option("#variant", "ffa3")
     north.select_option("#color", "n")
     north.check("#people input[value='w']")
@@ -255,7 +267,7 @@ def test_a_castle_game_of_two_people_in_two_tabs(browser, server):  # noqa: F811
     settle(north)
     link = north.get_attribute("#invites a[data-seat='w']", "href")
     assert link.startswith("/castle#")
-    west, errors_w = open_page(browser, server, link)
+    west, errors_w = open_page(browser, server, link, seed=None)
     west.wait_for_selector("body[data-you='w']")
     rng = random.Random(4)
     turns = {"n": 0, "w": 0}
