@@ -74,15 +74,16 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--num-envs", type=int, default=256, help="game slots stepped together")
     p.add_argument("--rollout-steps", type=int, default=32, help="steps per slot between updates")
     p.add_argument("--history-k", type=int, default=2, help="past plies in the observation")
-    p.add_argument("--net", choices=("conv", "slim"), default="conv",
-                   help="conv: stratego.agents.nets.ConvPolicyNet; slim: stratego.agents.slim_net.SlimPolicyNet (1x1 stem, "
+    p.add_argument("--net", choices=("conv", "slim"), default=None,
+                   help="(default conv) conv: stratego.agents.nets.ConvPolicyNet; slim: stratego.agents.slim_net.SlimPolicyNet (1x1 stem, "
                         "several times the positions/s, docs/training.md)")
     p.add_argument("--obs-format", choices=("planes", "codes"), default="planes",
                    help="what the training envs write and the buffers hold: the planes, or the compact codes "
                         "(40x fewer bytes, expanded by the network on its device: for a GPU; needs --net slim)")
     p.add_argument("--init", type=Path, default=None,
-                   help="start from this saved policy (its network and weights) instead of a new network")
-    p.add_argument("--channels", type=int, default=32, help="width of the network")
+                   help="start from this saved policy (its network and weights) instead of a new network; "
+                        "--net, --channels and --blocks describe a new one, so they are refused with it")
+    p.add_argument("--channels", type=int, default=None, help="width of the network (32)")
     p.add_argument("--blocks", type=int, default=None, help="residual blocks of the network (default: 3 conv, 1 slim)")
     p.add_argument("--lr", type=float, default=1e-3, help="learning rate of the imitation phase")
     p.add_argument("--ppo-lr", type=float, default=2.5e-4, help="learning rate of the PPO phase")
@@ -131,6 +132,13 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--ray-address", default=None,
                    help="with --ray-actors: the Ray cluster's HOST:PORT (default: a local Ray started here)")
     args = p.parse_args(argv)
+    if args.init is not None:
+        given = [f"--{k}" for k in ("net", "channels", "blocks") if getattr(args, k) is not None]
+        if given:  # ignored silently, they would describe a network this run does not train
+            p.error(f"--init takes the saved policy's network as it is; {', '.join(given)} describe a new one: "
+                    f"leave them out")
+    args.net = args.net or "conv"
+    args.channels = 32 if args.channels is None else args.channels
     positive = {"minutes": args.minutes, "num-envs": args.num_envs, "rollout-steps": args.rollout_steps,
                 "channels": args.channels, "epochs": args.epochs, "imitation-epochs": args.imitation_epochs,
                 "minibatch": args.minibatch,

@@ -68,6 +68,8 @@ def test_the_slim_recipe_stops_at_its_ply_budgets_and_continues_from_its_policy(
     (["--opponent-sampling", "often"], "invalid choice: 'often'"),
     (["--dagger", "1.5"], "--dagger must be in [0, 1], got 1.5"),
     (["--teacher-coef", "-1"], "--teacher-coef must be >= 0, got -1.0"),
+    (["--init", "p.pt", "--net", "slim", "--blocks", "2"],
+     "--init takes the saved policy's network as it is; --net, --blocks describe a new one"),
 ])
 def test_bad_recipe_options_are_refused(bad, message):
     proc = subprocess.run([sys.executable, str(EXAMPLE), *bad], capture_output=True, text=True, timeout=120)
