@@ -1,6 +1,7 @@
 /* batch_glue.c: the one Python batch type of every game (batch_glue.h). */
 #include "batch_glue.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,8 +43,10 @@ void glue_outputs_point(VecOutputs *out, void *const *data, int first, int obs) 
  * quota, OMP_NUM_THREADS); the core takes a count. */
 static int parse_num_threads(PyObject *obj, int *out) {
     long v;
-    if (parse_int_in(obj, "num_threads", 1, GLUE_MAX_THREADS,
-                     "an int in [0, 4096] (0: VecEnv uses stratego.default_num_threads())", &v) < 0)
+    char expected[96];
+    snprintf(expected, sizeof expected, "an int in [0, %d] (0: VecEnv uses stratego.default_num_threads())",
+             GLUE_MAX_THREADS);
+    if (parse_int_in(obj, "num_threads", 1, GLUE_MAX_THREADS, expected, &v) < 0)
         return -1;
     *out = (int)v;
     return 0;

@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 
+#include "engine/pool.h"
 #include "vec_binding.h"
 
 enum {
@@ -45,8 +46,9 @@ static inline int glue_given(PyObject *obj) { return obj != NULL && obj != Py_No
  * object's truth. 0/1, or -1 with an exception. */
 static inline int glue_flag(PyObject *obj, int fallback) { return obj == NULL ? fallback : PyObject_IsTrue(obj); }
 
-/* The most threads a batch takes (the Python layer resolves 0 first). */
-enum { GLUE_MAX_THREADS = 4096 };
+/* The most threads a batch takes (the Python layer resolves 0 first): the pool's own limit,
+ * so the number is written once (csrc/engine/pool.h). */
+enum { GLUE_MAX_THREADS = POOL_MAX_THREADS };
 
 typedef struct {
     const char *name;

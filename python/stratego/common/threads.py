@@ -95,7 +95,9 @@ def default_num_threads() -> int:
     omp = _omp_num_threads()
     if omp is not None:
         cpus = min(cpus, omp)
-    return max(1, min(cpus, 4096))
+    from .. import _core
+
+    return max(1, min(cpus, _core.MAX_THREADS))
 
 
 def resolve_num_threads(num_threads):
