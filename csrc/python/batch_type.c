@@ -148,7 +148,7 @@ static int classic_layout(const void *cv, PyObject *const *v, GlueLayout *l) {
         glue_layout_add(l, KW_BELIEF, NPY_FLOAT32, lead, bc->obs_views, belief, belief_ndim);
         glue_layout_add(l, KW_FINAL_BELIEF, NPY_FLOAT32, lead, bc->final_views, belief, belief_ndim);
     }
-    size_t per_game = BATCH_GAME_BYTES + (bc->record_capacity ? record_game_bytes(bc->record_capacity) : 0);
+    size_t per_game = batch_game_bytes(bc) + (bc->record_capacity ? record_game_bytes(bc->record_capacity) : 0);
     l->held_bytes = (size_t)bc->num_envs * per_game;
     return 0;
 }

@@ -48,10 +48,6 @@ typedef struct {
 /* Limits of a Batch, exported to Python (MAX_ENVS, MAX_THREADS) for its own checks. */
 enum { BATCH_MAX_ENVS = 1 << 26, BATCH_MAX_THREADS = GLUE_MAX_THREADS };
 
-/* Memory a Batch holds for each game besides the caller's arrays: its state, sampler
- * stream and learner-vs-opponent slot (VecEnv's memory check adds its own buffers). */
-enum { BATCH_GAME_BYTES = sizeof(GameState) + sizeof(uint64_t) + sizeof(VersusSlot) };
-
 /* Worlds one call may ask for, per game (sample_worlds). */
 enum { SAMPLE_WORLDS_MAX = 1 << 16 };
 

@@ -421,7 +421,6 @@ static int core_exec(PyObject *m) {
         PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(GameState)) < 0 ||
         PyModule_AddIntConstant(m, "GAME_SAVE_BYTES", (long)save_game_bytes()) < 0 ||
         PyModule_AddIntConstant(m, "SAMPLE_WORLDS_MAX", SAMPLE_WORLDS_MAX) < 0 ||
-        PyModule_AddIntConstant(m, "BATCH_GAME_BYTES", BATCH_GAME_BYTES) < 0 ||
         PyModule_AddIntConstant(m, "RECORD_CAPACITY_MIN", RECORD_CAPACITY_MIN) < 0 ||
         PyModule_AddIntConstant(m, "RECORD_CAPACITY_MAX", RECORD_CAPACITY_MAX) < 0 ||
         PyModule_AddIntConstant(m, "RECORD_ENTRY_BYTES", (long)sizeof(RecordEntry)) < 0 ||

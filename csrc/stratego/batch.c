@@ -46,14 +46,23 @@ VecShape batch_shape(const BatchConfig *c) {
     return shape;
 }
 
+/* Against an opponent the mask is the learner's, after the opponent's replies: it is not
+ * computed ahead. */
+static int masks_ahead(const BatchConfig *c) { return c->write_mask && c->opponent < 0; }
+
+size_t batch_game_bytes(const BatchConfig *c) {
+    return sizeof(GameState) + sizeof(uint64_t) + (c->opponent >= 0 ? sizeof(VersusSlot) : 0) +
+           (masks_ahead(c) ? 1 : 0);
+}
+
 int batch_init(Batch *b, const BatchConfig *c, const BatchOutputs *out) {
     memset(b, 0, sizeof(*b));
     size_t n = (size_t)c->num_envs;
+    /* What batch_game_bytes counts, one array each. */
     b->states = malloc(n * sizeof(GameState));
     b->sample_rng = malloc(n * sizeof(uint64_t));
     b->versus = c->opponent >= 0 ? calloc(n, sizeof(VersusSlot)) : NULL;
-    /* Against an opponent the mask is the learner's, after the opponent's replies. */
-    int mask_ahead = c->write_mask && c->opponent < 0;
+    int mask_ahead = masks_ahead(c);
     b->mask_ready = mask_ahead ? calloc(n, 1) : NULL;
     if (b->states == NULL || b->sample_rng == NULL || (c->opponent >= 0 && b->versus == NULL) ||
         (mask_ahead && b->mask_ready == NULL)) {

@@ -172,6 +172,11 @@ VecShape batch_shape(const BatchConfig *c);
  * 0, or -1 when memory runs out (b then holds nothing to free). */
 int batch_init(Batch *b, const BatchConfig *c, const BatchOutputs *out);
 
+/* The bytes batch_init allocates for each game under c: its state, its sampler stream, its
+ * learner-vs-opponent slot (with an opponent) and its mask-ahead flag (writing the mask
+ * without one). What a batch holds besides its outputs, per game (the memory check's). */
+size_t batch_game_bytes(const BatchConfig *c);
+
 /* Frees what batch_init allocated (not the outputs, which are the caller's); safe on a
  * batch whose batch_init failed and a second time. */
 void batch_free(Batch *b);
