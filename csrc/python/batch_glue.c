@@ -369,16 +369,21 @@ static PyObject *Glue_sample_actions(PyObject *self, PyObject *out) {
     Py_RETURN_NONE;
 }
 
-/* bot_actions(name, out): the action bot `name` plays in each game into out. */
+/* bot_actions(name, out, games=None): the action bot `name` plays in each game into out;
+ * with games (bool, shape (num_envs,)), only in those (-1 in the others, whose streams
+ * are not drawn on). */
 static PyObject *Glue_bot_actions(PyObject *self, PyObject *args) {
-    PyObject *name, *out;
-    if (!PyArg_ParseTuple(args, "OO", &name, &out)) return NULL;
+    PyObject *name, *out, *games_obj = Py_None;
+    if (!PyArg_ParseTuple(args, "OO|O", &name, &out, &games_obj)) return NULL;
     int kind = game_of(self)->bot_kind(name);
     if (kind < 0) return NULL;
-    if (glue_idle_out(self, out, "the array of bot actions", NPY_INT64) < 0 || glue_enter(self) < 0) return NULL;
+    if (glue_idle_out(self, out, "the array of bot actions", NPY_INT64) < 0) return NULL;
+    if (games_obj != Py_None && glue_idle_out(self, games_obj, "games", NPY_BOOL) < 0) return NULL;
+    if (glue_enter(self) < 0) return NULL;
     int64_t *a = PyArray_DATA((PyArrayObject *)out);
+    const uint8_t *games = games_obj == Py_None ? NULL : PyArray_DATA((PyArrayObject *)games_obj);
     Py_BEGIN_ALLOW_THREADS
-    game_of(self)->bot_actions(glue_batch(self), kind, a, glue_threads(self));
+    game_of(self)->bot_actions(glue_batch(self), kind, games, a, glue_threads(self));
     Py_END_ALLOW_THREADS
     glue_leave(self);
     Py_RETURN_NONE;
@@ -522,7 +527,8 @@ static const PyMethodDef COMMON_METHODS[] = {
 };
 
 static const PyMethodDef BOT_METHOD = {"bot_actions", (PyCFunction)Glue_bot_actions, METH_VARARGS,
-                                       "bot_actions(name, out): the action bot `name` plays in each game, into out."};
+                                       "bot_actions(name, out, games=None): the action bot `name` plays in each game (or in those games marks; "
+                                       "-1 in the others), into out."};
 
 static const PyGetSetDef COMMON_GETSET[] = {
     {"closed", Glue_get_closed, NULL, "Whether close() was called.", NULL},

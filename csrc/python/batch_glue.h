@@ -167,9 +167,9 @@ typedef struct {
     int (*save_refused)(const void *b, const char *what);
 
     /* Optional (bot_actions): a bot's kind from its name (-1 with an exception), and the
-     * action the bot plays in each game. */
+     * action the bot plays in each game `games` marks (NULL: every game; -1 elsewhere). */
     int (*bot_kind)(PyObject *name);
-    void (*bot_actions)(void *b, int kind, int64_t *out, int threads);
+    void (*bot_actions)(void *b, int kind, const uint8_t *games, int64_t *out, int threads);
 
     const PyMethodDef *methods; /* the game's own, NULL-terminated, or NULL */
     const PyGetSetDef *getset;

@@ -232,8 +232,8 @@ static int classic_bot_kind(PyObject *name) {
     return parse_bot(name, &kind) < 0 ? -1 : kind;
 }
 
-static void classic_bot_actions(void *b, int kind, int64_t *out, int threads) {
-    batch_bot_actions(b, kind, out, threads);
+static void classic_bot_actions(void *b, int kind, const uint8_t *games, int64_t *out, int threads) {
+    batch_bot_actions(b, kind, games, out, threads);
 }
 
 /* deploying(out): out[i] = whether game i is in its deployment phase (PHASE_DEPLOY:

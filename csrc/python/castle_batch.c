@@ -137,8 +137,8 @@ static int glue_castle_bot_kind(PyObject *name) {
     return -1;
 }
 
-static void glue_castle_bot_actions(void *b, int kind, int64_t *out, int threads) {
-    castle_batch_bot_actions(b, kind, out, threads);
+static void glue_castle_bot_actions(void *b, int kind, const uint8_t *games, int64_t *out, int threads) {
+    castle_batch_bot_actions(b, kind, games, out, threads);
 }
 
 /* game_state(i) -> (settings tuple, state bytes): game i as CastleGame.from_state takes it. */

@@ -544,6 +544,7 @@ void batch_sample_actions(Batch *b, int64_t *actions, int num_threads) {
 typedef struct {
     Batch *b;
     int kind;
+    const uint8_t *games;
     int64_t *actions;
 } BotJob;
 
@@ -551,12 +552,16 @@ static void batch_bot_games(void *ctx, int64_t begin, int64_t end) {
     const BotJob *job = ctx;
     Batch *b = job->b;
     for (int64_t i = begin; i < end; i++) {
+        if (job->games != NULL && !job->games[i]) {
+            job->actions[i] = -1;
+            continue;
+        }
         if (i + 1 < b->num_envs) state_prefetch(&b->states[i + 1], &b->rules);
         job->actions[i] = bot_game_action(job->kind, &b->states[i], &b->rules, &b->sample_rng[i]);
     }
 }
 
-void batch_bot_actions(Batch *b, int kind, int64_t *actions, int num_threads) {
-    BotJob job = {b, kind, actions};
+void batch_bot_actions(Batch *b, int kind, const uint8_t *games, int64_t *actions, int num_threads) {
+    BotJob job = {b, kind, games, actions};
     pool_run(&b->paces, num_threads, b->num_envs, batch_bot_games, &job);
 }

@@ -229,7 +229,10 @@ void batch_sample_actions(Batch *b, int64_t *actions, int num_threads);
 
 /* For each game the action bot `kind` (bot.h) plays for the player to move, from the
  * player's own view and legal actions, drawing on the game's sampler stream (so
- * BOT_RANDOM gives what batch_sample_actions gives from the engine's mask). */
-void batch_bot_actions(Batch *b, int kind, int64_t *actions, int num_threads);
+ * BOT_RANDOM gives what batch_sample_actions gives from the engine's mask). With `games`
+ * (one byte a game, or NULL for all), only the games it marks: the others get -1 and their
+ * streams are not drawn on, so a game's moves depend on its own bots only (an arena asks
+ * each bot for the games it plays, not for every game of the batch). */
+void batch_bot_actions(Batch *b, int kind, const uint8_t *games, int64_t *actions, int num_threads);
 
 #endif

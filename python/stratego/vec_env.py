@@ -225,10 +225,13 @@ class VecEnv(VecShell):
         view = None if perspective is None else state.view_cells(perspective)
         return render_cells(state.cells(), view, perspective)
 
-    def bot_actions(self, name: str) -> np.ndarray:
+    def bot_actions(self, name: str, games: np.ndarray | None = None) -> np.ndarray:
         """The action bot `name` ("random", "heuristic" or "pimc", see stratego.BOTS) plays in
         each game for its player to move: int64, one per game, computed in C with the
-        GIL released; not played (pass them to step).
+        GIL released; not played (pass them to step). `games`: a bool array (num_envs,)
+        to ask only for the games it marks: the others get -1 and their streams are not
+        drawn on (a batch whose games have different players asks each bot for its own
+        games: PIMC's thousands of playouts a decision only where it plays).
 
         Each bot sees only its player's view and legal actions (never the env's mask
         buffer, which a caller may narrow). Random choices come from each game's
@@ -236,8 +239,7 @@ class VecEnv(VecShell):
         draws on: bot_actions("random") is what sample_actions() gives with the engine's
         mask. The returned array is overwritten by the next call, like sample_actions.
         """
-        self._batch.bot_actions(name, self._sampled)
-        return self._sampled
+        return self._bot_actions(name, games)
 
     def sample_worlds(self, k: int, seed: int, players=None, out: np.ndarray | None = None, *,
                       skip: bool = False):

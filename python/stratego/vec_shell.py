@@ -51,9 +51,10 @@ def check_memory(num_envs: int, per_game: int, what: str = "games",
 
 # The shell's own buffers of one entry a game, beside the batch's outputs (attribute,
 # dtype, fill): who acted, which games are over, the acting seats of a step, the private
-# reset mask, the sampled actions and the finished games of a step.
+# copy of a caller's mask over the games (reset_mask, bot_actions' games), the sampled
+# actions and the finished games of a step.
 SHELL_BUFFERS = (("acted", np.int8, -1), ("_over", np.bool_, 0), ("_acting", np.int8, 0),
-                 ("_reset_mask", np.bool_, 0), ("_sampled", np.int64, 0), ("_finished", np.bool_, 0))
+                 ("_games_mask", np.bool_, 0), ("_sampled", np.int64, 0), ("_finished", np.bool_, 0))
 # The attribute an output is kept under where it is not the batch's keyword.
 OUTPUT_ATTRIBUTES = {"mask": "action_mask", "belief": "belief_obs", "final_belief": "final_belief_obs"}
 # Outputs filled before the first reset writes them: no game has a winner yet.
@@ -160,7 +161,7 @@ class VecShell(GymVectorEnv):
     acted: np.ndarray
     _over: np.ndarray
     _acting: np.ndarray
-    _reset_mask: np.ndarray
+    _games_mask: np.ndarray
     _sampled: np.ndarray
     _finished: np.ndarray
 
@@ -210,19 +211,37 @@ class VecShell(GymVectorEnv):
             self._set_acted(np.full(self.num_envs, -1, dtype=np.int8))
             return self._observation(), self._info(finished=False)
 
+    def _check_games_mask(self, mask, what: str) -> None:
+        """Refuses anything but a numpy bool array of shape (num_envs,) (TypeError,
+        ValueError naming `what`)."""
+        if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_:
+            raise TypeError(f"{what} must be a numpy bool array of shape ({self.num_envs},), got "
+                            f"{getattr(mask, 'dtype', type(mask).__name__)}")
+        if mask.shape != (self.num_envs,):
+            raise ValueError(f"{what} must have shape ({self.num_envs},), got {mask.shape}")
+
+    def _bot_actions(self, name: str, games) -> np.ndarray:
+        """Both games' bot_actions: bot `name`'s action in each game, or in those `games`
+        marks (-1 in the others, whose streams are not drawn on)."""
+        if games is None:
+            self._batch.bot_actions(name, self._sampled)
+            return self._sampled
+        self._check_games_mask(games, "games")
+        with _Claim(self._batch):
+            # A private copy: C reads it with the GIL released.
+            np.copyto(self._games_mask, games)
+            self._batch.bot_actions(name, self._sampled, self._games_mask)
+        return self._sampled
+
     def _reset_some(self, reset_mask, seed):
-        if not isinstance(reset_mask, np.ndarray) or reset_mask.dtype != np.bool_:
-            raise TypeError(f"options['reset_mask'] must be a numpy bool array, got "
-                            f"{getattr(reset_mask, 'dtype', type(reset_mask).__name__)}")
-        if reset_mask.shape != (self.num_envs,):
-            raise ValueError(f"options['reset_mask'] must have shape ({self.num_envs},), got {reset_mask.shape}")
+        self._check_games_mask(reset_mask, "options['reset_mask']")
         seed = None if seed is None else resolve_seed(seed)
         with _Claim(self._batch):
             # A private copy: C reads it with the GIL released.
-            np.copyto(self._reset_mask, reset_mask)
-            self._batch.reset_some(self._reset_mask, seed)
+            np.copyto(self._games_mask, reset_mask)
+            self._batch.reset_some(self._games_mask, seed)
             self._batch.games_over(self._over)
-            self._set_acted(np.where(self._reset_mask, np.int8(-1), self.acted))
+            self._set_acted(np.where(self._games_mask, np.int8(-1), self.acted))
             return self._observation(), self._info(finished=False)
 
     def step(self, actions):

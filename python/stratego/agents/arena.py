@@ -303,18 +303,18 @@ def _play_chunk(players: list[ArenaPlayer], red: np.ndarray, blue: np.ndarray, f
             # Every step, whoever plays: a slot's random stream (which the bots draw on)
             # then advances the same way whatever the other slots' players are.
             sampled = primary.sample_actions().copy()
-            bot_moves = {}
             for p in used:
-                rows = np.flatnonzero(running & (actor == p))
+                moving = running & (actor == p)
+                rows = np.flatnonzero(moving)
                 if rows.size == 0:
                     continue
                 player = players[p]
                 if player.bot == "random":
                     actions[rows] = sampled[rows]  # what bot_actions("random") gives
                 elif player.bot is not None:
-                    if player.bot not in bot_moves:
-                        bot_moves[player.bot] = np.array(primary.bot_actions(player.bot), dtype=np.int64)
-                    actions[rows] = bot_moves[player.bot][rows]
+                    # Only the slots where this bot moves: each slot's stream is drawn on by
+                    # its own players' bots, and PIMC's playouts go where it plays.
+                    actions[rows] = primary.bot_actions(player.bot, games=moving)[rows]
                 else:
                     env = envs[player.observation]
                     answer = player.policy(env.obs[rows], env.action_mask[rows])

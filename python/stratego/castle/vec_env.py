@@ -84,18 +84,19 @@ class VecEnv(VecShell):
             return unpack_mask(self.action_mask, self.num_actions)
         return self.action_mask
 
-    def bot_actions(self, name: str) -> np.ndarray:
+    def bot_actions(self, name: str, games: np.ndarray | None = None) -> np.ndarray:
         """The action the castle bot `name` ("random" or "heuristic", csrc/castle/castle_bot.h)
         plays in each game for its seat to decide: int64, one per game (-1 for a game
         over), computed in C with the GIL released; not played (pass them to step).
         Each bot sees only its seat's view and legal actions. Random choices come from
         each game's sampler stream, the one sample_actions() draws on:
         bot_actions("random") is what sample_actions() gives. The returned array is
-        overwritten by the next call, like sample_actions."""
+        overwritten by the next call, like sample_actions. `games`: a bool array
+        (num_envs,) to ask only for the games it marks: the others get -1 and their
+        streams are not drawn on (stratego.VecEnv.bot_actions)."""
         if not isinstance(name, str):
             raise TypeError(f"name must be a str ('random' or 'heuristic'), got {type(name).__name__}")
-        self._batch.bot_actions(name, self._sampled)
-        return self._sampled
+        return self._bot_actions(name, games)
 
     def game(self, i: int):
         """Game i now as a `stratego.castle.Game` (an independent copy)."""
