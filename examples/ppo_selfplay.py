@@ -135,24 +135,27 @@ def parse_args(argv=None) -> argparse.Namespace:
     if args.init is not None:
         given = [f"--{k}" for k in ("net", "channels", "blocks") if getattr(args, k) is not None]
         if given:  # ignored silently, they would describe a network this run does not train
-            p.error(f"--init takes the saved policy's network as it is; {', '.join(given)} describe a new one: "
-                    f"leave them out")
-    args.net = args.net or "conv"
-    args.channels = 32 if args.channels is None else args.channels
+            p.error(f"--init takes the saved policy's network as it is; {', '.join(given)} "
+                    f"{'describes' if len(given) == 1 else 'describe'} a new one: leave {'it' if len(given) == 1 else 'them'} out")
+    else:  # a new network: the defaults (with --init they stay None: summary.json's args say so)
+        args.net = args.net or "conv"
+        args.channels = 32 if args.channels is None else args.channels
+        if args.blocks is None:
+            args.blocks = 1 if args.net == "slim" else 3
     positive = {"minutes": args.minutes, "num-envs": args.num_envs, "rollout-steps": args.rollout_steps,
-                "channels": args.channels, "epochs": args.epochs, "imitation-epochs": args.imitation_epochs,
+                "epochs": args.epochs, "imitation-epochs": args.imitation_epochs,
                 "minibatch": args.minibatch,
                 "eval-minutes": args.eval_minutes, "eval-games": args.eval_games,
                 "final-eval-games": args.final_eval_games, "snapshot-every": args.snapshot_every,
                 "pool-size": args.pool_size}
+    if args.init is None:
+        positive["channels"] = args.channels
     for name, value in positive.items():
         if not value > 0:
             p.error(f"--{name} must be > 0, got {value}")
     if not 0 <= args.imitation_minutes <= args.minutes:
         p.error(f"--imitation-minutes must be in [0, --minutes={args.minutes}], got {args.imitation_minutes}")
-    if args.blocks is None:
-        args.blocks = 1 if args.net == "slim" else 3
-    if args.blocks < 0 or args.torch_threads < 0 or args.imitation_plies < 0 or args.plies < 0:
+    if (args.blocks or 0) < 0 or args.torch_threads < 0 or args.imitation_plies < 0 or args.plies < 0:
         p.error("--blocks, --torch-threads, --imitation-plies and --plies must be >= 0")
     if args.obs_format == "codes" and (args.net != "slim" or args.init is not None):
         p.error("--obs-format codes needs --net slim (SlimPolicyNet expands the codes; ConvPolicyNet takes planes)")

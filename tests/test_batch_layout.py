@@ -94,10 +94,10 @@ def test_classic_layout_is_what_the_env_hands_out(monkeypatch, kwargs):
         assert layout["arrays"]["obs"][0] == (n, *views, len(env.observation_channels), 10, 10)
     record = _core.record_game_bytes(env.record_plies) if env.recording else 0
     # A state and a sampler stream a game; without an opponent a mask-ahead flag, with
-    # one its learner-vs-opponent slot (some bytes more).
+    # one its learner-vs-opponent slot (some bytes more) and no flag.
     game = _core.STATE_BYTES + 8
     if "opponent" in kwargs:
-        assert layout["held_bytes"] > n * (game + 1 + record)
+        assert layout["held_bytes"] > n * (game + record)
     else:
         assert layout["held_bytes"] == n * (game + 1 + record)
     assert estimate == _estimate(layout, n)

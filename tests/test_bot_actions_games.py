@@ -61,13 +61,40 @@ def test_a_bad_games_mask_is_refused_and_draws_nothing(game, bad, kind, message)
         env.bot_actions("random", games=bad)
     # Refused: no stream moved.
     assert np.array_equal(env.bot_actions("random"), fresh.bot_actions("random"))
+    env.close()
+    fresh.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("bad,kind,message", [
+    (np.ones(N, dtype=np.int8), TypeError, "games"),
+    (np.ones(2 * N, dtype=bool)[::2], ValueError, "games"),  # strided
+    (np.ones(N - 1, dtype=bool), ValueError, "games"),
+    ([True] * N, TypeError, "games"),
+])
+def test_the_core_refuses_a_bad_mask_itself_and_draws_nothing(game, bad, kind, message):
+    """The binding's own check, under the env's: C reads the mask with the GIL released,
+    so it takes only a contiguous bool array of one entry a game."""
+    make, _ = GAMES[game]
+    env, fresh = make(), make()
+    out = np.zeros(N, dtype=np.int64)
+    with pytest.raises(kind, match=message):
+        env._batch.bot_actions("random", out, bad)
+    assert (out == 0).all()
+    assert np.array_equal(env.bot_actions("random"), fresh.bot_actions("random"))
+    env.close()
+    fresh.close()
 
 
 def test_a_read_only_or_strided_mask_is_copied():
     env, fresh = GAMES["classic"][0](), GAMES["classic"][0]()
     wide = np.zeros(2 * N, dtype=bool)
-    wide[::2] = True
-    mask = wide[::2]  # not contiguous
+    wide[::4] = True
+    mask = wide[::2]  # not contiguous; every other game
     mask.flags.writeable = False
     expected = fresh.bot_actions("heuristic").copy()
-    assert np.array_equal(env.bot_actions("heuristic", games=mask), expected)
+    asked = env.bot_actions("heuristic", games=mask)
+    assert mask.any() and not mask.all()
+    assert np.array_equal(asked[mask], expected[mask]) and (asked[~mask] == -1).all()
+    env.close()
+    fresh.close()

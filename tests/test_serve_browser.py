@@ -75,7 +75,7 @@ def open_page(browser, base, path="/", seed=0):  # noqa: F811
         if not request.url.startswith(base + "/"):
             errors.append(f"request {request.url}")
             route.abort()
-        elif seed is not None and request.method == "POST" and request.url == base + "/api/games":
+        elif seed is not None and request.method == "POST" and request.url.split("?")[0] == base + "/api/games":
             route.continue_(post_data=json.dumps({**json.loads(request.post_data), "seed": seed}))
         else:
             route.continue_()
