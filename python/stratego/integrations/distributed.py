@@ -28,7 +28,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from ..bench import BenchResult, run_bench
+from ..bench import BenchResult
 
 MASK64 = (1 << 64) - 1
 # How long connect() waits for a Ray head by default: a head answers in milliseconds;
@@ -381,8 +381,3 @@ def combine(results: list[BenchResult], seconds: float) -> BenchResult:
                        batch_steps=results[0].batch_steps, seconds=seconds,
                        checksum=sum(r.checksum for r in results) & MASK64,
                        bytes_per_step=results[0].bytes_per_step, **summed)
-
-
-def local_checksum(num_envs: int, batch_steps: int, seed: int = 0, variant: str = "classic", **env_kwargs) -> int:
-    """The checksum of the same run on this machine in one VecEnv (for comparison)."""
-    return run_bench(num_envs, batch_steps, seed=seed, variant=variant, progress=False, **env_kwargs).checksum
