@@ -8,6 +8,7 @@ from . import _core
 from .common.atomic_write import target_path, write_file
 from .common.arguments import MAX_ENVS, MAX_THREADS, float_in, int_in
 from .bench import format_result, run_bench
+from .castle.variants import seat_letters
 from .integrations.distributed import CONNECT_TIMEOUT, ActorFailed
 from .common.threads import default_num_threads
 from .variants import RULE_SETTINGS, load_variant, variants
@@ -190,7 +191,7 @@ def _add_viewing(sub) -> None:
     view.add_argument("game", metavar="GAME", help="a Gravon .xml record, a folder of them, or a JSON lines file of games "
                       "(--index), the castle game's too")
     view.add_argument("-o", "--output", required=True, help="the HTML file to write")
-    view.add_argument("--perspective", default="full", choices=VIEWS + tuple("nesw"),
+    view.add_argument("--perspective", default="full", choices=VIEWS + tuple(seat_letters(4)),
                       help="full: every piece, with buttons for each player's view (default); red/blue: that player's "
                            "view only; n/e/s/w: a castle game's seat's view only (docs/castle.md)")
     view.add_argument("--index", type=int_in(0, MAX_STEPS), default=0, help="the game's number in the file or folder (from 0)")

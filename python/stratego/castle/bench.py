@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from .variants import seat_letters
 from .vec_env import VecEnv
 
 CONFIGS = {  # label -> VecEnv keywords
@@ -87,7 +88,7 @@ def run_castle_bench(label: str, num_envs: int = 4096, batch_steps: int = 3200, 
 
 def format_castle_result(r: CastleBenchResult) -> str:
     finished = max(r.games_finished, 1)
-    letters = "new" if len(r.wins) == 3 else "nesw"
+    letters = seat_letters(len(r.wins))
     wins = "  ".join(f"{letter} {100 * w / finished:.1f}%" for letter, w in zip(letters, r.wins))
     return "\n".join([
         f"{r.label}: {r.mode}, {r.num_envs} games x {r.batch_steps} steps on {r.num_threads} thread(s) "

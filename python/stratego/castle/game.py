@@ -55,7 +55,7 @@ def action_table(mode) -> list[tuple[str, str | None, str | int | None]]:
         if k in ("move", "drop", "shot"):
             rows.append((k, names[frm], names[to]))
         elif k == "take":
-            rows.append((k, None, "nesw"[to] if g["seats"] == 4 else "new"[to]))
+            rows.append((k, None, variants.seat_letters(g["seats"])[to]))
         else:
             rows.append((k, None, to if to >= 0 else None))
     return rows
@@ -75,7 +75,7 @@ class Game:
             settings["first_seat"] = first_seat
         seed = check_seed(seed)
         values = variants.load_settings(variant, **settings)
-        letters = "new" if variants.MODES[values["mode"]] == "ffa3" else "nesw"
+        letters = variants.seat_letters(_geometry(values["mode"])["seats"])
         if setups is not None:
             if not isinstance(setups, dict) or not set(setups) <= set(letters):
                 raise ValueError(f"setups must be a dict from seat letters ({', '.join(letters)}) to 20 ranks each, "
@@ -170,7 +170,7 @@ class Game:
 
     @property
     def seat_letters(self) -> str:
-        return "new" if self.seats == 3 else "nesw"
+        return variants.seat_letters(self.seats)
 
     @property
     def to_play(self) -> int:

@@ -29,7 +29,7 @@ from stratego.common.atomic_write import LineAppender, atomic_write
 from stratego.common.jsonl import DEFAULT_MAX_LINE_BYTES, RecordError, iter_lines, load_line
 
 from . import variants
-from .game import END_REASONS, Game, IllegalMove
+from .game import END_REASONS, Game, IllegalMove, geometry
 from .history import RECORD_SETTINGS, CASTLE_FORMAT, CASTLE_VERSION, CastleRecord, game_record
 
 __all__ = ["CASTLE_FORMAT", "CASTLE_VERSION", "MAX_CASTLE_MOVES", "CastleRecord", "RecordError", "game_record",
@@ -89,7 +89,7 @@ def record_from_json(text: str | bytes, where: str = "record", *, max_moves: int
         values = variants.load_settings(None, mode=mode, **settings)
     except (TypeError, ValueError) as exc:
         raise _field_error(where, f"settings: {exc}") from None
-    letters = "new" if mode == "ffa3" else "nesw"
+    letters = variants.seat_letters(geometry(mode)["seats"])
     if ("seed" in line) == ("position" in line):
         raise _field_error(where, "a record starts from a seed or from a position; expected exactly one of them")
     seed = line.get("seed")

@@ -13,6 +13,15 @@ SETTINGS = tuple(row[0] for row in _core.CASTLE_SETTINGS)
 MODES = tuple(_core.CASTLE_MODES)
 _INFO = {row[0]: row for row in _core.CASTLE_SETTINGS}
 PACKAGE = "stratego.configs.castle"
+#: The seats' letters and names in seat order (docs/castle.md "Modes and seats"): north,
+#: east, south, west, clockwise; with three players (ffa3, board A2) the third seat plays
+#: the west zone, so its letters are "new".
+SEAT_NAMES = {"n": "North", "e": "East", "s": "South", "w": "West"}
+
+
+def seat_letters(seats: int) -> str:
+    """The letters of a game's seats, seat 0 first: "nesw" for four, "new" for three."""
+    return "new" if seats == 3 else "nesw"
 
 
 def variant_names() -> list[str]:

@@ -22,6 +22,7 @@ from . import records
 from .game import Game
 from .notation import move_nodes, parse_pairs, parse_text
 from .raster import COLORS
+from .variants import SEAT_NAMES
 
 #: The perspectives a page can hold: "full", then the seats' letters.
 FULL = "full"
@@ -91,7 +92,7 @@ def result_text(game: Game) -> str:
     "Draw: ply cap", or "Not finished after N plies"."""
     if not game.done:
         return f"Not finished after {game.ply} plies"
-    names = dict(zip("nesw", ("North", "East", "South", "West")))
+    names = SEAT_NAMES
     if not game.winners:
         return "Draw: " + {"cap": "ply cap", "stuck": "nobody can move"}.get(game.end_reason, game.end_reason)
     who = " and ".join(names[game.seat_letters[s]] for s in game.winners)

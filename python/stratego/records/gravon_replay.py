@@ -44,7 +44,7 @@ _DECIDED_TYPES = {
 }
 
 
-def _gravon_actions(record: GameRecord, num_actions: int) -> tuple[list[int], list[str]]:
+def gravon_actions(record: GameRecord, num_actions: int) -> tuple[list[int], list[str]]:
     """The record's moves as actions of a variant of `num_actions` actions (red moves
     first, moves alternate; a rescue is the mover's action after its move), with the
     name of each for messages."""
@@ -77,10 +77,10 @@ def replay(record: GameRecord | Record, **settings: int):
     move, and an ending the position decides (0, 1, 2) must be one the moves reach.
     RecordError (a ValueError) names the first illegal move, or the result that differs.
     """
-    return _replay(record, settings)
+    return replay_watched(record, settings)
 
 
-def _gravon_variant(record: GameRecord, settings: dict):
+def gravon_variant(record: GameRecord, settings: dict):
     """The variant a Gravon record replays under: its game type's, with the server's
     rules (SERVER_SETTINGS, `settings` over them)."""
     where = f"{record.path or 'record'}: "
@@ -93,7 +93,7 @@ def _gravon_variant(record: GameRecord, settings: dict):
         raise RecordError(f"{where}bad start: {exc}") from None
 
 
-def _replay(record: GameRecord | Record, settings: dict, before=None, parsed=None):
+def replay_watched(record: GameRecord | Record, settings: dict, before=None, parsed=None):
     """replay, calling before(game, i) ahead of each action i; `parsed`: the Gravon
     record's (variant, (actions, names)) when the caller has them already."""
     from ..game import Game
@@ -106,8 +106,8 @@ def _replay(record: GameRecord | Record, settings: dict, before=None, parsed=Non
         raise TypeError(f"replay takes a GameRecord or a Record, got {type(record).__name__}")
     where = f"{record.path or 'record'}: "
     if parsed is None:
-        variant = _gravon_variant(record, settings)
-        parsed = variant, _gravon_actions(record, variant.num_actions)
+        variant = gravon_variant(record, settings)
+        parsed = variant, gravon_actions(record, variant.num_actions)
     variant, (actions, names) = parsed
     try:
         # Played as written: the archive holds a start without a Flag (classicfree-2005.5-4228).

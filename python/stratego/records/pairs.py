@@ -11,7 +11,7 @@ from typing import Iterable
 import numpy as np
 
 from ..common.atomic_write import atomic_write, target_path
-from .gravon_replay import _gravon_actions, _gravon_variant, _replay
+from .gravon_replay import gravon_actions, gravon_variant, replay_watched
 from .gravon_xml import GameRecord
 from ..history import Record, RecordError, action_players
 
@@ -19,12 +19,12 @@ __all__ = ["training_pairs", "save_pairs"]
 
 
 def _parsed(record):
-    """(variant, actions, players, what _replay needs) of a record, read, not replayed."""
+    """(variant, actions, players, what replay_watched needs) of a record, read, not replayed."""
     if isinstance(record, Record):
         return record.variant, record.actions, record.players, None
     if isinstance(record, GameRecord):
-        variant = _gravon_variant(record, {})
-        actions, names = _gravon_actions(record, variant.num_actions)
+        variant = gravon_variant(record, {})
+        actions, names = gravon_actions(record, variant.num_actions)
         return variant, actions, action_players(0, actions), (variant, (actions, names))
     raise TypeError(f"training_pairs takes Records or Gravon GameRecords, got {type(record).__name__}")
 
@@ -96,7 +96,7 @@ def training_pairs(records: Iterable, *, players: Iterable[int] = (0, 1), histor
 
     for index, (record, variant, deciders, how) in enumerate(parsed):  # noqa: B007 (record_decision reads them)
         try:
-            _replay(record, {}, record_decision, how)
+            replay_watched(record, {}, record_decision, how)
         except RecordError as exc:
             if getattr(record, "source", None) or getattr(record, "path", None):
                 raise

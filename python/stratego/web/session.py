@@ -27,6 +27,7 @@ from ..history import RecordError
 from ..records.jsonl import record_to_json
 from ..notation import RANK_SYMBOLS, move_name, rescue_name
 from ..agents.opponent import Opponent
+from ..castle.variants import seat_letters
 from ..common.seeding import resolve_seed
 from ..viewing.terminal import bot_accepts_draw
 from ..variants import PIECE_NAMES, variants
@@ -42,7 +43,7 @@ COLOURS = ("red", "blue", "random")
 #: The games served: classic Stratego and its variants, and the castle game.
 GAMES = ("stratego", "castle")
 #: A castle seat by its letter (docs/castle.md "Modes and seats"), or drawn at random.
-CASTLE_SEATS = ("n", "e", "s", "w", "random")
+CASTLE_SEATS = (*seat_letters(4), "random")
 _OWNER = "rb"
 
 @dataclass(frozen=True)
