@@ -171,3 +171,22 @@ def test_arena_help_lists_every_bot(capsys):
     assert all(f"'{bot}'" in out for bot in stratego.BOTS)
     docs = " ".join((ROOT / "docs" / "agents.md").read_text(encoding="utf-8").split())
     assert all(f"`{bot}`" in docs.split("## Arena", 1)[1][:400] for bot in stratego.BOTS)
+
+
+def test_an_arena_read_through_a_closed_pipe_keeps_its_results(tmp_path):
+    """`stratego arena ... | head` once printed the usage and "[Errno 32] Broken pipe" and
+    lost the JSON, which it wrote after the table. Now the results are written first and
+    a reader that goes away is no bad setting: no usage, no traceback."""
+    import json
+    import subprocess
+    import sys
+    out = tmp_path / "arena.json"
+    proc = subprocess.Popen([sys.executable, "-m", "stratego.cli", "arena", "random", "heuristic", "--games", "2",
+                             "--max-plies", "40", "--threads", "1", "--seed", "1", "--no-progress", "--json", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader goes away before the first line
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=120) == 1, err
+    assert "usage:" not in err and "Traceback" not in err and "Broken pipe" not in err, err
+    assert json.loads(out.read_text())["games_per_pairing_and_colour"] == 2

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from . import _core
@@ -114,11 +115,13 @@ def _arena(args: argparse.Namespace) -> int:
                        num_threads=args.threads, batch_size=args.batch_size, max_plies=args.max_plies,
                        sample=args.sample, check_rules=not args.ignore_rules, trust=args.trust,
                        progress=not args.no_progress)
+    # The results first, then the table: a reader that stops early (`| head`) loses no games.
+    written = result.write_json(args.json) if args.json else None
     print(f"stratego arena: variant {result.variant}, {args.setup} setups, seed {result.seed}, "
           f"{result.games} games per pairing and colour (the first game of each slot), {result.seconds:.1f} s")
     print(result.table())
-    if args.json:
-        print(f"results written to {result.write_json(args.json)}")
+    if written:
+        print(f"results written to {written}")
     return 0
 
 
@@ -379,6 +382,11 @@ def main(argv: list[str] | None = None) -> int:
     run = COMMANDS[args.command]
     try:
         return run(args)
+    except BrokenPipeError:
+        # The reader of stdout went away (`stratego arena ... | head`): no bad setting, so no
+        # usage message. stdout goes to devnull, or the interpreter's last flush raises again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except (ValueError, TypeError, MemoryError, OSError, ImportError, ActorFailed) as exc:
         # Bad settings (an unknown variant, too many games): the message, no traceback,
         # under the usage of the subcommand that was given them.
