@@ -382,14 +382,13 @@ class Collector:
             with self.clock.track("simulator"):
                 # --teacher-coef: the heuristic's move in every slot is the learner's second
                 # target, and the heuristic opponents play it (one draw of the bot's stream).
-                heuristic = env.bot_actions("heuristic").copy() if args.teacher_coef else None
-                if heuristic is not None:
-                    out["teacher"][t] = heuristic
+                moves = {}
+                if args.teacher_coef:
+                    moves["heuristic"] = out["teacher"][t] = env.bot_actions("heuristic").copy()
                 for kind, name in ((HEURISTIC, "heuristic"), (RANDOM, "random")):
                     rows = np.flatnonzero(mover == kind)
                     if rows.size:
-                        actions[rows] = (heuristic if kind == HEURISTIC and heuristic is not None
-                                         else env.bot_actions(name))[rows]
+                        actions[rows] = (moves[name] if name in moves else env.bot_actions(name))[rows]
                 out["obs"][t], out["mask"][t], out["act"][t], out["learner"][t] = obs, mask, actions, mover == SELF
                 obs, _, terminated, truncated, info = env.step(actions)
                 out["players"][t], out["rewards"][t] = info["acted"], info["rewards"]

@@ -92,10 +92,9 @@ def result_text(game: Game) -> str:
     "Draw: ply cap", or "Not finished after N plies"."""
     if not game.done:
         return f"Not finished after {game.ply} plies"
-    names = SEAT_NAMES
     if not game.winners:
         return "Draw: " + {"cap": "ply cap", "stuck": "nobody can move"}.get(game.end_reason, game.end_reason)
-    who = " and ".join(names[game.seat_letters[s]] for s in game.winners)
+    who = " and ".join(SEAT_NAMES[game.seat_letters[s]] for s in game.winners)
     return f"{who} {'win' if len(game.winners) > 1 else 'wins'}: the flag carried onto the turret"
 
 
